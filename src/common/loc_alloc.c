@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_alloc.c - the allocator: validates a request, runs the configured
+ * strategy (or contiguous mode), collects its offers and picks one, with
+ * the similar-length (SL) walltime tie-break of seed 004 when enabled.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "loc_strategy_internal.h"
+#include "loc_walltime.h"
+
+/* SL chooses among at most this many of the cheapest offers. */
+#define LOC_MAX_OFFERS 32
+
+typedef struct loc_offer {
+	double cost;
+	int seq; /* offer order: earlier wins ties */
+	int *nodes;
+} loc_offer_t;
+
+struct loc_alloc {
+	const loc_grid_t *grid;
+	loc_curve_t *curve;
+	loc_policy_t policy;
+	const loc__strategy_ops_t *ops;
+	void *state;
+	int nnodes;
+
+	/* Per-call scratch, sized once. */
+	uint8_t *free;
+	uint8_t *must;      /* required nodes of the current request */
+	int nmust;
+	int *scratch;       /* 4 * nnodes for strategies */
+	uint32_t *seen;     /* stamp per node for distinctness checks */
+	uint32_t stamp;
+	int *point_dist;    /* BFS distances for required-node completion */
+	int *queue;
+	int *bucket;        /* 2 * (diameter + 2) counting-sort buckets */
+
+	/* Offers of the current call. */
+	loc_offer_t offer[LOC_MAX_OFFERS];
+	int noffers;
+	int nseq;
+	int keep;           /* 1 without SL, LOC_MAX_OFFERS with SL */
+};
+
+static const loc__strategy_ops_t *const _strategy_ops[LOC_STRATEGY_COUNT] = {
+	[LOC_STRATEGY_FREELIST] = &loc__st_freelist,
+	[LOC_STRATEGY_FIRSTFIT] = &loc__st_firstfit,
+	[LOC_STRATEGY_BESTFIT] = &loc__st_bestfit,
+	[LOC_STRATEGY_SUMSQUARES] = &loc__st_sumsquares,
+	[LOC_STRATEGY_SPAN] = &loc__st_span,
+	[LOC_STRATEGY_MM] = &loc__st_mm,
+	[LOC_STRATEGY_MM_INC] = &loc__st_mm_inc,
+	[LOC_STRATEGY_GENALG] = &loc__st_genalg,
+	[LOC_STRATEGY_MC1X1] = &loc__st_mc1x1,
+	[LOC_STRATEGY_MBS] = &loc__st_mbs,
+	[LOC_STRATEGY_PAGING] = &loc__st_paging,
+	[LOC_STRATEGY_RANDOM] = &loc__st_random,
+	[LOC_STRATEGY_BOX] = &loc__st_box,
+};
+
+static const char *const _walltime_names[LOC_WALLTIME_COUNT] = {
+	"none", "sl", "pf", "combo", "adjest",
+};
+
+static const char *const _paging_names[LOC_PAGING_COUNT] = {
+	"rowmajor", "shuffled", "snake",
+};
+
+static int _lookup(const char *name, const char *const *names, int n)
+{
+	if (!name)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+int loc_strategy_kind_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	for (int i = 0; i < LOC_STRATEGY_COUNT; i++)
+		if (!strcasecmp(name, _strategy_ops[i]->name))
+			return i;
+	return -1;
+}
+
+const char *loc_strategy_kind_name(loc_strategy_kind_t kind)
+{
+	if ((int)kind < 0 || kind >= LOC_STRATEGY_COUNT)
+		return "unknown";
+	return _strategy_ops[kind]->name;
+}
+
+int loc_walltime_mode_parse(const char *name)
+{
+	return _lookup(name, _walltime_names, LOC_WALLTIME_COUNT);
+}
+
+const char *loc_walltime_mode_name(loc_walltime_mode_t mode)
+{
+	if ((int)mode < 0 || mode >= LOC_WALLTIME_COUNT)
+		return "unknown";
+	return _walltime_names[mode];
+}
+
+int loc_paging_index_parse(const char *name)
+{
+	return _lookup(name, _paging_names, LOC_PAGING_COUNT);
+}
+
+const char *loc_paging_index_name(loc_paging_index_t index)
+{
+	if ((int)index < 0 || index >= LOC_PAGING_COUNT)
+		return "unknown";
+	return _paging_names[index];
+}
+
+void loc_policy_init(loc_policy_t *policy)
+{
+	memset(policy, 0, sizeof(*policy));
+	policy->strategy = LOC_STRATEGY_FREELIST;
+	policy->curve = LOC_CURVE_HILBERT;
+	policy->walltime = LOC_WALLTIME_NONE;
+	policy->sl_tolerance = 0.0;
+	policy->paging_size = 0;
+	policy->paging_index = LOC_PAGING_ROWMAJOR;
+	policy->mm_max_centers = 0;
+	policy->seed = 1;
+}
+
+static bool _sl_enabled(const loc_policy_t *policy)
+{
+	return policy->walltime == LOC_WALLTIME_SL ||
+	       policy->walltime == LOC_WALLTIME_COMBO ||
+	       policy->walltime == LOC_WALLTIME_ADJEST;
+}
+
+loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
+			      const loc_policy_t *policy, loc_error_t *err)
+{
+	loc_alloc_t *a;
+	int n;
+
+	if (!grid || !policy)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "allocator needs a grid and a policy"),
+		       NULL;
+	if ((int)policy->strategy < 0 || policy->strategy >= LOC_STRATEGY_COUNT)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "unknown strategy %d", policy->strategy),
+		       NULL;
+	if ((int)policy->walltime < 0 || policy->walltime >= LOC_WALLTIME_COUNT)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "unknown walltime mode %d",
+				     policy->walltime),
+		       NULL;
+	if (!(policy->sl_tolerance >= 0.0))
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "SL tolerance must be >= 0"),
+		       NULL;
+	n = loc_grid_nnodes(grid);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		goto nomem;
+	a->grid = grid;
+	a->policy = *policy;
+	a->ops = _strategy_ops[policy->strategy];
+	a->nnodes = n;
+	a->keep = _sl_enabled(policy) ? LOC_MAX_OFFERS : 1;
+	a->curve = loc_curve_create(grid, policy->curve, err);
+	if (!a->curve) {
+		loc_alloc_destroy(a);
+		return NULL;
+	}
+	a->free = malloc(n);
+	a->must = calloc(n, 1);
+	a->scratch = malloc(sizeof(int) * 4 * (size_t)n);
+	a->seen = calloc(n, sizeof(uint32_t));
+	a->point_dist = malloc(sizeof(int) * loc_grid_npoints(grid));
+	a->queue = malloc(sizeof(int) * loc_grid_npoints(grid));
+	a->bucket = malloc(sizeof(int) * 2 * (loc_grid_diameter(grid) + 2));
+	if (!a->free || !a->must || !a->scratch || !a->seen ||
+	    !a->point_dist || !a->queue || !a->bucket)
+		goto nomem;
+	for (int i = 0; i < a->keep; i++) {
+		a->offer[i].nodes = malloc(sizeof(int) * n);
+		if (!a->offer[i].nodes)
+			goto nomem;
+	}
+	if (a->ops->init &&
+	    a->ops->init(grid, a->curve, &a->policy, &a->state, err)) {
+		loc_alloc_destroy(a);
+		return NULL;
+	}
+	return a;
+nomem:
+	loc_alloc_destroy(a);
+	loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory creating allocator");
+	return NULL;
+}
+
+void loc_alloc_destroy(loc_alloc_t *alloc)
+{
+	if (!alloc)
+		return;
+	if (alloc->ops && alloc->ops->fini && alloc->state)
+		alloc->ops->fini(alloc->state);
+	loc_curve_destroy(alloc->curve);
+	free(alloc->free);
+	free(alloc->must);
+	free(alloc->scratch);
+	free(alloc->seen);
+	free(alloc->point_dist);
+	free(alloc->queue);
+	free(alloc->bucket);
+	for (int i = 0; i < LOC_MAX_OFFERS; i++)
+		free(alloc->offer[i].nodes);
+	free(alloc);
+}
+
+const loc_curve_t *loc_alloc_curve(const loc_alloc_t *alloc)
+{
+	return alloc->curve;
+}
+
+const loc_grid_t *loc_alloc_grid(const loc_alloc_t *alloc)
+{
+	return alloc->grid;
+}
+
+const loc_policy_t *loc_alloc_policy(const loc_alloc_t *alloc)
+{
+	return &alloc->policy;
+}
+
+/* Starts a fresh stamp generation; clears the array on wrap. */
+static uint32_t _next_stamp(loc_alloc_t *a)
+{
+	if (++a->stamp == 0) {
+		memset(a->seen, 0, sizeof(uint32_t) * a->nnodes);
+		a->stamp = 1;
+	}
+	return a->stamp;
+}
+
+static bool _offer_before(double cost, int seq, const loc_offer_t *o)
+{
+	return cost < o->cost || (cost == o->cost && seq < o->seq);
+}
+
+int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
+{
+	loc_alloc_t *a = ctx->alloc;
+	uint32_t stamp = _next_stamp(a);
+	int seq = a->nseq++, must_hit = 0, pos;
+
+	for (int i = 0; i < ctx->k; i++) {
+		int v = nodes[i];
+
+		if (v < 0 || v >= a->nnodes || !ctx->free[v] ||
+		    a->seen[v] == stamp)
+			return LOC_EINVAL;
+		a->seen[v] = stamp;
+		must_hit += a->must[v];
+	}
+	/* Contiguous requests with required nodes: only offers that
+	 * contain all of them count. */
+	if (must_hit != a->nmust)
+		return 0;
+	if (isnan(cost))
+		return LOC_EINVAL;
+	if (a->noffers == a->keep &&
+	    !_offer_before(cost, seq, &a->offer[a->keep - 1]))
+		return 0;
+	/* Insert in (cost, seq) order; the buffer of the dropped last offer
+	 * is recycled. */
+	pos = a->noffers < a->keep ? a->noffers : a->keep - 1;
+	{
+		int *buf = a->offer[pos].nodes;
+
+		while (pos > 0 &&
+		       _offer_before(cost, seq, &a->offer[pos - 1])) {
+			a->offer[pos] = a->offer[pos - 1];
+			pos--;
+		}
+		a->offer[pos].nodes = buf;
+	}
+	a->offer[pos].cost = cost;
+	a->offer[pos].seq = seq;
+	memcpy(a->offer[pos].nodes, nodes, sizeof(int) * ctx->k);
+	if (a->noffers < a->keep)
+		a->noffers++;
+	return 0;
+}
+
+double loc__offer_bound(const loc__ctx_t *ctx)
+{
+	const loc_alloc_t *a = ctx->alloc;
+
+	if (a->noffers < a->keep)
+		return INFINITY;
+	if (a->keep == 1)
+		return a->offer[0].cost;
+	/* SL keeps near-ties, so anything under the worst kept may count. */
+	return a->offer[a->keep - 1].cost;
+}
+
+static int _cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Picks the winning offer: the cheapest, or with SL the one among the
+ * offers within tolerance of the cheapest whose busy neighbours end
+ * closest to the request's expected end. */
+static const loc_offer_t *_choose_offer(loc_alloc_t *a, const loc__ctx_t *ctx,
+					const loc_request_t *req,
+					const loc_view_t *view)
+{
+	const loc_offer_t *best = &a->offer[0];
+	double limit, best_score = -1;
+
+	if (a->noffers == 0)
+		return NULL;
+	if (a->keep == 1 || !view->busy_until || req->expected_end <= 0)
+		return best;
+	limit = a->offer[0].cost + a->policy.sl_tolerance * fabs(a->offer[0].cost) +
+		1e-9;
+	for (int i = 0; i < a->noffers && a->offer[i].cost <= limit; i++) {
+		double s = loc_sl_score(a->grid, view, req->expected_end,
+					a->offer[i].nodes, ctx->k);
+
+		if (s >= 0 && (best_score < 0 || s < best_score)) {
+			best_score = s;
+			best = &a->offer[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * Completes a request that names required nodes: the remaining nodes are
+ * the free ones nearest (in hops) to any required node, ties broken by
+ * curve rank, so the job grows around what the user pinned.
+ */
+static int _complete_required(loc_alloc_t *a, const loc_request_t *req,
+			      int *out)
+{
+	const loc_grid_t *g = a->grid;
+	const int *order = loc_curve_order(a->curve);
+	int np = loc_grid_npoints(g), head = 0, tail = 0, nout = 0;
+	int need = req->nodes - req->nrequired, maxd = 0;
+	int *bucket_count = a->bucket, *bucket_pos, *picked = a->scratch;
+
+	for (int p = 0; p < np; p++)
+		a->point_dist[p] = -1;
+	for (int i = 0; i < req->nrequired; i++) {
+		int p = loc_grid_node_point(g, req->required[i]);
+
+		out[nout++] = req->required[i];
+		if (a->point_dist[p] < 0) {
+			a->point_dist[p] = 0;
+			a->queue[tail++] = p;
+		}
+	}
+	while (head < tail) {
+		int p = a->queue[head++], nb[2 * LOC_MAX_DIMS];
+		int n = loc_grid_point_neighbors(g, p, nb);
+
+		for (int i = 0; i < n; i++) {
+			if (a->point_dist[nb[i]] >= 0)
+				continue;
+			a->point_dist[nb[i]] = a->point_dist[p] + 1;
+			if (a->point_dist[nb[i]] > maxd)
+				maxd = a->point_dist[nb[i]];
+			a->queue[tail++] = nb[i];
+		}
+	}
+	/* Counting sort of free, non-required nodes by distance, stable in
+	 * curve order. */
+	bucket_pos = a->bucket + (maxd + 2);
+	memset(bucket_count, 0, sizeof(int) * (maxd + 2));
+	for (int r = 0; r < a->nnodes; r++) {
+		int v = order[r];
+
+		if (a->free[v] && !a->must[v])
+			bucket_count[a->point_dist[loc_grid_node_point(g, v)] + 1]++;
+	}
+	for (int d = 0; d <= maxd; d++)
+		bucket_count[d + 1] += bucket_count[d];
+	memcpy(bucket_pos, bucket_count, sizeof(int) * (maxd + 1));
+	for (int r = 0; r < a->nnodes; r++) {
+		int v = order[r];
+
+		if (a->free[v] && !a->must[v])
+			picked[bucket_pos[a->point_dist[loc_grid_node_point(g, v)]]++] = v;
+	}
+	for (int i = 0; i < need; i++)
+		out[nout++] = picked[i];
+	return 0;
+}
+
+static int _check_request(loc_alloc_t *a, const loc_request_t *req,
+			  const loc_view_t *view, loc_error_t *err)
+{
+	if (!req || !view || !view->candidate)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "request and candidate map are required");
+	if (req->nodes < 1)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "request for %d nodes", req->nodes);
+	if (req->nrequired < 0 || (req->nrequired && !req->required))
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "bad required node list");
+	if (req->nrequired > req->nodes)
+		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
+				     "%d required nodes exceed the %d requested",
+				     req->nrequired, req->nodes);
+	if (req->nodes > a->nnodes)
+		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
+				     "%d nodes requested, the machine has %d",
+				     req->nodes, a->nnodes);
+	return 0;
+}
+
+int loc_alloc_select(loc_alloc_t *a, const loc_request_t *req,
+		     const loc_view_t *view, int *out, loc_error_t *err)
+{
+	loc__ctx_t ctx;
+	const loc_offer_t *win;
+	int rc, nfree = 0;
+
+	rc = _check_request(a, req, view, err);
+	if (rc)
+		return rc;
+	for (int v = 0; v < a->nnodes; v++) {
+		a->free[v] = view->candidate[v] ? 1 : 0;
+		nfree += a->free[v];
+	}
+	if (nfree < req->nodes)
+		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
+				     "%d nodes requested, %d candidates free",
+				     req->nodes, nfree);
+	a->nmust = 0;
+	memset(a->must, 0, a->nnodes);
+	for (int i = 0; i < req->nrequired; i++) {
+		int v = req->required[i];
+
+		if (v < 0 || v >= a->nnodes)
+			return loc_error_set(err, LOC_EINVAL, NULL, 0,
+					     "required node %d does not exist", v);
+		if (a->must[v])
+			return loc_error_set(err, LOC_EINVAL, NULL, 0,
+					     "required node %d listed twice", v);
+		if (!a->free[v])
+			return loc_error_set(err, LOC_ENOFIT, NULL, 0,
+					     "required node %d is not a candidate",
+					     v);
+		a->must[v] = 1;
+		a->nmust++;
+	}
+
+	if (a->nmust && !req->contiguous) {
+		_complete_required(a, req, out);
+		qsort(out, req->nodes, sizeof(int), _cmp_int);
+		return 0;
+	}
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.alloc = a;
+	ctx.grid = a->grid;
+	ctx.curve = a->curve;
+	ctx.policy = &a->policy;
+	ctx.view = view;
+	ctx.free = a->free;
+	ctx.nfree = nfree;
+	ctx.k = req->nodes;
+	ctx.nnodes = a->nnodes;
+	ctx.scratch = a->scratch;
+	ctx.state = a->state;
+	a->noffers = 0;
+	a->nseq = 0;
+
+	rc = req->contiguous ? loc__contiguous_select(&ctx) : a->ops->select(&ctx);
+	if (rc && rc != LOC_ENOFIT)
+		return loc_error_set(err, rc, NULL, 0, "strategy %s failed: %s",
+				     a->ops->name, loc_strerror(rc));
+	win = _choose_offer(a, &ctx, req, view);
+	if (!win)
+		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
+				     req->contiguous ?
+					     "no contiguous interval or box of %d free nodes%s" :
+					     "strategy found no placement for %d nodes%s",
+				     req->nodes,
+				     a->nmust ? " holding the required nodes" : "");
+	memcpy(out, win->nodes, sizeof(int) * req->nodes);
+	qsort(out, req->nodes, sizeof(int), _cmp_int);
+	return 0;
+}

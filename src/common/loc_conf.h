@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_conf.h - locality.conf, read by both the plugin and locality-replay.
+ *
+ * Syntax mirrors slurm.conf: Key=Value pairs separated by blanks, several
+ * on a line; case-insensitive keys; '#' starts a comment; a trailing '\'
+ * continues a line. Recognised lines (see doc/locality.conf.5):
+ *
+ *   Dimensions=8x8x4        grid shape (1-4 dims), required
+ *   Torus=yes|no|yes,yes,no wraparound, one value for all or one per dim
+ *   NodesPerPoint=1         nodes sharing one grid point
+ *   Strategy=mm             default strategy (loc_strategy_kind_parse)
+ *   Curve=hilbert           default curve
+ *   WalltimeAware=none      none|sl|pf|combo|adjest
+ *   SLTolerance=0.0         fraction of the best cost SL may trade away
+ *   PFHoldTime=300          seconds a PF region hold lasts
+ *   AdjEstWindow=10         finished jobs remembered per user
+ *   PagingSize=0            paging: page side 2^n
+ *   PagingIndex=rowmajor    rowmajor|shuffled|snake
+ *   MMMaxCenters=0          candidate medians after pruning (0 = default)
+ *   Seed=1                  random strategy / shuffled paging seed
+ *   NodeName=n[001-016] Coords=0,0,0
+ *       explicit placement: the first node of the hostlist at Coords, the
+ *       following ones filling points in row-major order from there
+ *       (NodesPerPoint nodes per point)
+ *   PartitionName=debug Strategy=bestfit [Curve=snake] [WalltimeAware=sl]
+ *       per-partition overrides of the policy keys
+ *
+ * Unknown keys, malformed values and duplicates are errors naming file,
+ * line and the offending text; nothing is guessed.
+ */
+#ifndef LOC_CONF_H
+#define LOC_CONF_H
+
+#include <stdint.h>
+
+#include "loc_error.h"
+#include "loc_grid.h"
+#include "loc_strategy.h"
+
+/* One NodeName= line: a hostlist placed from a starting coordinate. */
+typedef struct loc_conf_nodes {
+	char *hostlist;     /* as written (owned) */
+	char **names;       /* expanded (owned) */
+	int count;
+	loc_coord_t start;
+	int line;           /* line number in the file, for errors */
+} loc_conf_nodes_t;
+
+/* One PartitionName= line: a policy override. */
+typedef struct loc_conf_partition {
+	char *name;          /* owned */
+	loc_policy_t policy; /* the global policy with this line's keys applied */
+	int line;
+} loc_conf_partition_t;
+
+typedef struct loc_conf {
+	char *path;              /* file read (owned), "" for a string */
+	loc_shape_t shape;
+	loc_policy_t policy;     /* global defaults */
+	int pf_hold_sec;
+	int adjest_window;
+	loc_conf_nodes_t *nodes; /* NodeName lines, in file order */
+	int nnodes_lines;
+	loc_conf_partition_t *partitions;
+	int npartitions;
+} loc_conf_t;
+
+/*
+ * Parses the file at path. Returns the config (free with loc_conf_destroy),
+ * or NULL with err naming path, line and the offending text.
+ */
+loc_conf_t *loc_conf_load(const char *path, loc_error_t *err);
+
+/*
+ * Parses text as if it were a file called name (for tests and for
+ * embedded defaults). Same returns as loc_conf_load().
+ */
+loc_conf_t *loc_conf_parse(const char *text, const char *name,
+			   loc_error_t *err);
+
+/* Frees conf; accepts NULL. */
+void loc_conf_destroy(loc_conf_t *conf);
+
+/*
+ * Builds the grid for the driver's nodes: names[0..nnodes-1] in the
+ * driver's order (borrowed). Nodes named on NodeName lines get their
+ * coordinates; the rest fill row-major in driver order the points no
+ * NodeName line used. Errors name the file and line: a NodeName line
+ * naming a node the driver does not have, a node placed twice, a point
+ * over-full, more nodes than the grid holds.
+ * Returns the grid (free with loc_grid_destroy) or NULL with err filled.
+ */
+loc_grid_t *loc_conf_build_grid(const loc_conf_t *conf,
+				const char *const *names, int nnodes,
+				loc_error_t *err);
+
+/* Returns the policy for partition name (borrowed): its override, or the
+ * global policy when name is NULL or has none. */
+const loc_policy_t *loc_conf_policy(const loc_conf_t *conf, const char *name);
+
+/* Returns the keys the parser accepts, NULL-terminated (for the test that
+ * checks every key is documented in doc/locality.conf.5). */
+const char *const *loc_conf_keys(void);
+
+/* Writes a one-paragraph summary of conf (shape, policy, overrides) into
+ * buf, for the plugin's start-up log and `locality-replay --show-config`.
+ * Returns buf. */
+const char *loc_conf_describe(const loc_conf_t *conf, char *buf, int len);
+
+#endif /* LOC_CONF_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_metrics.h - locality metrics of one job's node set (design sec. 6).
+ *
+ * The harness, the plugin's logs and the tests all use these functions.
+ * Dispersal follows seed 001 (Lo et al.); span follows seeds 000/002.
+ */
+#ifndef LOC_METRICS_H
+#define LOC_METRICS_H
+
+#include <stdint.h>
+
+#include "loc_curve.h"
+#include "loc_grid.h"
+
+typedef struct loc_metrics {
+	int nodes;                  /* k */
+	int64_t total_pair_hops;    /* sum over unordered pairs */
+	double avg_pair_hops;       /* total / (k*(k-1)/2); 0 when k < 2 */
+	int linear_span;            /* max rank - min rank + 1 */
+	int ring_span;              /* nnodes - largest free ring gap */
+	int64_t bbox_volume;        /* points in the (torus-minimal) bounding box */
+	int bbox_side_sum;          /* sum of the bounding box's side lengths */
+	double dispersal;           /* seed 001: (bbox_volume*npp - k) / (bbox_volume*npp) */
+	double weighted_dispersal;  /* dispersal * k / nnodes */
+	int components;             /* connected components (one-hop adjacency
+				     * of the job's points; shared points join) */
+} loc_metrics_t;
+
+/*
+ * Computes every metric of the k nodes in nodes (borrowed; any order, must
+ * be distinct). curve may be NULL, then spans are 0. Cost: O(k log k +
+ * k * ndims) for all but the pairwise sum, which is O(k * ndims * dims)
+ * via per-axis coordinate counts (never O(k^2)).
+ * Returns 0, or LOC_ENOMEM / LOC_EINVAL.
+ */
+int loc_metrics_compute(const loc_grid_t *grid, const loc_curve_t *curve,
+			const int *nodes, int k, loc_metrics_t *out);
+
+/* Returns the total pairwise hop distance of the k nodes (same cost note). */
+int64_t loc_metrics_total_pair_hops(const loc_grid_t *grid, const int *nodes,
+				    int k);
+
+/* Returns linear / ring span of the k nodes on curve. */
+int loc_metrics_linear_span(const loc_curve_t *curve, const int *nodes, int k);
+int loc_metrics_ring_span(const loc_curve_t *curve, const int *nodes, int k);
+
+#endif /* LOC_METRICS_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_strategy_internal.h - what strategy files share with the allocator.
+ * Not installed, not used by drivers.
+ *
+ * A strategy is a function that looks at ctx->free (candidate nodes, with
+ * required nodes already taken out) and offers one or more complete
+ * placements of ctx->k nodes through loc__offer(), each with a cost (lower
+ * is better). The allocator keeps the best offer; with walltime awareness
+ * (SL) it keeps every offer within policy->sl_tolerance of the best and
+ * lets walltime decide among them. Offer alternatives a strategy considers
+ * equally good (e.g. several equally tight intervals or boxes), so SL has
+ * something to choose from; offer in a deterministic order.
+ */
+#ifndef LOC_STRATEGY_INTERNAL_H
+#define LOC_STRATEGY_INTERNAL_H
+
+#include "loc_strategy.h"
+
+typedef struct loc__ctx {
+	loc_alloc_t *alloc;
+	const loc_grid_t *grid;
+	const loc_curve_t *curve;
+	const loc_policy_t *policy;
+	const loc_view_t *view;
+	const uint8_t *free; /* [nnodes] 1 = may be chosen */
+	int nfree;           /* number of 1s in free */
+	int k;               /* nodes to choose, 1 <= k <= nfree */
+	int nnodes;
+	int *scratch;        /* [4 * nnodes] ints, free for the strategy */
+	void *state;         /* the strategy's own state from its init hook */
+} loc__ctx_t;
+
+/*
+ * Offers a placement of ctx->k distinct free nodes (borrowed, any order)
+ * with cost. Returns 0 (kept or ignored) or LOC_EINVAL if the set is not
+ * k distinct free nodes (a strategy bug, caught in every build).
+ */
+int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost);
+
+/*
+ * Returns the cost an offer needs to beat to be kept (+inf before the
+ * first offer): lets a strategy skip building hopeless placements.
+ */
+double loc__offer_bound(const loc__ctx_t *ctx);
+
+/* A strategy: offers placements; returns 0, LOC_ENOFIT (nothing offered,
+ * e.g. no box fits) or another LOC_E* code. */
+typedef int (*loc__strategy_f)(loc__ctx_t *ctx);
+
+/* Optional per-allocator state: built once at loc_alloc_create(). */
+typedef int (*loc__strategy_init_f)(const loc_grid_t *grid,
+				    const loc_curve_t *curve,
+				    const loc_policy_t *policy, void **state,
+				    loc_error_t *err);
+typedef void (*loc__strategy_fini_f)(void *state);
+
+typedef struct loc__strategy_ops {
+	const char *name;
+	loc__strategy_f select;
+	loc__strategy_init_f init; /* may be NULL */
+	loc__strategy_fini_f fini; /* may be NULL */
+} loc__strategy_ops_t;
+
+/* One ops table per strategy file (st_*.c). */
+extern const loc__strategy_ops_t loc__st_freelist;
+extern const loc__strategy_ops_t loc__st_firstfit;
+extern const loc__strategy_ops_t loc__st_bestfit;
+extern const loc__strategy_ops_t loc__st_sumsquares;
+extern const loc__strategy_ops_t loc__st_span;
+extern const loc__strategy_ops_t loc__st_mm;
+extern const loc__strategy_ops_t loc__st_mm_inc;
+extern const loc__strategy_ops_t loc__st_genalg;
+extern const loc__strategy_ops_t loc__st_mc1x1;
+extern const loc__strategy_ops_t loc__st_mbs;
+extern const loc__strategy_ops_t loc__st_paging;
+extern const loc__strategy_ops_t loc__st_random;
+extern const loc__strategy_ops_t loc__st_box;
+
+/*
+ * Contiguous mode (used for requests with contiguous=true, whatever the
+ * strategy): offers unbroken curve intervals whose nodes form one connected
+ * component on the grid, then (if none) boxes. In st_contiguous.c.
+ */
+int loc__contiguous_select(loc__ctx_t *ctx);
+
+/*
+ * Box enumeration shared by st_box.c and contiguous mode: offers every
+ * axis-aligned sub-box (with wrap on torus dimensions) holding exactly
+ * ctx->k nodes, all free, with the least-blocking cost. In st_box.c.
+ */
+int loc__box_offer_all(loc__ctx_t *ctx);
+
+/* Deterministic 64-bit PRNG (splitmix64 seeding xoshiro256**). */
+typedef struct loc__rng {
+	uint64_t s[4];
+} loc__rng_t;
+void loc__rng_seed(loc__rng_t *rng, uint64_t seed);
+uint64_t loc__rng_next(loc__rng_t *rng);
+/* Uniform in [0, bound), bound >= 1, without modulo bias. */
+uint64_t loc__rng_below(loc__rng_t *rng, uint64_t bound);
+
+#endif /* LOC_STRATEGY_INTERNAL_H */
