@@ -22,7 +22,7 @@ typedef struct loc_metrics {
 	int64_t bbox_volume;        /* points in the (torus-minimal) bounding box */
 	int bbox_side_sum;          /* sum of the bounding box's side lengths */
 	double dispersal;           /* seed 001: (bbox_volume*npp - k) / (bbox_volume*npp) */
-	double weighted_dispersal;  /* dispersal * k / nnodes */
+	double weighted_dispersal;  /* seed 001 sec. 3.4.1: dispersal * k */
 	int components;             /* connected components (one-hop adjacency
 				     * of the job's points; shared points join) */
 } loc_metrics_t;
@@ -30,18 +30,21 @@ typedef struct loc_metrics {
 /*
  * Computes every metric of the k nodes in nodes (borrowed; any order, must
  * be distinct). curve may be NULL, then spans are 0. Cost: O(k log k +
- * k * ndims) for all but the pairwise sum, which is O(k * ndims * dims)
- * via per-axis coordinate counts (never O(k^2)).
- * Returns 0, or LOC_ENOMEM / LOC_EINVAL.
+ * k * ndims) for all but the pairwise sum, which is O(k * ndims + sum of
+ * dims) via per-axis coordinate counts (never O(k^2)).
+ * Returns 0, or LOC_ENOMEM / LOC_EINVAL (bad or repeated node; curve of
+ * another node count); out is zeroed on error.
  */
 int loc_metrics_compute(const loc_grid_t *grid, const loc_curve_t *curve,
 			const int *nodes, int k, loc_metrics_t *out);
 
-/* Returns the total pairwise hop distance of the k nodes (same cost note). */
+/* Returns the total pairwise hop distance of the k nodes (same cost note),
+ * or a negative LOC_EINVAL / LOC_ENOMEM. */
 int64_t loc_metrics_total_pair_hops(const loc_grid_t *grid, const int *nodes,
 				    int k);
 
-/* Returns linear / ring span of the k nodes on curve. */
+/* Returns linear / ring span of the k nodes on curve (0 when curve is
+ * NULL or k < 1; ring span may also return LOC_ENOMEM). */
 int loc_metrics_linear_span(const loc_curve_t *curve, const int *nodes, int k);
 int loc_metrics_ring_span(const loc_curve_t *curve, const int *nodes, int k);
 
