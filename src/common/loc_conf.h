@@ -79,6 +79,15 @@ loc_conf_t *loc_conf_load(const char *path, loc_error_t *err);
 loc_conf_t *loc_conf_parse(const char *text, const char *name,
 			   loc_error_t *err);
 
+/*
+ * Parses the len bytes at buf (borrowed; need not be NUL-terminated and
+ * may hold NUL bytes, which are reported as errors) as if they were a
+ * file called name. loc_conf_load() reads the file and calls this.
+ * Same returns as loc_conf_load().
+ */
+loc_conf_t *loc_conf_parse_mem(const char *buf, size_t len, const char *name,
+			       loc_error_t *err);
+
 /* Frees conf; accepts NULL. */
 void loc_conf_destroy(loc_conf_t *conf);
 

@@ -1,3 +1,597 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PLACEHOLDER */
+/*
+ * loc_hostlist.c - Slurm-style hostlist expressions: expansion of
+ * "n[001-064],b1,rack[1-2]-n[01-04]" into names and compression back.
+ *
+ * The expander is written for hostile input: every byte is checked, numbers
+ * are bounded before they are converted and the number of names is counted
+ * before anything is allocated, so a short expression cannot ask for
+ * gigabytes.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "loc_hostlist.h"
+
+/* Longest number in a range: 18 decimal digits always fit 63 bits. */
+#define HL_DIGITS_MAX 18
+
+/* One "lo-hi" (or "n") entry inside brackets. */
+typedef struct hl_range {
+	unsigned long long lo, hi;
+	int width; /* digits of lo as written: zero padding to keep */
+} hl_range_t;
+
+/* A piece of an item: literal text, or a bracket group of ranges. */
+typedef struct hl_piece {
+	const char *lit; /* literal text (not NUL-terminated), or NULL */
+	int lit_len;
+	int first;       /* group: index of its first range */
+	int nranges;
+	unsigned long long count; /* group: names it yields */
+} hl_piece_t;
+
+/* A parsed item, before expansion. Arrays grow as needed. */
+typedef struct hl_item {
+	hl_piece_t *piece;
+	int npieces, piece_cap;
+	hl_range_t *range;
+	int nranges, range_cap;
+	unsigned long long count;
+	int len; /* length of the item text */
+} hl_item_t;
+
+/* ===================================================================== */
+/* Internal functions                                                    */
+/* ===================================================================== */
+
+static int _is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f';
+}
+
+/* Returns whether c may appear in a host name. */
+static int _name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+/* Copies s (n bytes) into out (at least 64 bytes) with unprintable bytes
+ * escaped and long text cut with "...", so that messages stay short and
+ * never carry control characters. */
+static const char *_quote(const char *s, size_t n, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (o >= 52 || o + 8 > outlen) {
+			o += snprintf(out + o, outlen - o, "...");
+			break;
+		}
+		if (c >= 0x20 && c < 0x7f)
+			out[o++] = (char)c;
+		else
+			o += snprintf(out + o, outlen - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static int _fail(loc_error_t *err, const char *expr, size_t n,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Fills err with "hostlist 'expr': <message>" and returns LOC_EPARSE. */
+static int _fail(loc_error_t *err, const char *expr, size_t n,
+		 const char *fmt, ...)
+{
+	char msg[160], q[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return loc_error_set(err, LOC_EPARSE, NULL, 0, "hostlist '%s': %s",
+			     _quote(expr, n, q, sizeof(q)), msg);
+}
+
+static void _item_free(hl_item_t *it)
+{
+	free(it->piece);
+	free(it->range);
+	memset(it, 0, sizeof(*it));
+}
+
+static hl_piece_t *_item_piece(hl_item_t *it)
+{
+	if (it->npieces == it->piece_cap) {
+		int cap = it->piece_cap ? 2 * it->piece_cap : 8;
+		hl_piece_t *p = realloc(it->piece, sizeof(*p) * cap);
+
+		if (!p)
+			return NULL;
+		it->piece = p;
+		it->piece_cap = cap;
+	}
+	memset(&it->piece[it->npieces], 0, sizeof(hl_piece_t));
+	return &it->piece[it->npieces++];
+}
+
+static hl_range_t *_item_range(hl_item_t *it)
+{
+	if (it->nranges == it->range_cap) {
+		int cap = it->range_cap ? 2 * it->range_cap : 8;
+		hl_range_t *r = realloc(it->range, sizeof(*r) * cap);
+
+		if (!r)
+			return NULL;
+		it->range = r;
+		it->range_cap = cap;
+	}
+	return &it->range[it->nranges++];
+}
+
+/*
+ * Reads a decimal number of at most HL_DIGITS_MAX digits from s[0..n).
+ * Returns the digit count, 0 when s does not start with a digit, or -1
+ * when the number is too long.
+ */
+static int _number(const char *s, size_t n, unsigned long long *val)
+{
+	size_t i = 0;
+
+	*val = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9') {
+		if (i == HL_DIGITS_MAX)
+			return -1;
+		*val = *val * 10 + (unsigned)(s[i] - '0');
+		i++;
+	}
+	return (int)i;
+}
+
+/* Trims blanks around s[*b..*e). */
+static void _trim(const char *s, size_t *b, size_t *e)
+{
+	while (*b < *e && _is_blank(s[*b]))
+		(*b)++;
+	while (*e > *b && _is_blank(s[*e - 1]))
+		(*e)--;
+}
+
+/* Parses the ranges between brackets, g[0..n), into a group piece. */
+static int _parse_group(hl_item_t *it, hl_piece_t *pc, const char *g, size_t n,
+			const char *item, size_t ilen, loc_error_t *err)
+{
+	size_t pos = 0;
+
+	pc->first = it->nranges;
+	if (n == 0)
+		return _fail(err, item, ilen, "empty brackets");
+	while (pos <= n) {
+		size_t b = pos, e = pos, dash;
+		unsigned long long lo, hi;
+		hl_range_t *r;
+		int dl, dh;
+
+		while (e < n && g[e] != ',')
+			e++;
+		pos = e + 1;
+		_trim(g, &b, &e);
+		if (b == e)
+			return _fail(err, item, ilen,
+				     "empty range inside brackets");
+		for (dash = b; dash < e && g[dash] != '-'; dash++)
+			;
+		dl = _number(g + b, dash - b, &lo);
+		if (dl < 0)
+			return _fail(err, item, ilen,
+				     "number is longer than %d digits",
+				     HL_DIGITS_MAX);
+		if (dl == 0 || b + dl != dash)
+			return _fail(err, item, ilen,
+				     "range '%.*s' is not numeric",
+				     (int)(e - b < 40 ? e - b : 40), g + b);
+		hi = lo;
+		if (dash < e) {
+			size_t hb = dash + 1;
+
+			dh = _number(g + hb, e - hb, &hi);
+			if (dh < 0)
+				return _fail(err, item, ilen,
+					     "number is longer than %d digits",
+					     HL_DIGITS_MAX);
+			if (dh == 0 || hb + dh != e)
+				return _fail(err, item, ilen,
+					     "range '%.*s' is not numeric",
+					     (int)(e - b < 40 ? e - b : 40),
+					     g + b);
+			if (hi < lo)
+				return _fail(err, item, ilen,
+					     "range %llu-%llu is reversed",
+					     lo, hi);
+		}
+		if (hi - lo >= LOC_HOSTLIST_MAX)
+			return _fail(err, item, ilen,
+				     "range %llu-%llu has more than %d names",
+				     lo, hi, LOC_HOSTLIST_MAX);
+		r = _item_range(it);
+		if (!r)
+			return loc_error_set(err, LOC_ENOMEM, NULL, 0,
+					     "out of memory");
+		r->lo = lo;
+		r->hi = hi;
+		r->width = dl;
+		pc->count += hi - lo + 1;
+		pc->nranges++;
+		if (pc->count > LOC_HOSTLIST_MAX)
+			return _fail(err, item, ilen,
+				     "brackets expand to more than %d names",
+				     LOC_HOSTLIST_MAX);
+	}
+	return 0;
+}
+
+/* Parses one trimmed, non-empty item s[0..n) into it. */
+static int _parse_item(hl_item_t *it, const char *s, size_t n,
+		       loc_error_t *err)
+{
+	size_t i = 0;
+	int rc;
+
+	it->count = 1;
+	it->len = (int)n;
+	while (i < n) {
+		hl_piece_t *pc = _item_piece(it);
+		size_t j = i;
+
+		if (!pc)
+			return loc_error_set(err, LOC_ENOMEM, NULL, 0,
+					     "out of memory");
+		if (s[i] != '[') {
+			while (j < n && s[j] != '[')
+				j++;
+			pc->lit = s + i;
+			pc->lit_len = (int)(j - i);
+			i = j;
+			continue;
+		}
+		/* Brackets were checked for balance by the caller. */
+		while (s[j] != ']')
+			j++;
+		rc = _parse_group(it, pc, s + i + 1, j - i - 1, s, n, err);
+		if (rc)
+			return rc;
+		it->count *= pc->count;
+		if (it->count > LOC_HOSTLIST_MAX)
+			return _fail(err, s, n, "expands to more than %d names",
+				     LOC_HOSTLIST_MAX);
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* Checks bytes and bracket structure of item s[0..n). */
+static int _check_item(const char *s, size_t n, loc_error_t *err)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (_is_blank((char)c))
+			return _fail(err, s, n, "blank inside a name");
+		if (c < 0x21 || c > 0x7e)
+			return _fail(err, s, n, "invalid byte 0x%02x", c);
+		if (!_name_char(c) && c != '[' && c != ']' && c != ',')
+			return _fail(err, s, n,
+				     "invalid character '%c' (names use letters, digits, '-', '_' and '.')",
+				     c);
+		if (c == '[') {
+			if (depth)
+				return _fail(err, s, n, "nested '['");
+			depth = 1;
+		} else if (c == ']') {
+			if (!depth)
+				return _fail(err, s, n, "']' without '['");
+			depth = 0;
+		}
+	}
+	if (depth)
+		return _fail(err, s, n, "'[' is never closed");
+	return 0;
+}
+
+/* Writes the names of a parsed item into names[*at...]. */
+static int _generate(const hl_item_t *it, char **names, int *at)
+{
+	int cap = it->len + 1;
+	int *cur = calloc(it->npieces, sizeof(int)); /* range per piece */
+	unsigned long long *val = calloc(it->npieces, sizeof(*val));
+	char *buf;
+	int rc = LOC_ENOMEM;
+
+	for (int p = 0; p < it->npieces; p++)
+		if (!it->piece[p].lit)
+			cap += HL_DIGITS_MAX + 2;
+	buf = malloc(cap);
+	if (!buf || !cur || !val)
+		goto out;
+	for (int p = 0; p < it->npieces; p++)
+		if (!it->piece[p].lit)
+			val[p] = it->range[it->piece[p].first].lo;
+	for (unsigned long long k = 0; k < it->count; k++) {
+		int o = 0, p;
+
+		for (p = 0; p < it->npieces; p++) {
+			const hl_piece_t *pc = &it->piece[p];
+
+			if (pc->lit) {
+				memcpy(buf + o, pc->lit, pc->lit_len);
+				o += pc->lit_len;
+			} else {
+				const hl_range_t *r =
+					&it->range[pc->first + cur[p]];
+
+				o += snprintf(buf + o, cap - o, "%0*llu",
+					      r->width, val[p]);
+			}
+		}
+		buf[o] = '\0';
+		names[*at] = strdup(buf);
+		if (!names[*at])
+			goto out;
+		(*at)++;
+		/* Odometer: the right-most group varies fastest. */
+		for (p = it->npieces - 1; p >= 0; p--) {
+			const hl_piece_t *pc = &it->piece[p];
+
+			if (pc->lit)
+				continue;
+			if (val[p] < it->range[pc->first + cur[p]].hi) {
+				val[p]++;
+				break;
+			}
+			if (cur[p] + 1 < pc->nranges) {
+				cur[p]++;
+				val[p] = it->range[pc->first + cur[p]].lo;
+				break;
+			}
+			cur[p] = 0;
+			val[p] = it->range[pc->first].lo;
+		}
+	}
+	rc = 0;
+out:
+	free(buf);
+	free(cur);
+	free(val);
+	return rc;
+}
+
+/* ===================================================================== */
+/* External functions                                                    */
+/* ===================================================================== */
+
+int loc_hostlist_expand(const char *expr, loc_hostlist_t *out,
+			loc_error_t *err)
+{
+	hl_item_t *items = NULL;
+	int nitems = 0, cap = 0, rc = 0, at = 0;
+	unsigned long long total = 0;
+	size_t n, start = 0;
+	int depth = 0;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!expr || !out)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "hostlist: missing expression");
+	n = strlen(expr);
+	/* Split at top-level commas; commas inside brackets separate ranges. */
+	for (size_t i = 0; i <= n; i++) {
+		size_t b = start, e = i;
+
+		if (i < n) {
+			if (expr[i] == '[')
+				depth++;
+			else if (expr[i] == ']' && depth > 0)
+				depth--;
+			if (expr[i] != ',' || depth)
+				continue;
+		}
+		start = i + 1;
+		_trim(expr, &b, &e);
+		if (b == e) {
+			rc = _fail(err, expr, n, "empty name at offset %zu", b);
+			goto out;
+		}
+		rc = _check_item(expr + b, e - b, err);
+		if (rc)
+			goto out;
+		if (nitems == cap) {
+			int ncap = cap ? 2 * cap : 8;
+			hl_item_t *t = realloc(items, sizeof(*t) * ncap);
+
+			if (!t) {
+				rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
+						   "out of memory");
+				goto out;
+			}
+			items = t;
+			cap = ncap;
+		}
+		memset(&items[nitems], 0, sizeof(hl_item_t));
+		rc = _parse_item(&items[nitems++], expr + b, e - b, err);
+		if (rc)
+			goto out;
+		total += items[nitems - 1].count;
+		if (total > LOC_HOSTLIST_MAX) {
+			rc = _fail(err, expr, n,
+				   "expands to more than %d names",
+				   LOC_HOSTLIST_MAX);
+			goto out;
+		}
+	}
+	out->names = calloc(total ? total : 1, sizeof(char *));
+	if (!out->names) {
+		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < nitems; i++) {
+		rc = _generate(&items[i], out->names, &at);
+		if (rc) {
+			loc_error_set(err, rc, NULL, 0, "out of memory");
+			break;
+		}
+	}
+	out->count = at;
+out:
+	for (int i = 0; i < nitems; i++)
+		_item_free(&items[i]);
+	free(items);
+	if (rc)
+		loc_hostlist_free(out);
+	return rc;
+}
+
+void loc_hostlist_free(loc_hostlist_t *list)
+{
+	if (!list)
+		return;
+	for (int i = 0; i < list->count; i++)
+		free(list->names[i]);
+	free(list->names);
+	list->names = NULL;
+	list->count = 0;
+}
+
+/* Output with snprintf semantics: counts everything, stores what fits. */
+typedef struct hl_out {
+	char *buf;
+	size_t len;
+	size_t need;
+} hl_out_t;
+
+static void _put(hl_out_t *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++, o->need++)
+		if (o->need + 1 < o->len)
+			o->buf[o->need] = s[i];
+}
+
+static void _putnum(hl_out_t *o, unsigned long long v, int width)
+{
+	char t[48];
+	int n = snprintf(t, sizeof(t), "%0*llu", width, v);
+
+	_put(o, t, n);
+}
+
+/* Splits name into prefix length and trailing number; returns the digit
+ * count (0 = no usable number). */
+static int _split(const char *name, size_t *plen, unsigned long long *val)
+{
+	size_t n = strlen(name), b = n;
+
+	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+		b--;
+	*plen = b;
+	if (b == n || n - b > HL_DIGITS_MAX)
+		return 0;
+	_number(name + b, n - b, val);
+	return (int)(n - b);
+}
+
+/* A name must survive expansion unchanged: only host name characters. */
+static int _name_ok(const char *name)
+{
+	if (!name || !*name)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (!_name_char(*p))
+			return 0;
+	return 1;
+}
+
+/* Formats v with width and compares with the digits s[0..n). */
+static int _same_digits(unsigned long long v, int width, const char *s,
+			size_t n)
+{
+	char t[48];
+	int len = snprintf(t, sizeof(t), "%0*llu", width, v);
+
+	return (size_t)len == n && !memcmp(t, s, n);
+}
+
+int loc_hostlist_compress(const char *const *names, int count, char *buf,
+			  size_t len)
+{
+	hl_out_t o = { .buf = buf, .len = buf ? len : 0 };
+	int i = 0;
+
+	if (count < 0 || (count > 0 && !names))
+		return LOC_EINVAL;
+	for (int k = 0; k < count; k++)
+		if (!_name_ok(names[k]))
+			return LOC_EINVAL;
+	while (i < count) {
+		size_t plen, pl2;
+		unsigned long long v, v2;
+		int w = _split(names[i], &plen, &v);
+		int j, runs = 0, single;
+
+		if (i)
+			_put(&o, ",", 1);
+		if (!w) {
+			_put(&o, names[i], strlen(names[i]));
+			i++;
+			continue;
+		}
+		/* The block: following names with the same prefix. */
+		for (j = i + 1; j < count; j++) {
+			if (!_split(names[j], &pl2, &v2) || pl2 != plen ||
+			    memcmp(names[i], names[j], plen))
+				break;
+		}
+		single = (j == i + 1);
+		_put(&o, names[i], plen);
+		if (!single)
+			_put(&o, "[", 1);
+		while (i < j) {
+			int wlo = _split(names[i], &plen, &v);
+			unsigned long long lo = v, hi = v;
+
+			i++;
+			while (i < j) {
+				int w2 = _split(names[i], &pl2, &v2);
+
+				if (v2 != hi + 1 ||
+				    !_same_digits(v2, wlo, names[i] + pl2, w2))
+					break;
+				hi = v2;
+				i++;
+			}
+			if (runs++)
+				_put(&o, ",", 1);
+			_putnum(&o, lo, wlo);
+			if (hi != lo) {
+				_put(&o, "-", 1);
+				_putnum(&o, hi, wlo);
+			}
+		}
+		if (!single)
+			_put(&o, "]", 1);
+	}
+	if (o.len)
+		o.buf[o.need < o.len ? o.need : o.len - 1] = '\0';
+	if (o.need > INT32_MAX)
+		return LOC_ERANGE;
+	return (int)o.need;
+}

@@ -21,7 +21,8 @@ typedef struct loc_hostlist {
 /*
  * Expands expr into out (initialised by this call; free with
  * loc_hostlist_free()). Zero-padding of range bounds is kept ("n[01-10]").
- * Several bracketed ranges multiply out, left-most slowest.
+ * Several bracketed ranges multiply out, left-most slowest. Names use
+ * letters, digits, '-', '_' and '.'; blanks around items are ignored.
  * Returns 0, or LOC_EPARSE (unbalanced brackets, bad range, empty name,
  * reversed range, more than LOC_HOSTLIST_MAX names) with err filled.
  */
@@ -35,7 +36,9 @@ void loc_hostlist_free(loc_hostlist_t *list);
  * Compresses names (in the given order) into a hostlist expression, merging
  * consecutive numeric suffixes of the same prefix and width: names
  * n1,n2,n3,m7 -> "n[1-3],m7". Writes into buf (len bytes).
- * Returns the length needed (like snprintf), or a negative LOC_E* code.
+ * Returns the length needed (like snprintf), or a negative LOC_E* code
+ * (LOC_EINVAL for a NULL or empty name or one with other characters than
+ * expansion accepts).
  */
 int loc_hostlist_compress(const char *const *names, int count, char *buf,
 			  size_t len);
