@@ -106,6 +106,10 @@ int loc_holds_count(const loc_holds_t *holds, int *nodes_held);
  */
 typedef struct loc_adjest loc_adjest_t;
 
+/* The floor of an adjusted estimate (min_runtime above), seconds; a
+ * request shorter than this is kept as it is. */
+#define LOC_ADJEST_MIN_RUNTIME_SEC 60
+
 /* Returns an empty history keeping `window` (>= 1) jobs per user. */
 loc_adjest_t *loc_adjest_create(int window);
 void loc_adjest_destroy(loc_adjest_t *adj);

@@ -116,8 +116,14 @@ static void test_every_strategy_returns_k_distinct_candidates(void **state)
 			loc_alloc_destroy(a);
 			loc_grid_destroy(g);
 		}
-		/* Each strategy must actually place most requests. */
-		assert_true(placed > nofit);
+		/* Every strategy but box places whenever enough nodes are
+		 * free; box refuses fragmented states with no free box (its
+		 * own test checks those refusals against brute force), yet
+		 * must place some. */
+		if (s == LOC_STRATEGY_BOX)
+			assert_true(placed > 0);
+		else
+			assert_int_equal(nofit, 0);
 	}
 }
 
