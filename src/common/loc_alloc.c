@@ -487,6 +487,8 @@ int loc_alloc_select(loc_alloc_t *a, const loc_request_t *req,
 	ctx.nnodes = a->nnodes;
 	ctx.scratch = a->scratch;
 	ctx.state = a->state;
+	ctx.must = a->nmust ? a->must : NULL;
+	ctx.nmust = a->nmust;
 	a->noffers = 0;
 	a->nseq = 0;
 

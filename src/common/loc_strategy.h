@@ -71,7 +71,8 @@ typedef struct loc_policy {
 	int paging_size;            /* paging: page side is 2^paging_size */
 	loc_paging_index_t paging_index;
 	int mm_max_centers;         /* mm/mm_inc/genalg: candidate medians kept
-				     * after pruning (0 = default) */
+				     * after pruning (0 = default; -1 = exact,
+				     * no pruning: evaluate every candidate) */
 	uint64_t seed;              /* random and shuffled paging */
 } loc_policy_t;
 

@@ -29,6 +29,11 @@ typedef struct loc__ctx {
 	int nnodes;
 	int *scratch;        /* [4 * nnodes] ints, free for the strategy */
 	void *state;         /* the strategy's own state from its init hook */
+	/* Required nodes ([nnodes], 1 = every offer must hold it), or NULL
+	 * when there are none. Set in contiguous mode, so it can search only
+	 * the intervals that hold them. */
+	const uint8_t *must;
+	int nmust;
 } loc__ctx_t;
 
 /*
@@ -90,6 +95,33 @@ int loc__contiguous_select(loc__ctx_t *ctx);
  * ctx->k nodes, all free, with the least-blocking cost. In st_box.c.
  */
 int loc__box_offer_all(loc__ctx_t *ctx);
+
+/*
+ * Chebyshev shells (seed 003 MC1x1) over per-point free counts, shared by
+ * st_mc1x1.c and st_mm.c (which ranks candidate medians by shell cost
+ * before evaluating the best ones exactly). In st_mc1x1.c.
+ * loc__shells_create() returns NULL when out of memory; load() takes
+ * point_free[npoints] (borrowed for the call). rank() finds the m points
+ * of points[0..n) (distinct) with the least MC1x1 cost of k nodes around
+ * them (ties: earlier in points first), writes them best first to
+ * best[0..m) and returns how many (min(m, n)); k must not exceed the
+ * loaded total. rank_push() keeps the m least (cost, idx) of a stream in
+ * the heap h[0..*n) (room for m) and rank_sort() orders them best first,
+ * for rankings by other costs.
+ */
+typedef struct loc__shells loc__shells_t;
+typedef struct loc__shell_rank {
+	int64_t cost;
+	int idx; /* index into points */
+} loc__shell_rank_t;
+loc__shells_t *loc__shells_create(const loc_grid_t *grid);
+void loc__shells_destroy(loc__shells_t *sh);
+void loc__shells_load(loc__shells_t *sh, const int *point_free);
+int loc__shells_rank(loc__shells_t *sh, const int *points, int n, int k,
+		     int m, loc__shell_rank_t *best);
+void loc__shells_rank_push(loc__shell_rank_t *h, int *n, int m, int64_t cost,
+			   int idx);
+void loc__shells_rank_sort(loc__shell_rank_t *h, int n);
 
 /* Deterministic 64-bit PRNG (splitmix64 seeding xoshiro256**). */
 typedef struct loc__rng {
