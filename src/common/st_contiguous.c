@@ -1,6 +1,317 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PLACEHOLDER: being written; replaced before the first commit. */
+/*
+ * st_contiguous.c - contiguous mode, used for every request with
+ * contiguous=true whatever the strategy (design sec. 5).
+ *
+ * Offers windows of k consecutive ranks that are all free and connected
+ * on the grid (one component under one-hop adjacency; nodes sharing a
+ * point are connected). On a grid that is a torus in every dimension the
+ * ranks form a ring and windows may wrap. Windows are tried in best-fit
+ * order of their free interval (seed 000/002: fewest free nodes left in
+ * the enclosing interval, then lowest rank), so a contiguous job does not
+ * cut a large hole when a tight one exists. When no window qualifies the
+ * boxes of st_box.c are offered instead.
+ *
+ * Connectivity: a window without a curve break (two consecutive ranks
+ * more than one hop apart) is a path, hence connected; the break count is
+ * kept while sliding, so that check is O(1). Windows with breaks (row
+ * ends of a row-major curve, seams of a curve on an awkward shape) get a
+ * breadth-first search over their points, within a work budget of one
+ * sweep of the machine plus 16384 node visits per call (a few hundred
+ * microseconds at worst on 32768 nodes); once it is spent such windows
+ * are passed over, which may send the job to a box although a connected
+ * window exists further on.
+ */
+#include <math.h>
+#include <string.h>
+
 #include "loc_strategy_internal.h"
-static int _nofit(loc__ctx_t *ctx) { (void)ctx; return LOC_ENOFIT; }
-const loc__strategy_ops_t loc__st_contiguous = { .name = "contiguous", .select = _nofit };
-int loc__contiguous_select(loc__ctx_t *ctx) { (void)ctx; return LOC_ENOFIT; }
+
+/* Offers per call: enough alternatives for SL, bounded work. */
+#define CONTIG_MAX_OFFERS 32
+/* BFS budget per call, in node visits: sweeps of the machine plus a
+ * floor that keeps small machines exact. */
+#define CONTIG_BFS_SWEEPS 1
+#define CONTIG_BFS_FLOOR 16384
+
+typedef struct contig {
+	loc__ctx_t *ctx;
+	const loc_grid_t *grid;
+	const int *order;   /* rank -> node */
+	const int *ranks;   /* node -> rank */
+	int n, k, ring;
+	int64_t *heap;      /* (leftover << 32 | start) of fitting intervals */
+	int nheap;
+	int *stamp;         /* [n] BFS marks, by a point's first node */
+	int *queue;         /* [n] BFS queue of points, then the pick */
+	int mark;
+	int64_t budget;
+} contig_t;
+
+static bool _all_torus(const loc_grid_t *grid)
+{
+	const loc_shape_t *s = loc_grid_shape(grid);
+
+	for (int d = 0; d < s->ndims; d++)
+		if (!s->torus[d])
+			return false;
+	return true;
+}
+
+/* The SL tolerance, when a walltime mode with the SL tie-break is on. */
+static double _sl_tolerance(const loc_policy_t *p)
+{
+	bool sl = p->walltime == LOC_WALLTIME_SL ||
+		  p->walltime == LOC_WALLTIME_COMBO ||
+		  p->walltime == LOC_WALLTIME_ADJEST;
+
+	return sl ? p->sl_tolerance : 0.0;
+}
+
+static void _heap_down(int64_t *h, int n, int i)
+{
+	for (;;) {
+		int c = 2 * i + 1;
+		int64_t t;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && h[c + 1] < h[c])
+			c++;
+		if (h[i] <= h[c])
+			return;
+		t = h[i];
+		h[i] = h[c];
+		h[c] = t;
+		i = c;
+	}
+}
+
+static int64_t _heap_pop(contig_t *c)
+{
+	int64_t top = c->heap[0];
+
+	c->heap[0] = c->heap[--c->nheap];
+	_heap_down(c->heap, c->nheap, 0);
+	return top;
+}
+
+/*
+ * The runs of free ranks: iv[2i] and iv[2i+1] are the start and end
+ * (exclusive) of run i. ford[n] is scratch for the free map in rank
+ * order, scanned eight ranks at a time for transitions: the map of a busy
+ * machine is close to random, so per-rank branches would mispredict.
+ * Returns the number of runs (at most (n+1)/2).
+ */
+static int _free_runs(const uint8_t *fr, const int *order, int n,
+		      uint8_t *ford, int *iv)
+{
+	uint64_t carry = 0;
+	int ne = 0;
+
+	for (int r = 0; r < n; r++)
+		ford[r] = fr[order[r]];
+	for (int r = 0; r < n; r += 8) {
+		uint64_t w = 0, t;
+
+		/* Rank r + j in byte j; bytes past n are 0, which closes a
+		 * run ending at n. */
+		if (r + 8 <= n) {
+			memcpy(&w, ford + r, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			w = __builtin_bswap64(w);
+#endif
+		} else {
+			for (int j = 0; r + j < n; j++)
+				w |= (uint64_t)ford[r + j] << (8 * j);
+		}
+		/* A byte of t is set where the map changes. */
+		t = w ^ ((w << 8) | carry);
+		carry = w >> 56;
+		while (t) {
+			iv[ne++] = r + (__builtin_ctzll(t) >> 3);
+			t &= t - 1;
+		}
+	}
+	if (ne % 2)
+		iv[ne++] = n;
+	return ne / 2;
+}
+
+/*
+ * Collects the free intervals of at least k nodes (on a ring the runs at
+ * both ends join into one) and heapifies them by (leftover, start).
+ * iv and ford are scratch for _free_runs().
+ */
+static void _collect_intervals(contig_t *c, int *iv, uint8_t *ford)
+{
+	int n = c->n, nruns = _free_runs(c->ctx->free, c->order, n, ford, iv);
+
+	if (c->ring && nruns >= 2 && iv[0] == 0 && iv[2 * nruns - 1] == n) {
+		iv[2 * nruns - 1] = n + iv[1];
+		iv += 2;
+		nruns--;
+	}
+	c->nheap = 0;
+	for (int i = 0; i < nruns; i++) {
+		int len = iv[2 * i + 1] - iv[2 * i];
+
+		if (len >= c->k)
+			c->heap[c->nheap++] =
+				((int64_t)(len - c->k) << 32) | iv[2 * i];
+	}
+	for (int i = c->nheap / 2 - 1; i >= 0; i--)
+		_heap_down(c->heap, c->nheap, i);
+}
+
+static int _node_at(const contig_t *c, int rank)
+{
+	return c->order[rank % c->n];
+}
+
+/* 1 when ranks r and r+1 (mod n) are more than one hop apart. */
+static int _is_break(const contig_t *c, int r)
+{
+	return loc_grid_node_hops(c->grid, _node_at(c, r),
+				  _node_at(c, r + 1)) > 1;
+}
+
+static bool _in_window(const contig_t *c, int node, int s)
+{
+	return (c->ranks[node] - s + c->n) % c->n < c->k;
+}
+
+/*
+ * Breadth-first search over the points of window [s, s+k): true when one
+ * component holds all k nodes. Marks a point through its first node.
+ * Returns -1 once the budget is spent.
+ */
+static int _window_connected(contig_t *c, int s)
+{
+	int head = 0, tail = 0, seen = 0, mark = ++c->mark;
+	int p0 = loc_grid_node_point(c->grid, _node_at(c, s));
+	const int *nodes;
+
+	if (c->budget <= 0)
+		return -1;
+	loc_grid_point_nodes(c->grid, p0, &nodes);
+	c->stamp[nodes[0]] = mark;
+	c->queue[tail++] = p0;
+	while (head < tail) {
+		int p = c->queue[head++], nb[2 * LOC_MAX_DIMS];
+		int cnt = loc_grid_point_nodes(c->grid, p, &nodes);
+		int nnb = loc_grid_point_neighbors(c->grid, p, nb);
+
+		for (int i = 0; i < cnt; i++)
+			seen += _in_window(c, nodes[i], s);
+		c->budget -= cnt;
+		for (int j = 0; j < nnb; j++) {
+			int qc = loc_grid_point_nodes(c->grid, nb[j], &nodes);
+
+			if (!qc || c->stamp[nodes[0]] == mark)
+				continue;
+			c->budget -= qc;
+			for (int i = 0; i < qc; i++) {
+				if (_in_window(c, nodes[i], s)) {
+					c->stamp[nodes[0]] = mark;
+					c->queue[tail++] = nb[j];
+					break;
+				}
+			}
+		}
+	}
+	return seen == c->k;
+}
+
+/*
+ * Slides a window over the interval at start of length len and offers the
+ * connected ones holding every required node, at cost leftover.
+ * Returns 0 or an offer error; *offers counts the offers made.
+ */
+static int _scan_interval(contig_t *c, int start, int len, int *offers)
+{
+	loc__ctx_t *ctx = c->ctx;
+	const uint8_t *must = ctx->must;
+	int k = c->k, breaks = 0, held = 0, nwin = len - k + 1;
+	double cost = len - k;
+
+	/* The whole ring free: every rotation is a window. */
+	if (c->ring && len == c->n && k < c->n)
+		nwin = c->n;
+	for (int r = start; r < start + k - 1; r++)
+		breaks += _is_break(c, r);
+	if (must)
+		for (int r = start; r < start + k; r++)
+			held += must[_node_at(c, r)];
+	for (int w = 0; w < nwin; w++) {
+		int s = start + w, ok;
+
+		if (w) {
+			breaks += _is_break(c, s + k - 2) - _is_break(c, s - 1);
+			if (must)
+				held += must[_node_at(c, s + k - 1)] -
+					must[_node_at(c, s - 1)];
+		}
+		if (must && held != ctx->nmust)
+			continue;
+		if (*offers >= CONTIG_MAX_OFFERS ||
+		    !(cost < loc__offer_bound(ctx)))
+			return 0;
+		ok = breaks == 0 || _window_connected(c, s % c->n) == 1;
+		if (!ok)
+			continue;
+		for (int j = 0; j < k; j++)
+			c->queue[j] = _node_at(c, s + j);
+		ok = loc__offer(ctx, c->queue, cost);
+		if (ok)
+			return ok;
+		(*offers)++;
+	}
+	return 0;
+}
+
+int loc__contiguous_select(loc__ctx_t *ctx)
+{
+	int n = ctx->nnodes, offers = 0, rc = 0;
+	double limit = INFINITY;
+	contig_t c = {
+		.ctx = ctx,
+		.grid = ctx->grid,
+		.order = loc_curve_order(ctx->curve),
+		.ranks = loc_curve_ranks(ctx->curve),
+		.n = n,
+		.k = ctx->k,
+		.ring = _all_torus(ctx->grid),
+		.budget = (int64_t)CONTIG_BFS_SWEEPS * n + CONTIG_BFS_FLOOR,
+	};
+
+	if (n == 1)
+		return loc__offer(ctx, c.order, 0.0);
+	/* Scratch: heap of at most (n+1)/2 int64 (n+1 ints), marks, queue:
+	 * at most 3n + 1 ints. Before the search, the marks and queue hold
+	 * the runs (n + 1 ints) and the rank-ordered free map (n bytes,
+	 * from int 2n + 2 on: within 4n ints for n >= 2). */
+	c.heap = (int64_t *)ctx->scratch;
+	c.stamp = ctx->scratch + n + 1;
+	c.queue = c.stamp + n;
+	_collect_intervals(&c, c.stamp, (uint8_t *)(ctx->scratch + 2 * n + 2));
+	for (int i = 0; i < n; i++)
+		c.stamp[i] = 0;
+	while (c.nheap && !rc && offers < CONTIG_MAX_OFFERS) {
+		int64_t key = _heap_pop(&c);
+		int leftover = (int)(key >> 32);
+		int start = (int)(key & 0xffffffff);
+
+		if (!(leftover < loc__offer_bound(ctx)) || leftover > limit)
+			break;
+		rc = _scan_interval(&c, start, leftover + c.k, &offers);
+		if (offers && limit == INFINITY)
+			limit = leftover +
+				_sl_tolerance(ctx->policy) * leftover;
+	}
+	if (rc)
+		return rc;
+	if (!offers)
+		return loc__box_offer_all(ctx);
+	return 0;
+}
