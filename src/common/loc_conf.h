@@ -18,7 +18,7 @@
  *   PagingSize=0            paging: page side 2^n
  *   PagingIndex=rowmajor    rowmajor|shuffled|snake
  *   MMMaxCenters=0          candidate medians after pruning (0 = default)
- *   Seed=1                  random strategy / shuffled paging seed
+ *   Seed=1                  seed of the random strategy
  *   NodeName=n[001-016] Coords=0,0,0
  *       explicit placement: the first node of the hostlist at Coords, the
  *       following ones filling points in row-major order from there

@@ -73,7 +73,8 @@ typedef struct loc_policy {
 	int mm_max_centers;         /* mm/mm_inc/genalg: candidate medians kept
 				     * after pruning (0 = default; -1 = exact,
 				     * no pruning: evaluate every candidate) */
-	uint64_t seed;              /* random and shuffled paging */
+	uint64_t seed;              /* the random strategy (shuffled paging is
+				     * the paper's fixed Z order) */
 } loc_policy_t;
 
 /* Fills policy with defaults: hilbert, freelist, no walltime awareness,
