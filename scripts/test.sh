@@ -22,6 +22,20 @@ if [ $status -ne 0 ]; then
 	exit $status
 fi
 
+# Counts from automake's test-suite.log (one line per test program).
+count() { sed -n "s/^# $1: *//p" test-suite.log | head -n 1; }
+unit_pass=$(count PASS) unit_fail=$(( $(count FAIL) + $(count ERROR) ))
+unit_skip=$(count SKIP)
+echo "unit: ${unit_pass} passed, ${unit_fail} failed, ${unit_skip} skipped"
+
 [ "${1:-}" = "--unit-only" ] && exit 0
 
-"$top/testsuite/slurm/run-tests.sh" --build "$top/build"
+int_log="$top/build/integration.log"
+status=0
+"$top/testsuite/slurm/run-tests.sh" --build "$top/build" 2>&1 |
+	tee "$int_log" || status=$?
+int_pass=$(grep -c '^ok ' "$int_log" || true)
+int_fail=$(grep -c '^not ok ' "$int_log" || true)
+echo "integration: ${int_pass} passed, ${int_fail} failed"
+echo "$((unit_pass + int_pass)) passed, $((unit_fail + int_fail)) failed, ${unit_skip} skipped"
+exit $status

@@ -1,6 +1,157 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Locates Slurm's source tree for the select plugin (filled in by the plugin work).
+#
+# slurm.m4 - locate what the select/locality plugin needs to build:
+#
+#   * Slurm's source tree (internal headers: src/common/select.h,
+#     src/slurmctld/slurmctld.h, ...), which no binary package ships;
+#     tools/fetch-slurm-source.sh unpacks Debian's into build/slurm-src;
+#   * slurm/slurm_version.h, for plugin_version and the version check;
+#   * a plugin-only config.h holding the two macros Slurm's headers read
+#     (NDEBUG, USE_ALIAS), so the project's config.h never reaches them.
+#
+# Sets AM_CONDITIONAL BUILD_PLUGIN, SLURM_SRC_DIR, SLURM_PLUGIN_CPPFLAGS,
+# SLURM_VERSION_STRING and plugindir.
+
 AC_ARG_WITH([slurm-source],
-	[AS_HELP_STRING([--with-slurm-source=DIR], [Slurm 22.05 source tree (from apt-get source slurm-wlm)])],
-	[], [with_slurm_source=no])
-AM_CONDITIONAL([BUILD_PLUGIN], [false])
+	[AS_HELP_STRING([--with-slurm-source=DIR],
+		[Slurm 22.05 source tree (from tools/fetch-slurm-source.sh or
+		 apt-get source slurm-wlm); default: auto-detect
+		 build/slurm-src/slurm-wlm-22.05*; "no" skips the plugin])],
+	[], [with_slurm_source=check])
+
+AC_ARG_WITH([plugindir],
+	[AS_HELP_STRING([--with-plugindir=DIR],
+		[install select_locality.so into DIR (default: PKGLIBDIR);
+		 name DIR in slurm.conf PluginDir])],
+	[], [with_plugindir=no])
+
+loc_slurm_src=
+loc_slurm_build=no
+
+AS_CASE([$with_slurm_source],
+	[no], [],
+	[check], [
+		# Auto-detect the tree fetch-slurm-source.sh unpacks.
+		for loc_d in "$srcdir"/build/slurm-src/slurm-wlm-22.05*/; do
+			AS_IF([test -f "${loc_d}src/common/select.h"],
+			      [loc_slurm_src=${loc_d%/}])
+		done
+		AS_IF([test -z "$loc_slurm_src"],
+		      [AC_MSG_WARN([Slurm source tree not found (run tools/fetch-slurm-source.sh or pass --with-slurm-source=DIR): building without the select/locality plugin])])
+	],
+	[yes], [AC_MSG_ERROR([--with-slurm-source needs a directory])],
+	[loc_slurm_src=$with_slurm_source])
+
+AS_IF([test -n "$loc_slurm_src"], [
+	AC_MSG_CHECKING([for the Slurm source tree])
+	# An absolute path: the compile runs in another directory.
+	loc_slurm_src=`cd "$loc_slurm_src" 2>/dev/null && pwd`
+	for loc_f in src/common/select.h src/common/slurm_xlator.h \
+		     src/slurmctld/slurmctld.h src/common/job_resources.h \
+		     slurm/slurm.h; do
+		AS_IF([test -z "$loc_slurm_src" ||
+		       test ! -f "$loc_slurm_src/$loc_f"],
+		      [AC_MSG_RESULT([no])
+		       AC_MSG_ERROR([$with_slurm_source is not a Slurm source tree (missing $loc_f)])])
+	done
+	AC_MSG_RESULT([$loc_slurm_src])
+
+	# The version header: a configured tree's own, else the installed
+	# one (libslurm-dev, which matches the slurmctld that will load the
+	# plugin), else one made from the tree's META.
+	AC_MSG_CHECKING([for slurm/slurm_version.h])
+	loc_slurm_vh=
+	loc_slurm_vh_gen=no
+	for loc_f in "$loc_slurm_src/slurm/slurm_version.h" \
+		     /usr/include/slurm/slurm_version.h \
+		     /usr/local/include/slurm/slurm_version.h; do
+		AS_IF([test -z "$loc_slurm_vh" && test -f "$loc_f"],
+		      [loc_slurm_vh=$loc_f])
+	done
+	AS_IF([test -z "$loc_slurm_vh"], [
+		loc_maj=`sed -n 's/^[[ 	]]*Major:[[ 	]]*\([[0-9]]*\).*/\1/p' "$loc_slurm_src/META"`
+		loc_min=`sed -n 's/^[[ 	]]*Minor:[[ 	]]*\([[0-9]]*\).*/\1/p' "$loc_slurm_src/META"`
+		loc_mic=`sed -n 's/^[[ 	]]*Micro:[[ 	]]*\([[0-9]]*\).*/\1/p' "$loc_slurm_src/META"`
+		AS_IF([test -z "$loc_maj" || test -z "$loc_min" || test -z "$loc_mic"],
+		      [AC_MSG_RESULT([no])
+		       AC_MSG_ERROR([no slurm/slurm_version.h (install libslurm-dev) and no usable META in $loc_slurm_src])])
+		loc_slurm_vnum=`printf '0x%02x%02x%02x' $loc_maj $(( 1$loc_min - 100 )) $loc_mic`
+		loc_slurm_vh_gen=yes
+		loc_slurm_vh="$loc_slurm_src/META"
+	], [
+		loc_slurm_vnum=`sed -n 's/^@%:@define[[ 	]]*SLURM_VERSION_NUMBER[[ 	]]*\(0x[[0-9a-fA-F]]*\).*/\1/p' "$loc_slurm_vh"`
+	])
+	AC_MSG_RESULT([$loc_slurm_vh])
+	AS_IF([test -z "$loc_slurm_vnum"],
+	      [AC_MSG_ERROR([no SLURM_VERSION_NUMBER in $loc_slurm_vh])])
+	loc_vmaj=$(( ($loc_slurm_vnum >> 16) & 255 ))
+	loc_vmin=$(( ($loc_slurm_vnum >> 8) & 255 ))
+	loc_vmic=$(( $loc_slurm_vnum & 255 ))
+	SLURM_VERSION_STRING=`printf '%d.%02d.%d' $loc_vmaj $loc_vmin $loc_vmic`
+	AC_MSG_CHECKING([the Slurm version])
+	AC_MSG_RESULT([$SLURM_VERSION_STRING ($loc_slurm_vnum)])
+	AS_IF([test "$loc_vmaj.$loc_vmin" != "22.5"],
+	      [AC_MSG_ERROR([select/locality is written for Slurm 22.05; found $SLURM_VERSION_STRING (in $loc_slurm_vh)])])
+	loc_tree_ver=`sed -n 's/^[[ 	]]*Version:[[ 	]]*\([[0-9.]]*\).*/\1/p' "$loc_slurm_src/META"`
+	AS_CASE([$loc_tree_ver],
+		[22.05.*], [],
+		[AC_MSG_ERROR([select/locality is written for Slurm 22.05; found $loc_tree_ver (source tree $loc_slurm_src)])])
+	AS_IF([test "$loc_tree_ver" != "$SLURM_VERSION_STRING"],
+	      [AC_MSG_WARN([source tree is $loc_tree_ver but slurm_version.h says $SLURM_VERSION_STRING: the plugin declares $SLURM_VERSION_STRING and loads only into that slurmctld])])
+	AS_IF([test "$loc_slurm_vh_gen" = yes],
+	      [AC_MSG_WARN([no installed slurm_version.h: using $SLURM_VERSION_STRING from META; slurmctld loads the plugin only if it is exactly that version])])
+	loc_slurm_build=yes
+])
+
+AM_CONDITIONAL([BUILD_PLUGIN], [test "x$loc_slurm_build" = xyes])
+
+SLURM_SRC_DIR=$loc_slurm_src
+AC_SUBST([SLURM_SRC_DIR])
+AC_SUBST([SLURM_VERSION_STRING])
+
+# Slurm's headers are -isystem (their warnings are not ours); the
+# plugin-only config dir is -iquote, searched before -I, so the
+# '#include "config.h"' in Slurm's headers finds it and never the
+# project's config.h in the build root.
+SLURM_PLUGIN_CPPFLAGS="-iquote \$(top_builddir)/src/plugins/select/locality/slurm-config -I\$(top_builddir)/src/plugins/select/locality/slurm-config -isystem $loc_slurm_src -isystem $loc_slurm_src/src/common"
+AC_SUBST([SLURM_PLUGIN_CPPFLAGS])
+
+AS_IF([test "x$with_plugindir" = xno || test "x$with_plugindir" = xyes],
+      [plugindir='$(pkglibdir)'], [plugindir=$with_plugindir])
+AC_SUBST([plugindir])
+
+# Written by config.status into the build tree only.
+AC_CONFIG_COMMANDS([slurm-plugin-config], [
+	AS_IF([test "x$loc_slurm_build" = xyes], [
+		loc_cfg=src/plugins/select/locality/slurm-config
+		AS_MKDIR_P([$loc_cfg/slurm])
+		cat > "$loc_cfg/config.h.tmp" <<LOC_EOF
+/* Generated by configure for select/locality: the only config.h
+ * macros that reach a select plugin through Slurm's headers, set as
+ * Debian builds Slurm (--disable-debug). Not the project's config.h. */
+#define NDEBUG 1
+#define USE_ALIAS 1
+LOC_EOF
+		AS_IF([cmp -s "$loc_cfg/config.h.tmp" "$loc_cfg/config.h"],
+		      [rm -f "$loc_cfg/config.h.tmp"],
+		      [mv -f "$loc_cfg/config.h.tmp" "$loc_cfg/config.h"])
+		AS_IF([test "x$loc_slurm_vh_gen" = xyes], [
+			cat > "$loc_cfg/slurm/slurm_version.h" <<LOC_EOF
+/* Generated by configure from $loc_slurm_src/META. */
+#ifndef _SLURM_VERSION_H_
+#define _SLURM_VERSION_H_
+#define SLURM_VERSION_NUMBER $loc_slurm_vnum
+#define SLURM_VERSION_NUM(a,b,c) (((a) << 16) + ((b) << 8) + (c))
+#define SLURM_VERSION_MAJOR(a)   (((a) >> 16) & 0xff)
+#define SLURM_VERSION_MINOR(a)   (((a) >>  8) & 0xff)
+#define SLURM_VERSION_MICRO(a)    ((a)        & 0xff)
+#endif
+LOC_EOF
+		], [rm -f "$loc_cfg/slurm/slurm_version.h"])
+	])
+], [
+	loc_slurm_build=$loc_slurm_build
+	loc_slurm_vh_gen=$loc_slurm_vh_gen
+	loc_slurm_vnum=$loc_slurm_vnum
+	loc_slurm_src='$loc_slurm_src'
+])

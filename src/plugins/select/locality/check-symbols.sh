@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-symbols.sh - `make check` for the built plugin: every symbol of
+# node_select_syms[] in the Slurm tree's src/common/select.c, plus the
+# plugin_* data, is exported by select_locality.so (slurmctld refuses a
+# plugin that misses one), nothing of the core leaks out, and every
+# undefined symbol outside libc/libz is one slurmctld or libslurmfull
+# provides (weak when only slurmctld has it, so clients can load it).
+#
+# Usage: check-symbols.sh SO SLURM_SRC_DIR
+set -eu
+so=${1:-src/plugins/select/locality/.libs/select_locality.so}
+src=${2:-${SLURM_SRC_DIR:-}}
+# Run by `make check` without arguments: take the tree configure found.
+if [ -z "$src" ] && [ -f Makefile ]; then
+	src=$(sed -n 's/^SLURM_SRC_DIR = //p' Makefile)
+fi
+fail=0
+
+[ -f "$so" ] || { echo "check-symbols: $so not built" >&2; exit 1; }
+[ -f "$src/src/common/select.c" ] ||
+	{ echo "check-symbols: no $src/src/common/select.c" >&2; exit 1; }
+
+want=$(sed -n '/node_select_syms\[\] = {/,/};/p' "$src/src/common/select.c" |
+	sed -n 's/^[[:space:]]*"\([a-z_]*\)",*$/\1/p')
+[ -n "$want" ] || { echo "check-symbols: no node_select_syms[] found" >&2; exit 1; }
+have=$(nm -D --defined-only "$so" | awk '{print $3}')
+
+n=0
+for s in $want plugin_name plugin_type plugin_version init fini; do
+	n=$((n + 1))
+	if ! echo "$have" | grep -qx "$s"; then
+		echo "check-symbols: $so does not export $s" >&2
+		fail=1
+	fi
+done
+leak=$(echo "$have" | grep -v -E '^(init|fini|plugin_(name|type|id|version)|select_p_[a-z_]+)$' || true)
+if [ -n "$leak" ]; then
+	echo "check-symbols: $so exports more than the plugin API:" $leak >&2
+	fail=1
+fi
+strong=$(nm -D -u "$so" | awk '$1 == "U" {print $2}' |
+	grep -v -E '@|^(gz[a-z]+)$' || true)
+full=/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so
+if [ -f "$full" ]; then
+	for s in $strong; do
+		if ! nm -D --defined-only "$full" | awk '{print $3}' | grep -qx "$s"; then
+			echo "check-symbols: $s is needed but not in libslurmfull (declare it weak)" >&2
+			fail=1
+		fi
+	done
+fi
+[ $fail = 0 ] && echo "check-symbols: $so exports all $n symbols Slurm needs"
+exit $fail

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * select_locality.h - what the files of the select/locality glue share.
+ *
+ * The plugin is split by concern:
+ *   select_locality.c  the symbol block, init/fini and every select_p_*
+ *   sl_conf.c          locality.conf -> machine (grid, node map, allocators)
+ *   sl_state.c         the ledger of running jobs and the per-node view
+ *   sl_place.c         job_test in its four modes, job_resources
+ *   sl_walltime.c      PF holds and AdjEst (seed 004) around Slurm's queue
+ * Everything here is plugin-internal (prefix sl_); the module exports only
+ * the plugin API (see local.am). Callers hold the plugin mutex.
+ */
+#ifndef LOC_SELECT_LOCALITY_H
+#define LOC_SELECT_LOCALITY_H
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
+#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/pack.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "loc_conf.h"
+#include "loc_error.h"
+#include "loc_grid.h"
+#include "loc_hostlist.h"
+#include "loc_metrics.h"
+#include "loc_strategy.h"
+#include "loc_walltime.h"
+
+extern const char plugin_type[];
+
+/*
+ * Symbols that exist only inside slurmctld. Clients (sinfo, sbatch,
+ * scontrol) load every select plugin, so these references must not stop
+ * the module from loading there: weak, NULL outside slurmctld, and used
+ * only on paths that run in slurmctld.
+ */
+#pragma weak job_list
+#pragma weak avail_node_bitmap
+#pragma weak last_node_update
+#pragma weak find_job_record
+
+/* ------------------------------------------------------------------ */
+/* sl_conf.c: the machine model built from locality.conf               */
+/* ------------------------------------------------------------------ */
+
+/* One allocator per distinct policy: made at load for every policy the
+ * file names, so that one the core refuses stops slurmctld at start. */
+typedef struct sl_alloc_slot {
+	loc_policy_t policy;
+	loc_alloc_t *alloc;
+} sl_alloc_slot_t;
+
+typedef struct sl_machine {
+	char *path;           /* locality.conf read (xmalloc) */
+	loc_conf_t *conf;
+	loc_grid_t *grid;
+	int ncore;            /* nodes in the grid */
+	int nslurm;           /* node_record_count when built */
+	int *to_core;         /* Slurm node index -> grid node, or -1 */
+	int *to_slurm;        /* grid node -> Slurm node index */
+	char **names;         /* grid node -> name (xmalloc), for reconfig */
+	sl_alloc_slot_t *slots;
+	int nslots;
+	loc_holds_t *holds;   /* PF soft holds (NULL unless PF is used) */
+	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
+	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
+} sl_machine_t;
+
+/* A PF hold as the plugin sees it: the region a pending partner should
+ * land in (loc_holds_t only filters; this lets the partner prefer it). */
+typedef struct sl_pf_region {
+	uint32_t job_id;
+	bitstr_t *nodes;      /* Slurm node indexes */
+	time_t expires;
+} sl_pf_region_t;
+
+/*
+ * Reads path and builds the machine for the current node table
+ * (node_record_table_ptr, in table order). Returns the machine, or NULL
+ * with err filled ("file:line: text").
+ */
+sl_machine_t *sl_machine_load(const char *path, loc_error_t *err);
+
+/* Frees m; accepts NULL. */
+void sl_machine_destroy(sl_machine_t *m);
+
+/* Returns true when m was built for exactly the nodes in the current node
+ * table (same names, same order). */
+bool sl_machine_matches_nodes(const sl_machine_t *m);
+
+/*
+ * Returns the allocator for partition part (NULL: the global policy),
+ * creating it on first use, or NULL with err filled.
+ */
+loc_alloc_t *sl_machine_alloc(sl_machine_t *m, const char *part,
+			      loc_error_t *err);
+
+/* Returns the policy for partition part (borrowed). */
+const loc_policy_t *sl_machine_policy(const sl_machine_t *m, const char *part);
+
+/* Logs the active model with info(), one line per item. */
+void sl_machine_log(const sl_machine_t *m);
+
+/* Returns a List of config_key_pair_t for `scontrol show config`. */
+List sl_machine_key_pairs(const sl_machine_t *m);
+
+/* ------------------------------------------------------------------ */
+/* sl_state.c: the ledger of jobs holding nodes                        */
+/* ------------------------------------------------------------------ */
+
+typedef struct sl_ledger_job {
+	uint32_t job_id;
+	bitstr_t *nodes;      /* Slurm node indexes held */
+	time_t end_time;      /* as last seen; refreshed from job_list */
+	uint64_t mem_per_node;/* MB held on each node, for nodeinfo */
+} sl_ledger_job_t;
+
+typedef struct sl_ledger {
+	int nslurm;
+	uint16_t *njobs;      /* jobs holding each Slurm node */
+	uint64_t *mem;        /* MB held on each node */
+	List jobs;            /* sl_ledger_job_t */
+} sl_ledger_t;
+
+/* Returns an empty ledger for the current node table. */
+sl_ledger_t *sl_ledger_create(void);
+void sl_ledger_destroy(sl_ledger_t *l);
+
+/*
+ * Rebuilds the ledger from slurmctld's job_list: every running job holds
+ * the nodes of its allocation still in its node bitmap (suspended jobs
+ * released theirs). Returns the ledger (a fresh one).
+ */
+sl_ledger_t *sl_ledger_rebuild(void);
+
+/* Adds job (its current node_bitmap); resume says it comes back from
+ * suspension, when sharing a node is expected, not an error. Returns
+ * SLURM_SUCCESS, or SLURM_ERROR when the job is already there or holds no
+ * nodes. */
+int sl_ledger_add(sl_ledger_t *l, job_record_t *job, bool resume);
+
+/* Removes job. Returns SLURM_SUCCESS or SLURM_ERROR (unknown job). */
+int sl_ledger_remove(sl_ledger_t *l, uint32_t job_id);
+
+/* Releases one node of job (resize). Returns SLURM_SUCCESS or
+ * SLURM_ERROR. */
+int sl_ledger_remove_node(sl_ledger_t *l, uint32_t job_id, int node);
+
+/* Returns the ledger record of job_id, or NULL. */
+sl_ledger_job_t *sl_ledger_find(sl_ledger_t *l, uint32_t job_id);
+
+/* Refreshes each record's end_time from job_list (slurmctld only). */
+void sl_ledger_refresh(sl_ledger_t *l);
+
+/*
+ * Marks in held[] (grid nodes, ncore long, zeroed by the caller) the nodes
+ * jobs hold and raises busy[] to each one's expected end (at least
+ * now + 1). End times are refreshed from the job records first.
+ */
+void sl_ledger_busy(sl_ledger_t *l, const sl_machine_t *m, time_t now,
+		    uint8_t *held, int64_t *busy);
+
+/*
+ * Returns true when a job may be given node (Slurm index idx) as far as
+ * its state goes: not DOWN, DRAINED/DRAINING, FAILED, powering down or
+ * FUTURE, and in slurmctld's avail_node_bitmap; with run_now also not
+ * COMPLETING or not responding. Idle powered-down nodes are usable
+ * (slurmctld powers them up).
+ */
+bool sl_node_usable(node_record_t *node, int idx, bool run_now);
+
+/* Returns the per-node memory figure a job holds (MB). */
+uint64_t sl_job_mem_per_node(job_record_t *job, node_record_t *node);
+
+/* ------------------------------------------------------------------ */
+/* sl_place.c: job_test and friends                                    */
+/* ------------------------------------------------------------------ */
+
+int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
+		bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
+		uint32_t req_nodes, uint16_t mode, List preemptee_candidates,
+		List *preemptee_job_list);
+
+bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
+		       uint32_t node_cnt, bitstr_t *avail);
+
+/* Builds job->job_resrcs for whole-node use of bitmap; sets total_cpus.
+ * Returns SLURM_SUCCESS or SLURM_ERROR. */
+int sl_build_job_resources(job_record_t *job, bitstr_t *bitmap);
+
+/* ------------------------------------------------------------------ */
+/* sl_walltime.c: walltime awareness that needs Slurm's queue          */
+/* ------------------------------------------------------------------ */
+
+/* Returns the job's walltime estimate in seconds for placement: its time
+ * limit, adjusted by AdjEst under that policy; 0 when unlimited. */
+int64_t sl_walltime_estimate(sl_machine_t *m, const loc_policy_t *p,
+			     job_record_t *job);
+
+/* Called at job_begin: PF chooses a partner and holds a region for it. */
+void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job);
+
+/* Called at job_fini: AdjEst history, PF hold release. */
+void sl_walltime_after_fini(sl_machine_t *m, job_record_t *job);
+
+/* The partition a job is being placed in (NULL: none). */
+static inline const char *sl_part_name(job_record_t *job)
+{
+	return (job && job->part_ptr) ? job->part_ptr->name : NULL;
+}
+
+#endif /* LOC_SELECT_LOCALITY_H */

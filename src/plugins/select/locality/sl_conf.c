@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_conf.c - locality.conf to the machine the core allocates on: the
+ * grid built over slurmctld's node table (in table order), the map
+ * between Slurm node indexes and grid nodes, and one allocator per
+ * distinct partition policy.
+ */
+#include "select_locality.h"
+
+/* Policies are small structs with padding: compare them field by field. */
+static bool _policy_equal(const loc_policy_t *a, const loc_policy_t *b)
+{
+	return a->strategy == b->strategy && a->curve == b->curve &&
+	       a->walltime == b->walltime &&
+	       a->sl_tolerance == b->sl_tolerance &&
+	       a->paging_size == b->paging_size &&
+	       a->paging_index == b->paging_index &&
+	       a->mm_max_centers == b->mm_max_centers && a->seed == b->seed;
+}
+
+static bool _policy_uses(const loc_policy_t *p, bool adjest)
+{
+	if (adjest)
+		return p->walltime == LOC_WALLTIME_ADJEST;
+	return p->walltime == LOC_WALLTIME_PF ||
+	       p->walltime == LOC_WALLTIME_COMBO ||
+	       p->walltime == LOC_WALLTIME_ADJEST;
+}
+
+static bool _conf_uses(const loc_conf_t *conf, bool adjest)
+{
+	if (_policy_uses(&conf->policy, adjest))
+		return true;
+	for (int i = 0; i < conf->npartitions; i++)
+		if (_policy_uses(&conf->partitions[i].policy, adjest))
+			return true;
+	return false;
+}
+
+static void _pf_region_free(void *x)
+{
+	sl_pf_region_t *r = x;
+
+	FREE_NULL_BITMAP(r->nodes);
+	xfree(r);
+}
+
+/* Returns the slot for policy, creating its allocator; NULL + err. */
+static sl_alloc_slot_t *_slot(sl_machine_t *m, const loc_policy_t *policy,
+			      loc_error_t *err)
+{
+	loc_alloc_t *alloc;
+
+	for (int i = 0; i < m->nslots; i++)
+		if (_policy_equal(&m->slots[i].policy, policy))
+			return &m->slots[i];
+	alloc = loc_alloc_create(m->grid, policy, err);
+	if (!alloc)
+		return NULL;
+	xrecalloc(m->slots, m->nslots + 1, sizeof(*m->slots));
+	m->slots[m->nslots].policy = *policy;
+	m->slots[m->nslots].alloc = alloc;
+	return &m->slots[m->nslots++];
+}
+
+void sl_machine_destroy(sl_machine_t *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nslots; i++)
+		loc_alloc_destroy(m->slots[i].alloc);
+	xfree(m->slots);
+	loc_grid_destroy(m->grid);
+	loc_conf_destroy(m->conf);
+	loc_holds_destroy(m->holds);
+	loc_adjest_destroy(m->adjest);
+	for (int i = 0; m->names && i < m->ncore; i++)
+		xfree(m->names[i]);
+	xfree(m->names);
+	xfree(m->to_core);
+	xfree(m->to_slurm);
+	FREE_NULL_LIST(m->pf_regions);
+	xfree(m->path);
+	xfree(m);
+}
+
+sl_machine_t *sl_machine_load(const char *path, loc_error_t *err)
+{
+	sl_machine_t *m = xmalloc(sizeof(*m));
+	node_record_t *node;
+	int n = 0;
+
+	m->path = xstrdup(path);
+	m->conf = loc_conf_load(path, err);
+	if (!m->conf)
+		goto fail;
+
+	/* Grid nodes are the node table's non-empty slots, in order. */
+	m->nslurm = node_record_count;
+	m->to_core = xcalloc(MAX(node_record_count, 1), sizeof(int));
+	m->to_slurm = xcalloc(MAX(node_record_count, 1), sizeof(int));
+	m->names = xcalloc(MAX(node_record_count, 1), sizeof(char *));
+	for (int i = 0; i < node_record_count; i++)
+		m->to_core[i] = -1;
+	for (int i = 0; (node = next_node(&i)); i++) {
+		m->to_core[i] = n;
+		m->to_slurm[n] = i;
+		m->names[n++] = xstrdup(node->name);
+	}
+	m->ncore = n;
+	if (n == 0) {
+		loc_error_set(err, LOC_EINVAL, path, 0,
+			      "slurm.conf defines no nodes");
+		goto fail;
+	}
+	m->grid = loc_conf_build_grid(m->conf, (const char *const *)m->names,
+				      n, err);
+	if (!m->grid)
+		goto fail;
+
+	/*
+	 * Make the allocator of every policy the file names now, so that a
+	 * policy the core refuses stops slurmctld at start with its line.
+	 */
+	{
+		loc_error_t e2;
+
+		if (!_slot(m, &m->conf->policy, &e2)) {
+			loc_error_set(err, e2.code, path, 0, "%s", e2.text);
+			goto fail;
+		}
+	}
+	for (int i = 0; i < m->conf->npartitions; i++) {
+		const loc_conf_partition_t *p = &m->conf->partitions[i];
+		loc_error_t e2;
+
+		if (!_slot(m, &p->policy, &e2)) {
+			loc_error_set(err, e2.code, path, p->line,
+				      "PartitionName=%s: %s", p->name,
+				      e2.text);
+			goto fail;
+		}
+	}
+	if (_conf_uses(m->conf, false)) {
+		m->holds = loc_holds_create(n);
+		m->pf_regions = list_create(_pf_region_free);
+		if (!m->holds) {
+			loc_error_set(err, LOC_ENOMEM, path, 0, "out of memory");
+			goto fail;
+		}
+	}
+	if (_conf_uses(m->conf, true)) {
+		m->adjest = loc_adjest_create(m->conf->adjest_window > 0 ?
+						      m->conf->adjest_window :
+						      10);
+		if (!m->adjest) {
+			loc_error_set(err, LOC_ENOMEM, path, 0, "out of memory");
+			goto fail;
+		}
+	}
+	return m;
+fail:
+	sl_machine_destroy(m);
+	return NULL;
+}
+
+bool sl_machine_matches_nodes(const sl_machine_t *m)
+{
+	node_record_t *node;
+	int n = 0;
+
+	if (!m || m->nslurm != node_record_count)
+		return false;
+	for (int i = 0; (node = next_node(&i)); i++) {
+		if (n >= m->ncore || m->to_core[i] != n ||
+		    xstrcmp(m->names[n], node->name))
+			return false;
+		n++;
+	}
+	return n == m->ncore;
+}
+
+const loc_policy_t *sl_machine_policy(const sl_machine_t *m, const char *part)
+{
+	return loc_conf_policy(m->conf, part);
+}
+
+loc_alloc_t *sl_machine_alloc(sl_machine_t *m, const char *part,
+			      loc_error_t *err)
+{
+	sl_alloc_slot_t *slot = _slot(m, loc_conf_policy(m->conf, part), err);
+
+	return slot ? slot->alloc : NULL;
+}
+
+static const char *_policy_text(const loc_policy_t *p, char *buf, int len)
+{
+	snprintf(buf, len, "Strategy=%s Curve=%s WalltimeAware=%s",
+		 loc_strategy_kind_name(p->strategy),
+		 loc_curve_kind_name(p->curve),
+		 loc_walltime_mode_name(p->walltime));
+	return buf;
+}
+
+void sl_machine_log(const sl_machine_t *m)
+{
+	char buf[1024];
+
+	info("%s: LocalityConf=%s", plugin_type, m->path);
+	info("%s: Grid=%s", plugin_type,
+	     loc_grid_describe(m->grid, buf, sizeof(buf)));
+	info("%s: %s", plugin_type,
+	     _policy_text(&m->conf->policy, buf, sizeof(buf)));
+	for (int i = 0; i < m->conf->npartitions; i++) {
+		const loc_conf_partition_t *p = &m->conf->partitions[i];
+
+		info("%s: PartitionName=%s %s", plugin_type, p->name,
+		     _policy_text(&p->policy, buf, sizeof(buf)));
+	}
+	info("%s: %s", plugin_type,
+	     loc_conf_describe(m->conf, buf, sizeof(buf)));
+}
+
+static void _add_pair(List list, const char *name, const char *value)
+{
+	config_key_pair_t *kp = xmalloc(sizeof(*kp));
+
+	kp->name = xstrdup(name);
+	kp->value = xstrdup(value);
+	list_append(list, kp);
+}
+
+List sl_machine_key_pairs(const sl_machine_t *m)
+{
+	List list = list_create(destroy_config_key_pair);
+	char buf[512], key[256];
+
+	if (!m) {
+		_add_pair(list, "LocalityConf", "(not loaded)");
+		return list;
+	}
+	_add_pair(list, "LocalityConf", m->path);
+	_add_pair(list, "LocalityGrid",
+		  loc_grid_describe(m->grid, buf, sizeof(buf)));
+	snprintf(buf, sizeof(buf), "%d", m->ncore);
+	_add_pair(list, "LocalityNodes", buf);
+	_add_pair(list, "LocalityPolicy",
+		  _policy_text(&m->conf->policy, buf, sizeof(buf)));
+	for (int i = 0; i < m->conf->npartitions; i++) {
+		const loc_conf_partition_t *p = &m->conf->partitions[i];
+
+		snprintf(key, sizeof(key), "LocalityPartition[%s]", p->name);
+		_add_pair(list, key,
+			  _policy_text(&p->policy, buf, sizeof(buf)));
+	}
+	return list;
+}

@@ -1,0 +1,664 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_place.c - select_p_job_test() in its modes, reservations, and the
+ * job_resources slurmctld needs for a started job.
+ *
+ * Every decision is: translate Slurm's state into a loc_view_t over the
+ * grid's nodes, call loc_alloc_select(), translate the answer back. Node
+ * counts follow Slurm's meaning: the desired count (req_nodes) first, then
+ * fewer down to min_nodes, never more than max_nodes, and enough CPUs for
+ * the job's min_cpus.
+ */
+#include "select_locality.h"
+
+/* A decision in progress. Arrays are indexed by grid node. */
+typedef struct sl_ctx {
+	sl_machine_t *m;
+	sl_ledger_t *l;
+	job_record_t *job;        /* NULL for a reservation */
+	loc_alloc_t *alloc;
+	const loc_policy_t *policy;
+	uint16_t mode;
+	time_t now;
+	uint8_t *ok;              /* usable for this job at all */
+	uint8_t *cand;            /* ok and free in the (simulated) state */
+	uint8_t *held;            /* held for someone by the ledger */
+	int64_t *busy;            /* busy_until, simulated */
+	int *req;                 /* required grid nodes */
+	int nreq;
+	int *out;
+	bool contiguous;
+	int64_t walltime;         /* seconds, 0 = unknown */
+	uint32_t min_cpus;
+	int lo, want, hi;         /* node counts */
+	int k;                    /* chosen count */
+	loc_error_t err;
+} sl_ctx_t;
+
+static void _ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
+		      job_record_t *job, uint16_t mode)
+{
+	memset(c, 0, sizeof(*c));
+	c->m = m;
+	c->l = l;
+	c->job = job;
+	c->mode = mode;
+	c->now = time(NULL);
+	c->ok = xcalloc(m->ncore, sizeof(uint8_t));
+	c->cand = xcalloc(m->ncore, sizeof(uint8_t));
+	c->held = xcalloc(m->ncore, sizeof(uint8_t));
+	c->busy = xcalloc(m->ncore, sizeof(int64_t));
+	c->req = xcalloc(m->ncore, sizeof(int));
+	c->out = xcalloc(m->ncore, sizeof(int));
+}
+
+static void _ctx_fini(sl_ctx_t *c)
+{
+	xfree(c->ok);
+	xfree(c->cand);
+	xfree(c->held);
+	xfree(c->busy);
+	xfree(c->req);
+	xfree(c->out);
+}
+
+static uint16_t _node_cpus(int slurm_idx)
+{
+	node_record_t *node = node_record_table_ptr[slurm_idx];
+
+	return node->config_ptr ? node->config_ptr->cpus : node->cpus;
+}
+
+static bool _mem_ok(job_record_t *job, node_record_t *node)
+{
+	uint64_t mem = job->details->pn_min_memory, avail;
+
+	if (mem == 0 || mem == NO_VAL64)
+		return true; /* nothing asked: the whole node */
+	avail = node->real_memory;
+	avail = avail > node->mem_spec_limit ? avail - node->mem_spec_limit :
+					       0;
+	return sl_job_mem_per_node(job, node) <= avail;
+}
+
+/*
+ * Fills ok[] from Slurm's candidate bitmap: what slurmctld passed
+ * (partition, features, reservations, --exclude already applied), minus
+ * nodes whose state or memory rules them out. TEST_ONLY asks whether the
+ * job could ever run, so current state does not count there.
+ */
+static void _fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
+{
+	job_record_t *job = c->job;
+	bitstr_t *exc = job->details->exc_node_bitmap;
+	int first = bit_ffs(bitmap), last = bit_fls(bitmap);
+	bool test_only = (c->mode & SELECT_MODE_BASE) == SELECT_MODE_TEST_ONLY;
+	bool run_now = (c->mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW;
+
+	for (int i = first; first >= 0 && i <= last; i++) {
+		node_record_t *node;
+		int g;
+
+		if (!bit_test(bitmap, i) || i >= c->m->nslurm)
+			continue;
+		if ((g = c->m->to_core[i]) < 0 ||
+		    !(node = node_record_table_ptr[i]))
+			continue;
+		if (exc && i < bit_size(exc) && bit_test(exc, i))
+			continue;
+		if (!_mem_ok(job, node))
+			continue;
+		if (!test_only && !sl_node_usable(node, i, run_now))
+			continue;
+		c->ok[g] = 1;
+	}
+}
+
+/* Fills held[] and busy[] from the ledger and cand[] = ok minus held. */
+static void _fill_busy(sl_ctx_t *c)
+{
+	sl_ledger_busy(c->l, c->m, c->now, c->held, c->busy);
+	for (int g = 0; g < c->m->ncore; g++)
+		c->cand[g] = c->ok[g] && !c->held[g];
+}
+
+/* Clears candidates held by PF for other jobs (soft: expires, and never
+ * against a job of higher priority than the partner). */
+static void _apply_holds(sl_ctx_t *c)
+{
+	uint8_t *tmp;
+
+	if (!c->m->holds || !c->job)
+		return;
+	loc_holds_expire(c->m->holds, c->now);
+	tmp = xcalloc(c->m->ncore, sizeof(uint8_t));
+	loc_holds_filter(c->m->holds, c->job->job_id, c->job->priority,
+			 c->now, c->cand, tmp);
+	memcpy(c->cand, tmp, c->m->ncore);
+	xfree(tmp);
+}
+
+static int _count(const uint8_t *v, int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += v[i] ? 1 : 0;
+	return s;
+}
+
+static int _cmp_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * Sets lo/want/hi, the node counts to try, and the required nodes.
+ * Returns false when the job can never fit in ok[].
+ */
+static bool _counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
+		    uint32_t req_nodes)
+{
+	struct job_details *d = c->job->details;
+	int nok = _count(c->ok, c->m->ncore), kcpu = 0;
+	int *cpus;
+	uint64_t sum = 0;
+
+	c->nreq = 0;
+	if (d->req_node_bitmap) {
+		int first = bit_ffs(d->req_node_bitmap);
+		int last = bit_fls(d->req_node_bitmap);
+
+		for (int i = first; first >= 0 && i <= last; i++) {
+			int g;
+
+			if (!bit_test(d->req_node_bitmap, i))
+				continue;
+			if (i >= c->m->nslurm || (g = c->m->to_core[i]) < 0 ||
+			    !c->ok[g])
+				return false; /* a required node is unusable */
+			c->req[c->nreq++] = g;
+		}
+	}
+	c->contiguous = d->contiguous != 0;
+	c->min_cpus = d->min_cpus == NO_VAL ? 0 : d->min_cpus;
+
+	/* The fewest usable nodes that can hold min_cpus. */
+	cpus = xcalloc(MAX(nok, 1), sizeof(int));
+	for (int g = 0, n = 0; g < c->m->ncore; g++)
+		if (c->ok[g])
+			cpus[n++] = _node_cpus(c->m->to_slurm[g]);
+	qsort(cpus, nok, sizeof(int), _cmp_desc);
+	while (kcpu < nok && sum < c->min_cpus)
+		sum += cpus[kcpu++];
+	xfree(cpus);
+	if (sum < c->min_cpus)
+		return false;
+
+	c->hi = (max_nodes && max_nodes != NO_VAL) ? (int)MIN(max_nodes,
+							       INT32_MAX) :
+						     c->m->ncore;
+	c->lo = MAX((int)min_nodes, 1);
+	c->lo = MAX(c->lo, c->nreq);
+	c->lo = MAX(c->lo, kcpu);
+	c->want = MAX((int)MIN(req_nodes, INT32_MAX), c->lo);
+	c->want = MIN(c->want, c->hi);
+	c->hi = MIN(c->hi, c->m->ncore);
+	return c->lo <= c->hi && c->lo <= nok;
+}
+
+static uint64_t _sum_cpus(sl_ctx_t *c, const int *nodes, int k)
+{
+	uint64_t s = 0;
+
+	for (int i = 0; i < k; i++)
+		s += _node_cpus(c->m->to_slurm[nodes[i]]);
+	return s;
+}
+
+/* One core call for k nodes at time start. */
+static int _select(sl_ctx_t *c, int k, int64_t start)
+{
+	loc_view_t view = {
+		.candidate = c->cand,
+		.busy_until = c->busy,
+		.now = start,
+	};
+	loc_request_t req = {
+		.nodes = k,
+		.required = c->nreq ? c->req : NULL,
+		.nrequired = c->nreq,
+		.contiguous = c->contiguous,
+		.expected_end = c->walltime ? start + c->walltime : 0,
+	};
+
+	return loc_alloc_select(c->alloc, &req, &view, c->out, &c->err);
+}
+
+/*
+ * Places the job on cand[] at time start: the desired count first, then
+ * fewer down to lo; if the chosen nodes lack CPUs, more up to hi.
+ * Returns 0 with c->out / c->k set, LOC_ENOFIT, or another LOC_E* code.
+ */
+static int _place(sl_ctx_t *c, int64_t start)
+{
+	int ncand = _count(c->cand, c->m->ncore), top, rc;
+	bool short_cpus = false;
+
+	for (int i = 0; i < c->nreq; i++)
+		if (!c->cand[c->req[i]])
+			return LOC_ENOFIT;
+	top = MIN(c->want, ncand);
+	for (int k = top; k >= c->lo; k--) {
+		rc = _select(c, k, start);
+		if (rc == LOC_ENOFIT)
+			continue;
+		if (rc)
+			return rc;
+		if (_sum_cpus(c, c->out, k) >= c->min_cpus) {
+			c->k = k;
+			return 0;
+		}
+		short_cpus = true;
+	}
+	for (int k = MAX(top + 1, c->lo); short_cpus && k <= MIN(c->hi, ncand);
+	     k++) {
+		rc = _select(c, k, start);
+		if (rc == LOC_ENOFIT)
+			continue;
+		if (rc)
+			return rc;
+		if (_sum_cpus(c, c->out, k) >= c->min_cpus) {
+			c->k = k;
+			return 0;
+		}
+	}
+	return LOC_ENOFIT;
+}
+
+/* Writes the chosen grid nodes into Slurm's bitmap. */
+static void _to_bitmap(sl_ctx_t *c, bitstr_t *bitmap)
+{
+	bit_clear_all(bitmap);
+	for (int i = 0; i < c->k; i++)
+		bit_set(bitmap, c->m->to_slurm[c->out[i]]);
+}
+
+/* Frees, in the simulated state, the nodes of ledger job j. Returns how
+ * many became candidates. */
+static int _release(sl_ctx_t *c, sl_ledger_job_t *j)
+{
+	int first = bit_ffs(j->nodes), last = bit_fls(j->nodes), n = 0;
+
+	for (int i = first; first >= 0 && i <= last; i++) {
+		int g;
+
+		if (!bit_test(j->nodes, i) || i >= c->m->nslurm ||
+		    (g = c->m->to_core[i]) < 0)
+			continue;
+		c->busy[g] = 0;
+		c->held[g] = 0;
+		if (c->ok[g] && !c->cand[g]) {
+			c->cand[g] = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int _find_ptr(void *x, void *key)
+{
+	return x == key;
+}
+
+/* Frees every preemptable job's nodes in the simulated state. Returns
+ * how many ledger jobs were released. */
+static int _release_preemptable(sl_ctx_t *c, List preemptee_candidates)
+{
+	ListIterator it;
+	job_record_t *pj;
+	int n = 0;
+
+	if (!preemptee_candidates)
+		return 0;
+	it = list_iterator_create(preemptee_candidates);
+	while ((pj = list_next(it))) {
+		sl_ledger_job_t *j = sl_ledger_find(c->l, pj->job_id);
+
+		if (j) {
+			_release(c, j);
+			n++;
+		}
+	}
+	list_iterator_destroy(it);
+	return n;
+}
+
+/* Appends to *out_list the preemptable jobs whose nodes the placement
+ * uses. */
+static void _preemptees(sl_ctx_t *c, bitstr_t *chosen,
+			List preemptee_candidates, List *out_list)
+{
+	ListIterator it;
+	job_record_t *pj;
+
+	if (!preemptee_candidates || !out_list)
+		return;
+	it = list_iterator_create(preemptee_candidates);
+	while ((pj = list_next(it))) {
+		if (!pj->node_bitmap ||
+		    !bit_overlap_any(chosen, pj->node_bitmap))
+			continue;
+		if (!*out_list)
+			*out_list = list_create(NULL);
+		if (!list_find_first(*out_list, _find_ptr, pj))
+			list_append(*out_list, pj);
+	}
+	list_iterator_destroy(it);
+}
+
+static int _cmp_end(void *x, void *y)
+{
+	sl_ledger_job_t *a = *(sl_ledger_job_t **)x;
+	sl_ledger_job_t *b = *(sl_ledger_job_t **)y;
+
+	if (a->end_time != b->end_time)
+		return a->end_time < b->end_time ? -1 : 1;
+	return (a->job_id > b->job_id) - (a->job_id < b->job_id);
+}
+
+/* The placement line: nodes, count and locality figures. */
+static void _log_placement(sl_ctx_t *c, bitstr_t *bitmap)
+{
+	loc_metrics_t met;
+	char *names;
+
+	if (get_log_level() < LOG_LEVEL_DEBUG)
+		return;
+	memset(&met, 0, sizeof(met));
+	loc_metrics_compute(c->m->grid, loc_alloc_curve(c->alloc), c->out,
+			    c->k, &met);
+	names = bitmap2node_name(bitmap);
+	debug("%s: %pJ nodes=%s k=%d avg_hops=%.2f span=%d strategy=%s",
+	      plugin_type, c->job, names, c->k, met.avg_pair_hops,
+	      met.linear_span, loc_strategy_kind_name(c->policy->strategy));
+	xfree(names);
+}
+
+/* PF: a job that was given a hold tries its held region first. */
+static int _place_in_hold(sl_ctx_t *c)
+{
+	sl_pf_region_t *r = NULL;
+	ListIterator it;
+	uint8_t *save;
+	int rc, n = 0;
+
+	if (!c->m->pf_regions)
+		return LOC_ENOFIT;
+	it = list_iterator_create(c->m->pf_regions);
+	while ((r = list_next(it)))
+		if (r->job_id == c->job->job_id && r->expires > c->now)
+			break;
+	list_iterator_destroy(it);
+	if (!r)
+		return LOC_ENOFIT;
+	save = xcalloc(c->m->ncore, sizeof(uint8_t));
+	memcpy(save, c->cand, c->m->ncore);
+	for (int g = 0; g < c->m->ncore; g++) {
+		int i = c->m->to_slurm[g];
+
+		c->cand[g] = save[g] && i < bit_size(r->nodes) &&
+			     bit_test(r->nodes, i);
+		n += c->cand[g];
+	}
+	rc = n >= c->lo ? _place(c, c->now) : LOC_ENOFIT;
+	memcpy(c->cand, save, c->m->ncore);
+	xfree(save);
+	return rc;
+}
+
+static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
+		    List *preemptee_job_list)
+{
+	int rc;
+
+	_fill_busy(c);
+	_apply_holds(c);
+	rc = _place_in_hold(c);
+	if (rc == LOC_ENOFIT)
+		rc = _place(c, c->now);
+	if (rc == LOC_ENOFIT && preemptee_candidates &&
+	    _release_preemptable(c, preemptee_candidates))
+		rc = _place(c, c->now);
+	if (rc) {
+		debug2("%s: %pJ does not fit now: %s", plugin_type, c->job,
+		       c->err.text);
+		return EINVAL;
+	}
+	_to_bitmap(c, bitmap);
+	_preemptees(c, bitmap, preemptee_candidates, preemptee_job_list);
+	if (sl_build_job_resources(c->job, bitmap) != SLURM_SUCCESS)
+		return EINVAL;
+	_log_placement(c, bitmap);
+	return SLURM_SUCCESS;
+}
+
+static int _test_only(sl_ctx_t *c, bitstr_t *bitmap)
+{
+	memcpy(c->cand, c->ok, c->m->ncore);
+	if (_place(c, c->now)) {
+		debug2("%s: %pJ can never run on the nodes offered: %s",
+		       plugin_type, c->job, c->err.text);
+		return EINVAL;
+	}
+	_to_bitmap(c, bitmap);
+	c->job->total_cpus = _sum_cpus(c, c->out, c->k);
+	return SLURM_SUCCESS;
+}
+
+/*
+ * When and where could the job start? Now if it fits; else release the
+ * running jobs in end-time order (preemptable ones first, at once) and
+ * place again after each release, as sched/backfill expects.
+ */
+static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
+		     List *preemptee_job_list)
+{
+	int rc;
+	time_t start = c->now;
+
+	_fill_busy(c);
+	_apply_holds(c);
+	rc = _place(c, c->now);
+	if (rc == LOC_ENOFIT) {
+		/* Holds are short: later times ignore them. */
+		for (int g = 0; g < c->m->ncore; g++)
+			c->cand[g] = c->ok[g] && !c->held[g];
+		if (preemptee_candidates &&
+		    _release_preemptable(c, preemptee_candidates))
+			rc = _place(c, c->now);
+	}
+	if (rc == LOC_ENOFIT && !(c->job->bit_flags & TEST_NOW_ONLY)) {
+		List order = list_create(NULL);
+		ListIterator it = list_iterator_create(c->l->jobs);
+		sl_ledger_job_t *j;
+
+		while ((j = list_next(it)))
+			list_append(order, j);
+		list_iterator_destroy(it);
+		list_sort(order, _cmp_end);
+		it = list_iterator_create(order);
+		while ((j = list_next(it))) {
+			if (!_release(c, j))
+				continue;
+			start = j->end_time > c->now ? j->end_time : c->now + 1;
+			rc = _place(c, start);
+			if (rc != LOC_ENOFIT)
+				break;
+		}
+		list_iterator_destroy(it);
+		FREE_NULL_LIST(order);
+	}
+	if (rc) {
+		debug2("%s: %pJ WILL_RUN finds no start: %s", plugin_type,
+		       c->job, c->err.text);
+		return EINVAL;
+	}
+	_to_bitmap(c, bitmap);
+	_preemptees(c, bitmap, preemptee_candidates, preemptee_job_list);
+	c->job->start_time = start;
+	c->job->total_cpus = _sum_cpus(c, c->out, c->k);
+	if (get_log_level() >= LOG_LEVEL_DEBUG2) {
+		char *names = bitmap2node_name(bitmap);
+
+		debug2("%s: WILL_RUN %pJ start=%ld nodes=%s", plugin_type,
+		       c->job, (long)start, names);
+		xfree(names);
+	}
+	return SLURM_SUCCESS;
+}
+
+int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
+		bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
+		uint32_t req_nodes, uint16_t mode, List preemptee_candidates,
+		List *preemptee_job_list)
+{
+	sl_ctx_t c;
+	int rc = EINVAL;
+	uint16_t base = mode & SELECT_MODE_BASE;
+
+	if (!job->details || bit_set_count(bitmap) < (int64_t)min_nodes)
+		return EINVAL;
+	_ctx_init(&c, m, l, job, mode);
+	c.policy = sl_machine_policy(m, sl_part_name(job));
+	c.alloc = sl_machine_alloc(m, sl_part_name(job), &c.err);
+	if (!c.alloc) {
+		error("%s: no allocator for partition %s: %s", plugin_type,
+		      sl_part_name(job), c.err.text);
+		goto out;
+	}
+	c.walltime = sl_walltime_estimate(m, c.policy, job);
+	_fill_ok(&c, bitmap);
+	if (!_counts(&c, min_nodes, max_nodes, req_nodes)) {
+		debug2("%s: %pJ cannot fit %u-%u nodes in the %d usable",
+		       plugin_type, job, min_nodes, max_nodes,
+		       _count(c.ok, m->ncore));
+		goto out;
+	}
+	if (base == SELECT_MODE_TEST_ONLY)
+		rc = _test_only(&c, bitmap);
+	else if (base & (SELECT_MODE_WILL_RUN | SELECT_MODE_RESV))
+		rc = _will_run(&c, bitmap, preemptee_candidates,
+			       preemptee_job_list);
+	else if (base == SELECT_MODE_RUN_NOW)
+		rc = _run_now(&c, bitmap, preemptee_candidates,
+			      preemptee_job_list);
+	else
+		error("%s: %pJ: unknown job_test mode %u", plugin_type, job,
+		      mode);
+out:
+	_ctx_fini(&c);
+	return rc;
+}
+
+bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
+		       uint32_t node_cnt, bitstr_t *avail)
+{
+	sl_ctx_t c;
+	bitstr_t *picked = NULL;
+	int first = bit_ffs(avail), last = bit_fls(avail), rc;
+
+	if (node_cnt == 0)
+		return bit_alloc(bit_size(avail));
+	_ctx_init(&c, m, NULL, NULL, SELECT_MODE_RESV);
+	c.policy = sl_machine_policy(m, resv->partition);
+	c.alloc = sl_machine_alloc(m, resv->partition, &c.err);
+	if (!c.alloc)
+		goto out;
+	for (int i = first; first >= 0 && i <= last; i++) {
+		int g;
+
+		if (bit_test(avail, i) && i < m->nslurm &&
+		    (g = m->to_core[i]) >= 0)
+			c.cand[g] = 1;
+	}
+	{
+		loc_view_t view = { .candidate = c.cand, .now = c.now };
+		loc_request_t req = { .nodes = (int)MIN(node_cnt, INT32_MAX) };
+
+		rc = loc_alloc_select(c.alloc, &req, &view, c.out, &c.err);
+	}
+	if (rc) {
+		debug("%s: reservation %s: no %u nodes: %s", plugin_type,
+		      resv->name, node_cnt, c.err.text);
+		goto out;
+	}
+	c.k = node_cnt;
+	picked = bit_alloc(bit_size(avail));
+	_to_bitmap(&c, picked);
+	if (get_log_level() >= LOG_LEVEL_DEBUG) {
+		char *names = bitmap2node_name(picked);
+
+		debug("%s: reservation %s nodes=%s k=%d strategy=%s",
+		      plugin_type, resv->name, names, c.k,
+		      loc_strategy_kind_name(c.policy->strategy));
+		xfree(names);
+	}
+out:
+	_ctx_fini(&c);
+	return picked;
+}
+
+int sl_build_job_resources(job_record_t *job, bitstr_t *bitmap)
+{
+	job_resources_t *r;
+	int n = bit_set_count(bitmap), first = bit_ffs(bitmap);
+	int last = bit_fls(bitmap), j = 0;
+	uint32_t total = 0;
+	uint64_t mem_req = job->details->pn_min_memory;
+	bool cr_mem = slurm_conf.select_type_param & CR_MEMORY;
+
+	if (job->job_resrcs) /* left by a requeue */
+		free_job_resources(&job->job_resrcs);
+	r = create_job_resources();
+	r->nhosts = n;
+	r->node_bitmap = bit_copy(bitmap);
+	r->nodes = bitmap2node_name(bitmap);
+	r->cr_type = slurm_conf.select_type_param;
+	r->threads_per_core = job->details->mc_ptr ?
+				      job->details->mc_ptr->threads_per_core :
+				      NO_VAL16;
+	r->cpus = xcalloc(MAX(n, 1), sizeof(uint16_t));
+	r->cpus_used = xcalloc(MAX(n, 1), sizeof(uint16_t));
+	r->memory_allocated = xcalloc(MAX(n, 1), sizeof(uint64_t));
+	r->memory_used = xcalloc(MAX(n, 1), sizeof(uint64_t));
+	job->job_resrcs = r;
+	if (build_job_resources(r) != SLURM_SUCCESS) {
+		error("%s: %pJ: build_job_resources failed", plugin_type, job);
+		return SLURM_ERROR;
+	}
+	for (int i = first; first >= 0 && i <= last; i++) {
+		node_record_t *node;
+
+		if (!bit_test(bitmap, i))
+			continue;
+		node = node_record_table_ptr[i];
+		r->cpus[j] = _node_cpus(i);
+		total += r->cpus[j];
+		if (mem_req && mem_req != NO_VAL64)
+			r->memory_allocated[j] = sl_job_mem_per_node(job, node);
+		else if (cr_mem)
+			r->memory_allocated[j] = node->real_memory;
+		if (set_job_resources_node(r, j) != SLURM_SUCCESS)
+			error("%s: %pJ: set_job_resources_node(%d) failed",
+			      plugin_type, job, j);
+		j++;
+	}
+	r->ncpus = total;
+	job->total_cpus = total;
+	if (build_job_resources_cpu_array(r) < 0)
+		return SLURM_ERROR;
+	return SLURM_SUCCESS;
+}
