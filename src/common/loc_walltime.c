@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_metrics.h"
 #include "loc_walltime.h"
 
 /* ------------------------------------------------------------------ */
@@ -107,9 +108,11 @@ int loc_pf_pick_partner(const loc_pf_job_t *queue, int n, int self, int nodes,
 /*
  * Runs the allocator's own strategy on the candidates within hop radius
  * r of the placement, r = 1, 2, ...: at r = 1 every candidate touches the
- * placement; a larger radius lets the strategy build a more compact
- * region (e.g. a box) that still has to touch it. The first touching
- * result wins.
+ * placement, but such a region is a thin shell around it; a larger radius
+ * lets the strategy build a compact region beside it (the "idle neighbour
+ * partition" of seed 004). Radii run up to the placement's own extent
+ * (its bounding-box side sum) plus one, and the touching result with the
+ * least total pairwise hops wins (smallest radius on ties).
  */
 int loc_pf_neighbor_region(loc_alloc_t *alloc, const loc_view_t *view,
 			   const int *placed, int k, int *out,
@@ -118,7 +121,8 @@ int loc_pf_neighbor_region(loc_alloc_t *alloc, const loc_view_t *view,
 	const loc_grid_t *g;
 	int n, np, head = 0, tail = 0, maxd = 0, rc = LOC_ENOFIT;
 	uint8_t *in_placed = NULL, *tmp = NULL;
-	int *dist = NULL, *queue = NULL, *within = NULL;
+	int *dist = NULL, *queue = NULL, *within = NULL, *region = NULL;
+	int64_t best_cost = -1;
 
 	if (!alloc || !view || !view->candidate || !placed || !out || k < 1)
 		return loc_error_set(err, LOC_EINVAL, NULL, 0,
@@ -132,7 +136,8 @@ int loc_pf_neighbor_region(loc_alloc_t *alloc, const loc_view_t *view,
 	dist = malloc(sizeof(int) * np);
 	queue = malloc(sizeof(int) * np);
 	within = calloc((size_t)np + 1, sizeof(int));
-	if (!in_placed || !tmp || !dist || !queue || !within) {
+	region = malloc(sizeof(int) * k);
+	if (!in_placed || !tmp || !dist || !queue || !within || !region) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory finding a PF region");
 		goto out;
@@ -180,29 +185,53 @@ int loc_pf_neighbor_region(loc_alloc_t *alloc, const loc_view_t *view,
 				   "no idle candidate next to the placement");
 		goto out;
 	}
-	for (int r = 1; r <= (maxd < 1 ? 1 : maxd); r++) {
-		loc_request_t req = { .nodes = k };
-		loc_view_t sub = *view;
-		int w = within[r < maxd ? r : maxd];
+	{
+		loc_metrics_t pm;
+		int rmax;
 
-		if (w < k || (r > 1 && w == within[r - 1]))
-			continue;
-		for (int v = 0; v < n; v++) {
-			int d = dist[loc_grid_node_point(g, v)];
-
-			tmp[v] = view->candidate[v] && !in_placed[v] &&
-				 d >= 0 && d <= r;
-		}
-		sub.candidate = tmp;
-		rc = loc_alloc_select(alloc, &req, &sub, out, err);
-		if (rc && rc != LOC_ENOFIT)
+		if (loc_metrics_compute(g, NULL, placed, k, &pm)) {
+			rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
+					   "out of memory finding a PF region");
 			goto out;
-		if (!rc) {
-			for (int i = 0; i < k; i++)
-				if (dist[loc_grid_node_point(g, out[i])] <= 1)
-					goto out;
-			rc = LOC_ENOFIT;
 		}
+		rmax = pm.bbox_side_sum + 1;
+		if (rmax > maxd)
+			rmax = maxd < 1 ? 1 : maxd;
+		for (int r = 1; r <= rmax; r++) {
+			loc_request_t req = { .nodes = k };
+			loc_view_t sub = *view;
+			int w = within[r < maxd ? r : maxd];
+			bool touches = false;
+			int64_t cost;
+
+			if (w < k || (r > 1 && w == within[r - 1]))
+				continue;
+			for (int v = 0; v < n; v++) {
+				int d = dist[loc_grid_node_point(g, v)];
+
+				tmp[v] = view->candidate[v] && !in_placed[v] &&
+					 d >= 0 && d <= r;
+			}
+			sub.candidate = tmp;
+			rc = loc_alloc_select(alloc, &req, &sub, region, err);
+			if (rc && rc != LOC_ENOFIT)
+				goto out;
+			if (rc)
+				continue;
+			for (int i = 0; i < k && !touches; i++)
+				touches = dist[loc_grid_node_point(g, region[i])] <= 1;
+			cost = loc_metrics_total_pair_hops(g, region, k);
+			if (touches && cost >= 0 &&
+			    (best_cost < 0 || cost < best_cost)) {
+				best_cost = cost;
+				memcpy(out, region, sizeof(int) * k);
+			}
+		}
+	}
+	if (best_cost >= 0) {
+		rc = 0;
+		loc_error_clear(err);
+		goto out;
 	}
 	rc = loc_error_set(err, LOC_ENOFIT, NULL, 0,
 			   "no idle region of %d nodes touches the placement",
@@ -213,6 +242,7 @@ out:
 	free(dist);
 	free(queue);
 	free(within);
+	free(region);
 	return rc;
 }
 

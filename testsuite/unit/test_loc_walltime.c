@@ -269,6 +269,48 @@ static void test_pf_neighbor_region(void **state)
 /* Holds                                                               */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The PF region is a compact neighbour, not a thin shell around the job:
+ * on an empty 8x8 torus mm places 6 nodes around the corner point (26
+ * total pairwise hops); the partner region beside it must be as tight as
+ * a 2x3 block (25), where the nodes one hop from the job alone (a shell)
+ * cost 42.
+ */
+static void test_pf_region_is_compact(void **state)
+{
+	const int dims[2] = { 8, 8 };
+	loc_grid_t *g = tu_grid(2, dims, true, 1);
+	loc_policy_t pol;
+	loc_alloc_t *a;
+	uint8_t cand[64];
+	int placed[6], region[6];
+	loc_request_t req = { .nodes = 6 };
+	loc_view_t view = { .candidate = cand };
+	bool touches = false;
+
+	(void)state;
+	loc_policy_init(&pol);
+	pol.strategy = LOC_STRATEGY_MM;
+	a = loc_alloc_create(g, &pol, NULL);
+	assert_non_null(a);
+	memset(cand, 1, sizeof(cand));
+	assert_int_equal(loc_alloc_select(a, &req, &view, placed, NULL), 0);
+	assert_int_equal(loc_metrics_total_pair_hops(g, placed, 6), 26);
+	for (int i = 0; i < 6; i++)
+		cand[placed[i]] = 0;
+	assert_int_equal(loc_pf_neighbor_region(a, &view, placed, 6, region,
+						NULL),
+			 0);
+	tu_assert_placement(cand, 64, region, 6);
+	assert_true(loc_metrics_total_pair_hops(g, region, 6) <= 25);
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 6; j++)
+			touches |= loc_grid_node_hops(g, region[i], placed[j]) == 1;
+	assert_true(touches);
+	loc_alloc_destroy(a);
+	loc_grid_destroy(g);
+}
+
 static void test_holds(void **state)
 {
 	loc_holds_t *h = loc_holds_create(10);
@@ -381,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_sl_tie_break_in_the_allocator),
 		cmocka_unit_test(test_pf_partner_pick),
 		cmocka_unit_test(test_pf_neighbor_region),
+		cmocka_unit_test(test_pf_region_is_compact),
 		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_adjest),
 	};
