@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_cli.c - locality-replay's command line: getopt_long options, the
+ * help text and the argument readers.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "rp_cli.h"
+
+/* ===================================================================== */
+/* Helpers                                                               */
+/* ===================================================================== */
+
+void rp_die_err(int code, const loc_error_t *err)
+{
+	char buf[600];
+
+	fprintf(stderr, "%s: %s\n", PROG,
+		loc_error_format(err, buf, sizeof(buf)));
+	exit(code);
+}
+
+void rp_usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", PROG);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help'.\n", PROG);
+	exit(EXIT_USAGE);
+}
+
+static long _int_arg(const char *opt, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max) {
+		fprintf(stderr, "%s: %s: '%s' is not a number in %ld..%ld\n",
+			PROG, opt, s, min, max);
+		exit(EXIT_USAGE);
+	}
+	return v;
+}
+
+double rp_real_arg(const char *opt, const char *s, double min)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || !isfinite(v) || v < min) {
+		fprintf(stderr, "%s: %s: '%s' is not a number >= %g\n", PROG,
+			opt, s, min);
+		exit(EXIT_USAGE);
+	}
+	return v;
+}
+
+static void _help(void)
+{
+	printf("Usage: %s --trace FILE (--config FILE | --grid DIMS | "
+	       "--derive-grid[=D])\n"
+	       "       [--strategies LIST] [--walltime LIST] [--sched "
+	       "fcfs|easy]\n"
+	       "       [--priority fcfs|wfp] --out DIR [OPTIONS]\n\n"
+	       "Replays a job trace through allocation strategies side by side "
+	       "on the\n"
+	       "select/locality core and reports wait, bounded slowdown, "
+	       "utilisation,\n"
+	       "makespan, loss of capacity and locality per strategy.\n\n"
+	       "Machine:\n"
+	       "  -c, --config FILE       locality.conf (the file the plugin "
+	       "reads)\n"
+	       "      --grid DIMS         a shape instead of a file, e.g. "
+	       "16x16 or 5x4x4\n"
+	       "      --torus LIST        with --grid: yes, no (default) or "
+	       "one per dimension\n"
+	       "      --nodes-per-point N with --grid: nodes sharing one grid "
+	       "point\n"
+	       "      --derive-grid[=D]   a torus of D = 3 (default) or 2 "
+	       "dimensions sized for\n"
+	       "                          the trace (MaxProcs / "
+	       "procs-per-node, or MaxNodes)\n"
+	       "      --machine-nodes N   the size --derive-grid uses\n"
+	       "      --machines FILE     MetaCentrum machine list; its node "
+	       "total sizes\n"
+	       "                          --derive-grid\n"
+	       "      --show-config       print the machine and exit\n"
+	       "Trace:\n"
+	       "  -t, --trace FILE        .swf, .swf.gz or sacct --parsable2 "
+	       "export\n"
+	       "      --format F          auto (default), swf or sacct\n"
+	       "      --procs-per-node X  nodes = ceil(processors / X) (SWF; "
+	       "default 1)\n"
+	       "      --scale-to N        procs-per-node = MaxProcs / N: N "
+	       "allocation units\n"
+	       "      --sacct-cpus        sacct: size jobs by CPUs / "
+	       "procs-per-node\n"
+	       "      --round R           round node counts up: none "
+	       "(default), pow2, or box\n"
+	       "                          (the next size that fills a box of "
+	       "the grid)\n"
+	       "      --limit N           replay only the first N jobs by "
+	       "submit time\n"
+	       "      --strict            the first malformed trace line is "
+	       "fatal\n"
+	       "      --dry-run           read the trace, report the workload "
+	       "(offered\n"
+	       "                          load, rejected sizes) and exit\n"
+	       "Scheduling:\n"
+	       "  -s, --strategies LIST   strategy[/curve],... (default: the "
+	       "config's)\n"
+	       "  -w, --walltime LIST     none,sl,pf,combo,adjest,actrun "
+	       "(default none);\n"
+	       "                          every strategy runs with every mode\n"
+	       "      --sched S           fcfs or easy (EASY backfilling, "
+	       "default)\n"
+	       "      --priority P        fcfs (default) or wfp: "
+	       "(wait/requested)^3 x nodes\n"
+	       "      --curve NAME        curve for every strategy (default: "
+	       "the config's)\n"
+	       "      --sl-tolerance X    SL: fraction of the best cost SL may "
+	       "trade away\n"
+	       "      --pf-max-nodes N    PF only for jobs of at most N nodes "
+	       "(0 = any)\n"
+	       "      --adjest-window N   AdjEst: finished jobs remembered per "
+	       "user\n"
+	       "      --loc-le            loss of capacity also counts a "
+	       "waiting job of\n"
+	       "                          exactly the idle node count\n"
+	       "      --no-recorded       no row for the trace's recorded "
+	       "placement\n"
+	       "      --decision LIST     seed 003 decision strategies: at "
+	       "each placement,\n"
+	       "                          also ask these where they would "
+	       "place the job\n"
+	       "Output:\n"
+	       "  -o, --out DIR           summary.json, ROW.csv, "
+	       "occupancy-ROW-I.svg,\n"
+	       "                          dist-FIGURE.svg, rejected.csv\n"
+	       "      --snapshots N       occupancy pictures at N times "
+	       "(default 3)\n"
+	       "      --snapshot-at LIST  ... at these seconds after the first "
+	       "submit\n"
+	       "      --no-svg            no pictures\n"
+	       "  -j, --threads N         rows replayed in parallel (default "
+	       "2)\n"
+	       "  -q, --quiet             no table, no timings\n"
+	       "      --progress, --no-progress  progress bar (default: when "
+	       "stderr is a tty)\n"
+	       "Regression:\n"
+	       "      --golden FILE       compare summary.json with FILE; exit "
+	       "3 on drift\n"
+	       "      --tolerance X       relative tolerance (default 0: "
+	       "exact)\n"
+	       "      --update-golden     write summary.json to FILE instead\n"
+	       "  -h, --help              this text;  -V, --version\n\n"
+	       "Exit status: 0 success, 1 usage, 2 bad input, 3 regression "
+	       "drift,\n"
+	       "4 simulation or output failure.\n",
+	       PROG);
+}
+
+int rp_split(char *s, char **out, int max)
+{
+	int n = 0;
+
+	while (s && *s && n < max) {
+		char *c = strchr(s, ',');
+
+		if (c)
+			*c = '\0';
+		if (*s)
+			out[n++] = s;
+		s = c ? c + 1 : NULL;
+	}
+	return n;
+}
+
+int rp_machines_total(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	long total = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		long id, nodes;
+		char name[128];
+
+		if (line[0] == '#' || line[0] == ';')
+			continue;
+		if (sscanf(line, "%ld %127s %ld", &id, name, &nodes) == 3 &&
+		    nodes > 0 && nodes < (1 << 24))
+			total += nodes;
+	}
+	fclose(f);
+	return total > 0 && total < (1 << 24) ? (int)total : -1;
+}
+
+void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
+{
+	enum {
+		O_GRID = 256,
+		O_TORUS,
+		O_NPP,
+		O_DERIVE,
+		O_MNODES,
+		O_MACHINES,
+		O_SHOW,
+		O_FORMAT,
+		O_PPN,
+		O_SCALE,
+		O_SACCT_CPUS,
+		O_ROUND,
+		O_LIMIT,
+		O_STRICT,
+		O_SCHED,
+		O_PRIO,
+		O_CURVE,
+		O_SLTOL,
+		O_PFMAX,
+		O_ADJW,
+		O_LOCLE,
+		O_NOREC,
+		O_DECISION,
+		O_SNAPS,
+		O_SNAPAT,
+		O_NOSVG,
+		O_PROGRESS,
+		O_NOPROGRESS,
+		O_GOLDEN,
+		O_TOL,
+		O_UPDATE,
+		O_DRY,
+	};
+	static const struct option lo[] = {
+		{ "config", required_argument, 0, 'c' },
+		{ "grid", required_argument, 0, O_GRID },
+		{ "torus", required_argument, 0, O_TORUS },
+		{ "nodes-per-point", required_argument, 0, O_NPP },
+		{ "derive-grid", optional_argument, 0, O_DERIVE },
+		{ "machine-nodes", required_argument, 0, O_MNODES },
+		{ "machines", required_argument, 0, O_MACHINES },
+		{ "show-config", no_argument, 0, O_SHOW },
+		{ "dry-run", no_argument, 0, O_DRY },
+		{ "trace", required_argument, 0, 't' },
+		{ "format", required_argument, 0, O_FORMAT },
+		{ "procs-per-node", required_argument, 0, O_PPN },
+		{ "scale-to", required_argument, 0, O_SCALE },
+		{ "sacct-cpus", no_argument, 0, O_SACCT_CPUS },
+		{ "round", required_argument, 0, O_ROUND },
+		{ "limit", required_argument, 0, O_LIMIT },
+		{ "strict", no_argument, 0, O_STRICT },
+		{ "strategies", required_argument, 0, 's' },
+		{ "walltime", required_argument, 0, 'w' },
+		{ "sched", required_argument, 0, O_SCHED },
+		{ "priority", required_argument, 0, O_PRIO },
+		{ "curve", required_argument, 0, O_CURVE },
+		{ "sl-tolerance", required_argument, 0, O_SLTOL },
+		{ "pf-max-nodes", required_argument, 0, O_PFMAX },
+		{ "adjest-window", required_argument, 0, O_ADJW },
+		{ "loc-le", no_argument, 0, O_LOCLE },
+		{ "no-recorded", no_argument, 0, O_NOREC },
+		{ "decision", required_argument, 0, O_DECISION },
+		{ "out", required_argument, 0, 'o' },
+		{ "snapshots", required_argument, 0, O_SNAPS },
+		{ "snapshot-at", required_argument, 0, O_SNAPAT },
+		{ "no-svg", no_argument, 0, O_NOSVG },
+		{ "threads", required_argument, 0, 'j' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "progress", no_argument, 0, O_PROGRESS },
+		{ "no-progress", no_argument, 0, O_NOPROGRESS },
+		{ "golden", required_argument, 0, O_GOLDEN },
+		{ "tolerance", required_argument, 0, O_TOL },
+		{ "update-golden", no_argument, 0, O_UPDATE },
+		{ "help", no_argument, 0, 'h' },
+		{ "version", no_argument, 0, 'V' },
+		{ 0, 0, 0, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	loc_trace_opts_init(&o->topts);
+	o->sched = RP_SCHED_EASY;
+	o->prio = RP_PRIO_FCFS;
+	o->sl_tolerance = -1;
+	o->nsnaps = 3;
+	o->threads = 2;
+	o->progress = -1;
+	while ((c = getopt_long(argc, argv, "c:t:s:w:o:j:qhV", lo, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'c':
+			o->machine.config = optarg;
+			break;
+		case O_GRID:
+			o->machine.grid = optarg;
+			break;
+		case O_TORUS:
+			o->machine.torus = optarg;
+			break;
+		case O_NPP:
+			o->machine.nodes_per_point = (int)_int_arg(
+				"--nodes-per-point", optarg, 1, 1 << 20);
+			break;
+		case O_DERIVE:
+			o->machine.derive =
+				optarg ? (int)_int_arg("--derive-grid", optarg,
+						       2, 3)
+				       : 3;
+			break;
+		case O_MNODES:
+			o->machine_nodes = (int)_int_arg("--machine-nodes",
+							 optarg, 1, 1 << 24);
+			break;
+		case O_MACHINES:
+			o->machines_file = optarg;
+			break;
+		case O_SHOW:
+			o->show_config = true;
+			break;
+		case O_DRY:
+			o->dry_run = true;
+			break;
+		case 't':
+			o->trace = optarg;
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "auto"))
+				o->topts.format = LOC_TRACE_AUTO;
+			else if (!strcmp(optarg, "swf"))
+				o->topts.format = LOC_TRACE_SWF;
+			else if (!strcmp(optarg, "sacct"))
+				o->topts.format = LOC_TRACE_SACCT;
+			else
+				rp_usage_error("--format: '%s' is not auto, "
+					       "swf or sacct",
+					       optarg);
+			break;
+		case O_PPN:
+			o->topts.procs_per_node =
+				rp_real_arg("--procs-per-node", optarg, 1e-6);
+			break;
+		case O_SCALE:
+			o->scale_to = rp_real_arg("--scale-to", optarg, 1);
+			break;
+		case O_SACCT_CPUS:
+			o->topts.sacct_nodes_from_cpus = true;
+			break;
+		case O_ROUND:
+			if (!strcmp(optarg, "pow2"))
+				o->round = RP_ROUND_POW2;
+			else if (!strcmp(optarg, "box"))
+				o->round = RP_ROUND_BOX;
+			else if (!strcmp(optarg, "none"))
+				o->round = RP_ROUND_NONE;
+			else
+				rp_usage_error("--round: '%s' is not none, "
+					       "pow2 or box",
+					       optarg);
+			break;
+		case O_LIMIT:
+			o->limit = (int)_int_arg("--limit", optarg, 0, 1 << 30);
+			break;
+		case O_STRICT:
+			o->topts.strict = true;
+			break;
+		case 's':
+			o->strategies = optarg;
+			break;
+		case 'w':
+			o->walltime = optarg;
+			break;
+		case O_SCHED:
+			if (!strcmp(optarg, "fcfs"))
+				o->sched = RP_SCHED_FCFS;
+			else if (!strcmp(optarg, "easy"))
+				o->sched = RP_SCHED_EASY;
+			else
+				rp_usage_error(
+					"--sched: '%s' is not fcfs or easy",
+					optarg);
+			break;
+		case O_PRIO:
+			if (!strcmp(optarg, "fcfs"))
+				o->prio = RP_PRIO_FCFS;
+			else if (!strcmp(optarg, "wfp"))
+				o->prio = RP_PRIO_WFP;
+			else
+				rp_usage_error(
+					"--priority: '%s' is not fcfs or wfp",
+					optarg);
+			break;
+		case O_CURVE:
+			o->curve = optarg;
+			break;
+		case O_SLTOL:
+			o->sl_tolerance =
+				rp_real_arg("--sl-tolerance", optarg, 0);
+			break;
+		case O_PFMAX:
+			o->pf_max_nodes = (int)_int_arg("--pf-max-nodes",
+							optarg, 0, 1 << 24);
+			break;
+		case O_ADJW:
+			o->adjest_window = (int)_int_arg("--adjest-window",
+							 optarg, 1, 1 << 20);
+			break;
+		case O_LOCLE:
+			o->loc_le = true;
+			break;
+		case O_NOREC:
+			o->no_recorded = true;
+			break;
+		case O_DECISION:
+			o->decision = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case O_SNAPS:
+			o->nsnaps = (int)_int_arg("--snapshots", optarg, 0,
+						  MAX_SNAPS);
+			break;
+		case O_SNAPAT:
+			o->snap_at = optarg;
+			break;
+		case O_NOSVG:
+			o->no_svg = true;
+			break;
+		case 'j':
+			o->threads = (int)_int_arg("--threads", optarg, 1, 64);
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case O_PROGRESS:
+			o->progress = 1;
+			break;
+		case O_NOPROGRESS:
+			o->progress = 0;
+			break;
+		case O_GOLDEN:
+			o->golden = optarg;
+			break;
+		case O_TOL:
+			o->tolerance = rp_real_arg("--tolerance", optarg, 0);
+			break;
+		case O_UPDATE:
+			o->update_golden = true;
+			break;
+		case 'h':
+			_help();
+			exit(0);
+		case 'V':
+			printf("%s %s\n", PROG, PACKAGE_VERSION);
+			exit(0);
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", PROG);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		rp_usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o->trace)
+		rp_usage_error("%s", "--trace FILE is required");
+	if (!o->machine.config && !o->machine.grid && !o->machine.derive)
+		rp_usage_error("%s", "a machine is required: --config FILE, "
+				     "--grid DIMS or --derive-grid");
+	if (!!o->machine.config + !!o->machine.grid + !!o->machine.derive > 1)
+		rp_usage_error(
+			"%s",
+			"give only one of --config, --grid and --derive-grid");
+	if (!o->out && !o->show_config && !o->dry_run)
+		rp_usage_error("%s", "--out DIR is required");
+	if (o->update_golden && !o->golden)
+		rp_usage_error("%s", "--update-golden needs --golden FILE");
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_cli.h - locality-replay's command line: options, help and the small
+ * argument readers main uses.
+ */
+#ifndef RP_CLI_H
+#define RP_CLI_H
+
+#include <stdbool.h>
+
+#include "loc_error.h"
+#include "loc_trace.h"
+#include "rp_machine.h"
+#include "rp_sim.h"
+
+#define PROG "locality-replay"
+
+/* Exit statuses (also in the man page). */
+enum {
+	EXIT_USAGE = 1,   /* bad command line */
+	EXIT_INPUT = 2,   /* trace, config or golden file cannot be used */
+	EXIT_DRIFT = 3,   /* regression: a figure drifted */
+	EXIT_RUNTIME = 4, /* simulation or output failure */
+};
+
+#define MAX_ROWS 256
+#define MAX_SNAPS 64
+
+typedef struct rp_opts {
+	rp_machine_opts_t machine;
+	const char *machines_file;
+	const char *trace;
+	loc_trace_opts_t topts;
+	double scale_to;
+	int machine_nodes;
+	rp_round_t round;
+	int limit;
+	char *strategies, *walltime, *decision;
+	const char *curve;
+	rp_sched_t sched;
+	rp_prio_t prio;
+	double sl_tolerance;   /* < 0: the config's */
+	int pf_max_nodes;
+	int adjest_window;     /* 0: the config's */
+	bool loc_le;
+	bool no_recorded;
+	const char *out;
+	int nsnaps;
+	char *snap_at;
+	bool no_svg;
+	int threads;
+	bool quiet;
+	int progress;          /* -1 auto, 0 off, 1 on */
+	const char *golden;
+	double tolerance;
+	bool update_golden;
+	bool show_config;
+	bool dry_run;
+} rp_opts_t;
+
+/* Parses the command line into o; prints help or an error and exits on
+ * --help, --version and bad usage. */
+void rp_cli_parse(int argc, char **argv, rp_opts_t *o);
+
+/* Prints "locality-replay: FMT" (one %s for arg) and a hint; exits 1. */
+void rp_usage_error(const char *fmt, const char *arg)
+	__attribute__((noreturn));
+
+/* Prints err as "locality-replay: file:line: text" and exits with code. */
+void rp_die_err(int code, const loc_error_t *err) __attribute__((noreturn));
+
+/* Reads a real number >= min for option opt, or exits 1. */
+double rp_real_arg(const char *opt, const char *s, double min);
+
+/* Splits a comma list in place into at most max items. Returns the
+ * count. */
+int rp_split(char *s, char **out, int max);
+
+/* Reads a MetaCentrum/Alea machine list (id name nodes cpus ... lines).
+ * Returns the node total, or -1. */
+int rp_machines_total(const char *path);
+
+#endif /* RP_CLI_H */

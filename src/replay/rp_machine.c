@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_machine.c - the replay's machine model: one locality.conf parser for
+ * the plugin and the harness (loc_conf_*), node names from the trace.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rp_machine.h"
+
+int rp_natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *x = a, *y = b;
+			size_t lx, ly;
+
+			while (*x == '0' && isdigit((unsigned char)x[1]))
+				x++;
+			while (*y == '0' && isdigit((unsigned char)y[1]))
+				y++;
+			for (lx = 0; isdigit((unsigned char)x[lx]); lx++)
+				;
+			for (ly = 0; isdigit((unsigned char)y[ly]); ly++)
+				;
+			if (lx != ly)
+				return lx < ly ? -1 : 1;
+			for (size_t i = 0; i < lx; i++)
+				if (x[i] != y[i])
+					return x[i] < y[i] ? -1 : 1;
+			a = x + lx;
+			b = y + ly;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	if (*a || *b)
+		return *a ? 1 : -1;
+	return 0;
+}
+
+static int _cmp_names(const void *x, const void *y)
+{
+	int c = rp_natural_cmp(*(char *const *)x, *(char *const *)y);
+
+	/* "n01" and "n1" compare equal naturally: fall back to bytes */
+	return c ? c : strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Best a >= b >= c with a*b*c == m (c = 1 for 2-D). Returns a/c, or 0
+ * when m has no such factorisation (never: 1 always divides). */
+static double _best_factors(int m, int ndims, int *dims)
+{
+	double best = 0;
+
+	if (ndims == 2) {
+		for (int b = 1; (long long)b * b <= m; b++)
+			if (m % b == 0) {
+				double r = (double)(m / b) / b;
+
+				if (!best || r < best) {
+					best = r;
+					dims[0] = m / b;
+					dims[1] = b;
+				}
+			}
+		return best;
+	}
+	for (int c = 1; (long long)c * c * c <= m; c++) {
+		if (m % c)
+			continue;
+		for (int b = c; (long long)b * b <= m / c; b++) {
+			int a;
+			double r;
+
+			if ((m / c) % b)
+				continue;
+			a = m / c / b;
+			r = (double)a / c;
+			if (!best || r < best) {
+				best = r;
+				dims[0] = a;
+				dims[1] = b;
+				dims[2] = c;
+			}
+		}
+	}
+	return best;
+}
+
+int rp_derive_shape(int n, int ndims, int *dims)
+{
+	double limit = 2.0, best = 0;
+	int best_m = 0, tmp[3], top;
+
+	if (n < 1)
+		return 0;
+	if (ndims != 2)
+		ndims = 3;
+	top = n + n / 10;
+	for (int m = n; m <= top; m++) {
+		double r = _best_factors(m, ndims, tmp);
+
+		if (r <= limit) {
+			_best_factors(m, ndims, dims);
+			return m;
+		}
+		if (!best || r < best) {
+			best = r;
+			best_m = m;
+		}
+	}
+	_best_factors(best_m, ndims, dims);
+	return best_m;
+}
+
+void rp_machine_destroy(rp_machine_t *m)
+{
+	if (!m)
+		return;
+	loc_conf_destroy(m->conf);
+	loc_grid_destroy(m->grid);
+	for (int i = 0; m->names && i < m->nnodes; i++)
+		free(m->names[i]);
+	free(m->names);
+	free(m->trace_node);
+	free(m);
+}
+
+/* Makes the conf text for --grid / --derive-grid. */
+static loc_conf_t *_conf_for(const rp_machine_opts_t *o, int *nnodes,
+			     loc_error_t *err)
+{
+	char text[256];
+	int dims[3];
+
+	if (o->grid) {
+		snprintf(text, sizeof(text),
+			 "Dimensions=%.64s Torus=%.64s NodesPerPoint=%d\n",
+			 o->grid, o->torus ? o->torus : "no",
+			 o->nodes_per_point > 0 ? o->nodes_per_point : 1);
+		*nnodes = 0;
+		return loc_conf_parse(text, "--grid", err);
+	}
+	if (o->derive_nodes < 1)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "cannot derive a grid: the trace gives no "
+				     "machine size (MaxNodes/MaxProcs); use "
+				     "--config or --grid"),
+		       NULL;
+	rp_derive_shape(o->derive_nodes, o->derive, dims);
+	if (o->derive == 2)
+		snprintf(text, sizeof(text), "Dimensions=%dx%d Torus=yes\n",
+			 dims[0], dims[1]);
+	else
+		snprintf(text, sizeof(text), "Dimensions=%dx%dx%d Torus=yes\n",
+			 dims[0], dims[1], dims[2]);
+	*nnodes = o->derive_nodes;
+	return loc_conf_parse(text, "--derive-grid", err);
+}
+
+rp_machine_t *rp_machine_create(const rp_machine_opts_t *o,
+				const loc_trace_t *trace, loc_error_t *err)
+{
+	rp_machine_t *m = calloc(1, sizeof(*m));
+	const loc_shape_t *sh;
+	long long capacity = 1;
+	int nnodes = 0, nset = 0, cap;
+	char **set = NULL;
+
+	if (!m)
+		goto nomem;
+	if (o->config)
+		m->conf = loc_conf_load(o->config, err);
+	else if (o->grid || o->derive)
+		m->conf = _conf_for(o, &nnodes, err);
+	else
+		loc_error_set(
+			err, LOC_EINVAL, NULL, 0,
+			"no machine: give --config, --grid or --derive-grid");
+	if (!m->conf)
+		goto fail;
+	sh = &m->conf->shape;
+	for (int d = 0; d < sh->ndims; d++)
+		capacity *= sh->dims[d];
+	capacity *= sh->nodes_per_point;
+	if (capacity > (1 << 24)) {
+		loc_error_set(err, LOC_ERANGE, m->conf->path, 0,
+			      "a grid of %lld nodes is too large to replay",
+			      capacity);
+		goto fail;
+	}
+	if (!nnodes)
+		nnodes = (int)capacity;
+
+	/* The names: the trace's and the conf's, in natural order. */
+	cap = trace->nnode_names;
+	for (int i = 0; i < m->conf->nnodes_lines; i++)
+		cap += m->conf->nodes[i].count;
+	set = malloc(sizeof(char *) * (cap + 1));
+	if (!set)
+		goto nomem;
+	for (int i = 0; i < trace->nnode_names; i++)
+		set[nset++] = trace->node_names[i];
+	for (int i = 0; i < m->conf->nnodes_lines; i++)
+		for (int k = 0; k < m->conf->nodes[i].count; k++)
+			set[nset++] = m->conf->nodes[i].names[k];
+	qsort(set, nset, sizeof(char *), _cmp_names);
+	{
+		int u = 0;
+
+		for (int i = 0; i < nset; i++)
+			if (!u || strcmp(set[u - 1], set[i]))
+				set[u++] = set[i];
+		nset = u;
+	}
+	if (nset > nnodes) {
+		loc_error_set(err, LOC_ERANGE, m->conf->path, 0,
+			      "the trace and the config name %d nodes, the "
+			      "grid holds %d",
+			      nset, nnodes);
+		goto fail;
+	}
+	m->named = nset > 0;
+	m->nnodes = nnodes;
+	m->names = calloc(nnodes, sizeof(char *));
+	if (!m->names)
+		goto nomem;
+	for (int i = 0; i < nnodes; i++) {
+		char buf[32];
+
+		if (i < nset) {
+			m->names[i] = strdup(set[i]);
+		} else {
+			/* unnamed nodes: indices, or "~i" beside real names */
+			snprintf(buf, sizeof(buf), m->named ? "~%d" : "%d", i);
+			m->names[i] = strdup(buf);
+		}
+		if (!m->names[i])
+			goto nomem;
+	}
+	m->grid = loc_conf_build_grid(m->conf, (const char *const *)m->names,
+				      nnodes, err);
+	if (!m->grid)
+		goto fail;
+
+	/* trace node index -> grid node: names[0..nset) are sorted */
+	m->ntrace = trace->nnode_names;
+	m->trace_node = malloc(sizeof(int) * (m->ntrace + 1));
+	if (!m->trace_node)
+		goto nomem;
+	for (int i = 0; i < m->ntrace; i++) {
+		const char *key = trace->node_names[i];
+		char **at = bsearch(&key, m->names, nset, sizeof(char *),
+				    _cmp_names);
+
+		m->trace_node[i] = at ? (int)(at - m->names) : -1;
+	}
+	free(set);
+	return m;
+nomem:
+	loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+fail:
+	free(set);
+	rp_machine_destroy(m);
+	return NULL;
+}

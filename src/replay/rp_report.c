@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_report.c - per-job metrics, row summaries, loss of capacity (seed
+ * 004 eq. 1), summary.json, per-row CSV and the side-by-side table.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rp_report.h"
+
+void rp_row_free(rp_row_t *row)
+{
+	if (!row)
+		return;
+	free(row->jobs);
+	free(row->own_nodes);
+	rp_run_destroy(row->run);
+	loc_curve_destroy(row->curve);
+	for (int i = 0; row->snap_owner && i < row->nsnaps; i++)
+		free(row->snap_owner[i]);
+	free(row->snap_owner);
+	free(row->snap_time);
+	free(row->decision_name);
+	free(row->decision_mean);
+	memset(row, 0, sizeof(*row));
+}
+
+/* ===================================================================== */
+/* Statistics                                                            */
+/* ===================================================================== */
+
+double rp_quantile(const double *sorted, int n, double q)
+{
+	long k;
+
+	if (n < 1)
+		return 0;
+	k = (long)ceil(q * n - 1e-9) - 1;
+	if (k < 0)
+		k = 0;
+	if (k >= n)
+		k = n - 1;
+	return sorted[k];
+}
+
+static int _cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Fills st from n values and runtimes (weights). vals is sorted in place. */
+static void _stat(rp_stat_t *st, double *vals, const double *weight, int n)
+{
+	double sum = 0, wsum = 0, wv = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (n < 1)
+		return;
+	for (int i = 0; i < n; i++) {
+		sum += vals[i];
+		wsum += weight[i];
+		wv += weight[i] * vals[i];
+	}
+	st->mean = sum / n;
+	st->rw_mean = wsum > 0 ? wv / wsum : st->mean;
+	qsort(vals, n, sizeof(double), _cmp_double);
+	st->median = rp_quantile(vals, n, 0.5);
+	st->p95 = rp_quantile(vals, n, 0.95);
+	st->max = vals[n - 1];
+}
+
+/* Fenwick tree over job sizes 1..n: counts of waiting jobs. */
+static void _fw_add(int *fw, int n, int i, int d)
+{
+	for (; i <= n; i += i & -i)
+		fw[i] += d;
+}
+
+static int _fw_sum(const int *fw, int i)
+{
+	int s = 0;
+
+	for (; i > 0; i -= i & -i)
+		s += fw[i];
+	return s;
+}
+
+typedef struct lev {
+	int64_t t;
+	int kind; /* 0 submit, 1 start, 2 end */
+	int size; /* nodes */
+} lev_t;
+
+static int _cmp_lev(const void *a, const void *b)
+{
+	const lev_t *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->kind - y->kind;
+}
+
+double rp_loss_of_capacity(int nnodes, int n, const int64_t *submit,
+			   const int64_t *start, const int64_t *end,
+			   const int *size, bool le)
+{
+	lev_t *ev;
+	int *fw, m = 0, top = nnodes + 1;
+	int64_t busy = 0, t1, tm;
+	double lost = 0;
+
+	if (n == 0 || nnodes < 1)
+		return 0;
+	ev = malloc(sizeof(lev_t) * (3 * (size_t)n));
+	fw = calloc(nnodes + 2, sizeof(int));
+	if (!ev || !fw) {
+		free(ev);
+		free(fw);
+		return -1;
+	}
+	for (int j = 0; j < n; j++) {
+		ev[m++] = (lev_t){ submit[j], 0, size[j] };
+		ev[m++] = (lev_t){ start[j], 1, size[j] };
+		ev[m++] = (lev_t){ end[j], 2, size[j] };
+	}
+	qsort(ev, m, sizeof(lev_t), _cmp_lev);
+	t1 = ev[0].t;
+	tm = ev[m - 1].t;
+	for (int i = 0; i < m;) {
+		int64_t t = ev[i].t, idle;
+		int waiting_small;
+
+		/* apply every event at t, then look at [t, next) */
+		for (; i < m && ev[i].t == t; i++) {
+			int s = ev[i].size < 1	   ? 1
+				: ev[i].size > top ? top
+						   : ev[i].size;
+
+			if (ev[i].kind == 0) {
+				_fw_add(fw, top, s, 1);
+			} else if (ev[i].kind == 1) {
+				_fw_add(fw, top, s, -1);
+				busy += ev[i].size;
+			} else {
+				busy -= ev[i].size;
+			}
+		}
+		if (i == m)
+			break;
+		idle = nnodes - busy;
+		if (idle <= 0)
+			continue;
+		/* delta_i: a waiting job smaller than the idle count */
+		waiting_small = _fw_sum(
+			fw, (int)(le ? (idle < top ? idle : top)
+				     : (idle - 1 < top ? idle - 1 : top)));
+		if (waiting_small > 0)
+			lost += (double)idle * (double)(ev[i].t - t);
+	}
+	free(ev);
+	free(fw);
+	return tm > t1 ? lost / ((double)nnodes * (double)(tm - t1)) : 0;
+}
+
+/* ===================================================================== */
+/* Rows                                                                  */
+/* ===================================================================== */
+
+/* Computes row->sum from row->jobs. Returns 0 or LOC_ENOMEM. */
+static int _summarize(rp_row_t *row, int nnodes, bool le)
+{
+	rp_summary_t *s = &row->sum;
+	int n = row->njobs;
+	size_t nn = n ? n : 1;
+	double *v = calloc(nn, sizeof(double)), *w = calloc(nn, sizeof(double));
+	int64_t *sub = calloc(nn, sizeof(int64_t)),
+		*st = calloc(nn, sizeof(int64_t));
+	int64_t *en = calloc(nn, sizeof(int64_t)), t1 = INT64_MAX,
+		tm = INT64_MIN;
+	int *sz = calloc(nn, sizeof(int));
+	double bsd = 0, area = 0;
+	int rc = 0;
+
+	if (!v || !w || !sub || !st || !en || !sz) {
+		rc = LOC_ENOMEM;
+		goto out;
+	}
+	s->jobs = n;
+	for (int i = 0; i < n; i++) {
+		const rp_rowjob_t *j = &row->jobs[i];
+		int64_t run = j->end - j->start, wait = j->start - j->submit;
+
+		w[i] = (double)run;
+		sub[i] = j->submit;
+		st[i] = j->start;
+		en[i] = j->end;
+		sz[i] = j->nnodes;
+		bsd += fmax(1.0, (double)(wait + run) /
+					 (double)(run > RP_BSD_BOUND_SEC
+							  ? run
+							  : RP_BSD_BOUND_SEC));
+		area += (double)j->nnodes * (double)run;
+		if (j->submit < t1)
+			t1 = j->submit;
+		if (j->end > tm)
+			tm = j->end;
+	}
+	s->mean_bsd = n ? bsd / n : 0;
+	s->makespan_s = n ? tm - t1 : 0;
+	s->utilization = n && tm > t1 ? area / ((double)nnodes * (tm - t1)) : 0;
+	s->loss_of_capacity =
+		rp_loss_of_capacity(nnodes, n, sub, st, en, sz, le);
+	if (s->loss_of_capacity < 0) {
+		rc = LOC_ENOMEM;
+		goto out;
+	}
+	{
+		rp_stat_t ws;
+
+		for (int i = 0; i < n; i++)
+			v[i] = (double)(row->jobs[i].start -
+					row->jobs[i].submit);
+		_stat(&ws, v, w, n);
+		s->mean_wait_s = ws.mean;
+		s->median_wait_s = ws.median;
+		s->p95_wait_s = ws.p95;
+		s->max_wait_s = ws.max;
+	}
+#define RP_STAT(field, expr)                                      \
+	do {                                                      \
+		for (int i = 0; i < n; i++) {                     \
+			const loc_metrics_t *m = &row->jobs[i].m; \
+			v[i] = (double)(expr);                    \
+		}                                                 \
+		_stat(&s->field, v, w, n);                        \
+	} while (0)
+	RP_STAT(hops, m->avg_pair_hops);
+	RP_STAT(total_hops, m->total_pair_hops);
+	RP_STAT(span, m->linear_span);
+	RP_STAT(bbox, m->bbox_volume);
+	RP_STAT(dispersal, m->dispersal);
+	RP_STAT(components, m->components);
+#undef RP_STAT
+out:
+	free(v);
+	free(w);
+	free(sub);
+	free(st);
+	free(en);
+	free(sz);
+	return rc;
+}
+
+static void _file_name(rp_row_t *row)
+{
+	size_t i;
+
+	for (i = 0; row->name[i] && i + 1 < sizeof(row->file); i++) {
+		char c = row->name[i];
+
+		row->file[i] = (c == '/' || c == '\\' || c == ' ' || c == ':')
+				       ? '-'
+				       : c;
+	}
+	row->file[i] = '\0';
+}
+
+int rp_row_from_run(rp_row_t *row, const rp_workload_t *w,
+		    const rp_machine_t *m, const loc_curve_t *curve,
+		    bool loc_le)
+{
+	rp_run_t *run = row->run;
+	int *map = malloc(sizeof(int) * (w->njobs + 1)), n = 0, rc;
+
+	_file_name(row);
+	row->jobs = calloc(w->njobs + 1, sizeof(rp_rowjob_t));
+	if (!map || !row->jobs) {
+		free(map);
+		return LOC_ENOMEM;
+	}
+	for (int j = 0; j < w->njobs; j++) {
+		rp_rowjob_t *rj = &row->jobs[n];
+
+		map[j] = -1;
+		if (run->reject[j] != RP_OK || run->start[j] < 0)
+			continue;
+		rj->trace_index = w->jobs[j].trace_index;
+		rj->submit = w->jobs[j].submit;
+		rj->start = run->start[j];
+		rj->end = run->end[j];
+		rj->req_nodes = w->jobs[j].nodes;
+		rj->nnodes = w->jobs[j].nodes;
+		rj->nodes = run->pool + run->node_off[j];
+		rc = loc_metrics_compute(m->grid, curve, rj->nodes, rj->nnodes,
+					 &rj->m);
+		if (rc) {
+			free(map);
+			return rc;
+		}
+		map[j] = n++;
+	}
+	row->njobs = n;
+	for (int j = 0; j < w->njobs; j++) {
+		if (run->reject[j] == RP_REJECT_TOO_LARGE)
+			row->sum.rejected_too_large++;
+		else if (run->reject[j] == RP_REJECT_NO_FIT)
+			row->sum.rejected_no_fit++;
+	}
+	row->sum.pf_pairs = run->pf_pairs;
+	row->sum.backfilled = run->nbackfilled;
+	/* snapshots: workload job -> row job */
+	row->nsnaps = run->nsnaps;
+	row->snap_time = calloc(run->nsnaps + 1, sizeof(int64_t));
+	row->snap_owner = calloc(run->nsnaps + 1, sizeof(int *));
+	if (!row->snap_time || !row->snap_owner) {
+		free(map);
+		return LOC_ENOMEM;
+	}
+	for (int s = 0; s < run->nsnaps; s++) {
+		row->snap_time[s] = run->snap_time[s];
+		row->snap_owner[s] = malloc(sizeof(int) * m->nnodes);
+		if (!row->snap_owner[s]) {
+			free(map);
+			return LOC_ENOMEM;
+		}
+		for (int v = 0; v < m->nnodes; v++) {
+			int j = run->snap_owner[s][v];
+
+			row->snap_owner[s][v] = j < 0 ? -1 : map[j];
+		}
+	}
+	free(map);
+	return _summarize(row, m->nnodes, loc_le);
+}
+
+static int _cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int rp_row_recorded(rp_row_t *row, const loc_trace_t *trace,
+		    const rp_workload_t *w, const rp_machine_t *m,
+		    loc_curve_kind_t curve, const int64_t *snap_times,
+		    int nsnaps, bool loc_le, loc_error_t *err)
+{
+	int64_t total = 0;
+	int n = 0, rc;
+
+	snprintf(row->name, sizeof(row->name), "recorded");
+	_file_name(row);
+	row->recorded = true;
+	row->curve = loc_curve_create(m->grid, curve, err);
+	if (!row->curve)
+		return err ? err->code : LOC_EINVAL;
+	for (int j = 0; j < w->njobs; j++) {
+		const loc_trace_job_t *tj =
+			&trace->jobs[w->jobs[j].trace_index];
+
+		if (tj->nrec > 0 && tj->start != LOC_TRACE_UNKNOWN)
+			total += tj->nrec;
+	}
+	row->jobs = calloc(w->njobs + 1, sizeof(rp_rowjob_t));
+	row->own_nodes = malloc(sizeof(int) * (total + 1));
+	if (!row->jobs || !row->own_nodes)
+		return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+	total = 0;
+	for (int j = 0; j < w->njobs; j++) {
+		const loc_trace_job_t *tj =
+			&trace->jobs[w->jobs[j].trace_index];
+		rp_rowjob_t *rj = &row->jobs[n];
+		int *dst = row->own_nodes + total, k = 0;
+
+		if (tj->nrec < 1 || tj->start == LOC_TRACE_UNKNOWN)
+			continue;
+		for (int i = 0; i < tj->nrec; i++) {
+			int v = m->trace_node[tj->rec_nodes[i]];
+
+			if (v < 0)
+				return loc_error_set(
+					err, LOC_ENOENT, trace->path, tj->line,
+					"node %s is not on the machine",
+					trace->node_names[tj->rec_nodes[i]]);
+			dst[k++] = v;
+		}
+		qsort(dst, k, sizeof(int), _cmp_int);
+		rj->trace_index = w->jobs[j].trace_index;
+		rj->submit = tj->submit;
+		rj->start = tj->start;
+		rj->end = tj->start + tj->runtime;
+		rj->req_nodes = tj->nodes;
+		rj->nnodes = k;
+		rj->nodes = dst;
+		rc = loc_metrics_compute(m->grid, row->curve, dst, k, &rj->m);
+		if (rc)
+			return loc_error_set(err, rc, trace->path, tj->line,
+					     "metrics of job %s failed",
+					     tj->id);
+		total += k;
+		n++;
+	}
+	row->njobs = n;
+	/* snapshots from the recorded intervals (the last job wins where a
+	 * non-exclusive trace shares nodes) */
+	row->nsnaps = nsnaps;
+	row->snap_time = calloc(nsnaps + 1, sizeof(int64_t));
+	row->snap_owner = calloc(nsnaps + 1, sizeof(int *));
+	if (!row->snap_time || !row->snap_owner)
+		return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+	for (int s = 0; s < nsnaps; s++) {
+		row->snap_time[s] = snap_times[s];
+		row->snap_owner[s] = malloc(sizeof(int) * m->nnodes);
+		if (!row->snap_owner[s])
+			return loc_error_set(err, LOC_ENOMEM, NULL, 0,
+					     "out of memory");
+		for (int v = 0; v < m->nnodes; v++)
+			row->snap_owner[s][v] = -1;
+		for (int i = 0; i < n; i++) {
+			const rp_rowjob_t *rj = &row->jobs[i];
+
+			if (rj->start <= snap_times[s] &&
+			    snap_times[s] < rj->end)
+				for (int q = 0; q < rj->nnodes; q++)
+					row->snap_owner[s][rj->nodes[q]] = i;
+		}
+	}
+	rc = _summarize(row, m->nnodes, loc_le);
+	if (rc)
+		return loc_error_set(err, rc, NULL, 0, "out of memory");
+	return 0;
+}
+
+/* ===================================================================== */
+/* summary.json                                                          */
+/* ===================================================================== */
+
+static void _json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Fixed float format: identical inputs, identical bytes. */
+static void _num(FILE *f, double x)
+{
+	if (!isfinite(x))
+		x = 0;
+	fprintf(f, "%.6f", x);
+}
+
+static void _stat_json(FILE *f, const char *name, const rp_stat_t *st,
+		       bool last)
+{
+	fprintf(f, "      \"mean_%s\": ", name);
+	_num(f, st->mean);
+	fprintf(f, ",\n      \"median_%s\": ", name);
+	_num(f, st->median);
+	fprintf(f, ",\n      \"p95_%s\": ", name);
+	_num(f, st->p95);
+	fprintf(f, ",\n      \"rw_mean_%s\": ", name);
+	_num(f, st->rw_mean);
+	fprintf(f, ",\n      \"max_%s\": ", name);
+	_num(f, st->max);
+	fprintf(f, "%s\n", last ? "" : ",");
+}
+
+static const char *_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+int rp_write_summary(const char *path, const rp_report_ctx_t *ctx,
+		     rp_row_t *const *rows, int nrows, loc_error_t *err)
+{
+	FILE *f = fopen(path, "w");
+	const loc_trace_t *t = ctx->trace;
+	const rp_workload_t *w = ctx->w;
+	char desc[256];
+	bool first = true;
+
+	if (!f)
+		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
+				     strerror(errno));
+	fprintf(f, "{\n  \"tool\": \"locality-replay\",\n  \"trace\": {\n");
+	fprintf(f, "    \"file\": ");
+	_json_str(f, ctx->trace_name ? ctx->trace_name : _base(t->path));
+	fprintf(f, ",\n    \"format\": \"%s\",\n",
+		t->format == LOC_TRACE_SACCT ? "sacct" : "swf");
+	fprintf(f, "    \"lines\": %d,\n    \"records\": %d,\n", t->lines,
+		t->records);
+	fprintf(f, "    \"jobs\": %d,\n    \"skipped\": {", t->njobs);
+	for (int i = 0; i < LOC_SKIP_COUNT; i++) {
+		if (!t->skipped[i])
+			continue;
+		fprintf(f, "%s\n      \"%s\": %d", first ? "" : ",",
+			loc_trace_skip_name(i), t->skipped[i]);
+		first = false;
+	}
+	fprintf(f, "%s},\n", first ? "" : "\n    ");
+	fprintf(f, "    \"max_nodes\": %lld,\n    \"max_procs\": %lld,\n",
+		(long long)t->max_nodes, (long long)t->max_procs);
+	fprintf(f, "    \"procs_per_node\": ");
+	_num(f, t->procs_per_node);
+	fprintf(f, "\n  },\n  \"workload\": {\n");
+	fprintf(f, "    \"jobs\": %d,\n    \"too_large\": %d,\n", w->njobs,
+		w->too_large);
+	fprintf(f, "    \"no_request\": %d,\n    \"truncated\": %d,\n",
+		w->no_request, w->truncated);
+	fprintf(f, "    \"rounded\": %d,\n    \"offered_load\": ", w->rounded);
+	_num(f, w->offered_load);
+	fprintf(f, "\n  },\n");
+	fprintf(f, "  \"machine\": {\n    \"shape\": ");
+	_json_str(f, loc_grid_describe(ctx->m->grid, desc, sizeof(desc)));
+	fprintf(f, ",\n    \"nodes\": %d,\n    \"named\": %s\n  },\n",
+		ctx->m->nnodes, ctx->m->named ? "true" : "false");
+	fprintf(f, "  \"options\": %s,\n", ctx->options ? ctx->options : "{}");
+	fprintf(f, "  \"strategies\": {");
+	for (int r = 0; r < nrows; r++) {
+		const rp_row_t *row = rows[r];
+		const rp_summary_t *s = &row->sum;
+
+		fprintf(f, "%s\n    ", r ? "," : "");
+		_json_str(f, row->name);
+		fprintf(f, ": {\n      \"jobs\": %d,\n", s->jobs);
+		fprintf(f, "      \"rejected_too_large\": %d,\n",
+			s->rejected_too_large);
+		fprintf(f, "      \"rejected_no_fit\": %d,\n",
+			s->rejected_no_fit);
+		fprintf(f, "      \"mean_wait_s\": ");
+		_num(f, s->mean_wait_s);
+		fprintf(f, ",\n      \"median_wait_s\": ");
+		_num(f, s->median_wait_s);
+		fprintf(f, ",\n      \"p95_wait_s\": ");
+		_num(f, s->p95_wait_s);
+		fprintf(f, ",\n      \"max_wait_s\": ");
+		_num(f, s->max_wait_s);
+		fprintf(f, ",\n      \"mean_bsd\": ");
+		_num(f, s->mean_bsd);
+		fprintf(f, ",\n      \"utilization\": ");
+		_num(f, s->utilization);
+		fprintf(f, ",\n      \"makespan_s\": %lld,\n",
+			(long long)s->makespan_s);
+		fprintf(f, "      \"loss_of_capacity\": ");
+		_num(f, s->loss_of_capacity);
+		fprintf(f, ",\n      \"pf_pairs\": %d,\n      \"backfilled\": %d,\n",
+			s->pf_pairs, s->backfilled);
+		if (row->ndecision) {
+			fprintf(f,
+				"      \"decision_mean_total_pair_hops\": {");
+			for (int d = 0; d < row->ndecision; d++) {
+				fprintf(f, "%s\n        ", d ? "," : "");
+				_json_str(f, row->decision_name[d]);
+				fprintf(f, ": ");
+				_num(f, row->decision_mean[d]);
+			}
+			fprintf(f, "\n      },\n");
+		}
+		_stat_json(f, "pairwise_hops", &s->hops, false);
+		_stat_json(f, "total_pair_hops", &s->total_hops, false);
+		_stat_json(f, "span", &s->span, false);
+		_stat_json(f, "bbox_volume", &s->bbox, false);
+		_stat_json(f, "dispersal", &s->dispersal, false);
+		_stat_json(f, "components", &s->components, true);
+		fprintf(f, "    }");
+	}
+	fprintf(f, "%s}\n}\n", nrows ? "\n  " : "");
+	if (fclose(f))
+		return loc_error_set(err, LOC_EIO, path, 0, "write failed: %s",
+				     strerror(errno));
+	return 0;
+}
+
+/* ===================================================================== */
+/* CSV and table                                                         */
+/* ===================================================================== */
+
+int rp_write_csv(const char *path, const rp_report_ctx_t *ctx,
+		 const rp_row_t *row, loc_error_t *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
+				     strerror(errno));
+	fprintf(f,
+		"job_id,submit,start,end,requested_nodes,nodes,"
+		"mean_pairwise_hops,span,bbox_volume,dispersal,components\n");
+	for (int i = 0; i < row->njobs; i++) {
+		const rp_rowjob_t *j = &row->jobs[i];
+
+		fprintf(f, "%s,%lld,%lld,%lld,%d,",
+			ctx->trace->jobs[j->trace_index].id,
+			(long long)j->submit, (long long)j->start,
+			(long long)j->end, j->req_nodes);
+		for (int q = 0; q < j->nnodes; q++) {
+			if (q)
+				fputc(';', f);
+			fputs(ctx->m->names[j->nodes[q]], f);
+		}
+		fprintf(f, ",%.6f,%d,%lld,%.6f,%d\n", j->m.avg_pair_hops,
+			j->m.linear_span, (long long)j->m.bbox_volume,
+			j->m.dispersal, j->m.components);
+	}
+	if (fclose(f))
+		return loc_error_set(err, LOC_EIO, path, 0, "write failed: %s",
+				     strerror(errno));
+	return 0;
+}
+
+void rp_print_table(FILE *f, const rp_report_ctx_t *ctx, rp_row_t *const *rows,
+		    int nrows)
+{
+	int wname = 8;
+	char desc[256];
+
+	for (int r = 0; r < nrows; r++) {
+		int l = (int)strlen(rows[r]->name);
+
+		if (l > wname)
+			wname = l;
+	}
+	fprintf(f, "trace %s: %d jobs replayed of %d read; machine %s (%d nodes)\n",
+		ctx->trace_name ? ctx->trace_name : _base(ctx->trace->path),
+		ctx->w->njobs, ctx->trace->njobs,
+		loc_grid_describe(ctx->m->grid, desc, sizeof(desc)),
+		ctx->m->nnodes);
+	fprintf(f,
+		"%-*s %7s %10s %8s %6s %11s %6s %7s %7s %7s %7s %8s %9s %6s "
+		"%6s\n",
+		wname, "row", "jobs", "wait_s", "bsd", "util", "makespan_s",
+		"LoC", "hops", "hops50", "hops95", "hopsRW", "span", "bbox",
+		"disp", "comps");
+	for (int r = 0; r < nrows; r++) {
+		const rp_summary_t *s = &rows[r]->sum;
+
+		fprintf(f,
+			"%-*s %7d %10.1f %8.2f %6.3f %11lld %6.3f %7.2f %7.2f "
+			"%7.2f %7.2f %8.1f %9.1f %6.3f %6.2f\n",
+			wname, rows[r]->name, s->jobs, s->mean_wait_s,
+			s->mean_bsd, s->utilization, (long long)s->makespan_s,
+			s->loss_of_capacity, s->hops.mean, s->hops.median,
+			s->hops.p95, s->hops.rw_mean, s->span.mean,
+			s->bbox.mean, s->dispersal.mean, s->components.mean);
+	}
+}

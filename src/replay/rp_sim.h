@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_sim.h - locality-replay's workload and event-driven queue simulator.
+ *
+ * A workload is a trace turned into jobs the simulator can run: sorted by
+ * submit time, runtime truncated at the request, node counts scaled and
+ * rounded, jobs larger than the machine set aside (reported, never lost).
+ *
+ * The simulator replays a workload on one allocator (loc_alloc_*), the
+ * same code the Slurm plugin runs: FCFS or EASY backfilling, FCFS or WFP
+ * priority (seed 004: (wait/requested)^3 x nodes), and the walltime-aware
+ * modes of seed 004 (SL inside the allocator, PF and AdjEst here).
+ */
+#ifndef RP_SIM_H
+#define RP_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loc_error.h"
+#include "loc_grid.h"
+#include "loc_strategy.h"
+#include "loc_trace.h"
+
+#define RP_NEVER INT64_MAX /* "no time" for reservations */
+
+typedef enum rp_sched {
+	RP_SCHED_FCFS = 0, /* the head blocks the queue */
+	RP_SCHED_EASY,     /* EASY backfilling: one reservation, the head's */
+} rp_sched_t;
+
+typedef enum rp_prio {
+	RP_PRIO_FCFS = 0, /* submit order */
+	RP_PRIO_WFP,      /* (wait / requested)^3 x nodes, highest first */
+} rp_prio_t;
+
+/* Why a job did not run. */
+typedef enum rp_reject {
+	RP_OK = 0,
+	RP_REJECT_TOO_LARGE,  /* more nodes than the machine has */
+	RP_REJECT_NO_FIT,     /* the strategy cannot place it on an empty
+			       * machine (e.g. box: no box of that size) */
+	RP_REJECT_COUNT
+} rp_reject_t;
+
+const char *rp_reject_name(int reason);
+
+/* A job as the simulator sees it. */
+typedef struct rp_job {
+	int trace_index;   /* into the trace's jobs */
+	int64_t submit;
+	int64_t runtime;   /* actual, truncated at request */
+	int64_t request;   /* walltime request (>= 1): the estimate used for
+			    * backfilling, WFP and placement */
+	int nodes;         /* requested node count (>= 1) */
+	uint32_t user;
+	rp_reject_t reject; /* RP_REJECT_TOO_LARGE set by the workload */
+} rp_job_t;
+
+typedef enum rp_round {
+	RP_ROUND_NONE = 0,
+	RP_ROUND_POW2, /* next power of two, capped at the machine size */
+	RP_ROUND_BOX,  /* next size that fills a box of the grid (the sizes a
+			* partitioned machine offers) */
+} rp_round_t;
+
+typedef struct rp_workload_opts {
+	rp_round_t round;
+	int limit;         /* keep only the first N jobs by submit (0 = all) */
+	int machine_nodes; /* jobs above this are rejected */
+	const loc_shape_t *shape; /* the grid, for RP_ROUND_BOX */
+} rp_workload_opts_t;
+
+typedef struct rp_workload {
+	rp_job_t *jobs;    /* sorted by submit, ties in trace order */
+	int njobs;
+	int too_large;     /* jobs rejected as larger than the machine */
+	int no_request;    /* jobs whose estimate is their runtime */
+	int truncated;     /* jobs whose runtime was cut at the request */
+	int rounded;       /* jobs whose node count was rounded up */
+	/* node-seconds asked for over the machine's capacity between the
+	 * first and the last submit: above 1 the queue can only grow */
+	double offered_load;
+} rp_workload_t;
+
+/*
+ * Builds the workload of trace (borrowed) with opts. Returns it (free with
+ * rp_workload_destroy) or NULL on ENOMEM.
+ */
+rp_workload_t *rp_workload_create(const loc_trace_t *trace,
+				  const rp_workload_opts_t *opts,
+				  loc_error_t *err);
+void rp_workload_destroy(rp_workload_t *w);
+
+/* Walltime handling on top of the allocator's policy. */
+typedef enum rp_wmode {
+	RP_W_NONE = 0,
+	RP_W_SL,
+	RP_W_PF,
+	RP_W_COMBO,
+	RP_W_ADJEST,
+	RP_W_ACTRUN, /* seed 004's ideal case: Combo with actual runtimes */
+	RP_W_COUNT
+} rp_wmode_t;
+
+const char *rp_wmode_name(int mode);
+int rp_wmode_parse(const char *name);
+/* The core policy mode that goes with a harness mode. */
+loc_walltime_mode_t rp_wmode_policy(rp_wmode_t mode);
+
+typedef void (*rp_progress_f)(void *ctx, int done, int total);
+
+typedef struct rp_sim_opts {
+	rp_sched_t sched;
+	rp_prio_t prio;
+	rp_wmode_t wmode;
+	int pf_max_nodes;   /* PF only for jobs of at most this many nodes
+			     * (0 = any size) */
+	int adjest_window;  /* AdjEst: finished jobs remembered per user */
+	/* Snapshots of the occupancy at these times (ascending). */
+	const int64_t *snap_times;
+	int nsnaps;
+	/* Shadow "decision" allocators (seed 003 Table 1): at each placement
+	 * each one is asked where it would place the job on the same free
+	 * nodes; its total pairwise hops are summed. Borrowed. */
+	loc_alloc_t *const *decision;
+	int ndecision;
+	rp_progress_f progress;
+	void *progress_ctx;
+} rp_sim_opts_t;
+
+void rp_sim_opts_init(rp_sim_opts_t *opts);
+
+/* A finished replay: one entry per workload job. */
+typedef struct rp_run {
+	int njobs;
+	int nnodes;
+	int64_t *start;        /* -1 when rejected */
+	int64_t *end;
+	int *node_off;         /* job j's nodes: pool[node_off[j] ..
+				* + jobs[j].nodes), ascending */
+	int *pool;
+	rp_reject_t *reject;
+	int64_t *first_shadow; /* EASY: reservation time the job got when it
+				* first became the blocked head (RP_NEVER) */
+	bool *pf_partner;      /* started as a PF partner */
+	bool *backfilled;      /* started out of priority order (EASY) */
+	/* Occupancy snapshots: owner[s][node] = job index or -1. */
+	int nsnaps;
+	int64_t *snap_time;
+	int **snap_owner;
+	/* Decision allocators: sum of total pair hops and placements asked. */
+	double *decision_hops;
+	int64_t decision_count;
+	/* Counters. */
+	int started, rejected_no_fit, pf_pairs, nbackfilled;
+	int64_t alloc_calls, events;
+} rp_run_t;
+
+/*
+ * Replays w on alloc (borrowed; its grid is the machine) with opts.
+ * Returns the run (free with rp_run_destroy) or NULL with err filled
+ * (ENOMEM, or an allocator error other than "does not fit").
+ */
+rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
+		     const rp_sim_opts_t *opts, loc_error_t *err);
+void rp_run_destroy(rp_run_t *run);
+
+/*
+ * Checks a run's invariants against its workload: every job started at or
+ * after its submit time, ran exactly its runtime on exactly its node
+ * count of distinct valid nodes, and no node held two jobs at once. With
+ * check_shadow (EASY with FCFS priority), no job started after the
+ * reservation it first got. Returns 0, or LOC_EINVAL with err naming the
+ * first violation.
+ */
+int rp_run_check(const rp_workload_t *w, const rp_run_t *run,
+		 bool check_shadow, loc_error_t *err);
+
+#endif /* RP_SIM_H */

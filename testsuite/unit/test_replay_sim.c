@@ -1,0 +1,811 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_replay_sim.c - locality-replay's simulator and reports: hand-made
+ * queues with known schedules (FCFS, EASY, WFP, PF), rejected jobs, loss
+ * of capacity by hand, invariants on every replay of real traces (no node
+ * in two jobs at once, start >= submit, exact node counts, EASY never
+ * delays the head's reservation), wait/BSD/LoC recomputed independently
+ * from the per-job CSV, determinism, regression comparison.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loc_conf.h"
+#include "loc_trace.h"
+#include "rp_json.h"
+#include "rp_machine.h"
+#include "rp_report.h"
+#include "rp_sim.h"
+
+#ifndef RP_TRACE_DIR
+#define RP_TRACE_DIR "../shared/traces"
+#endif
+
+/* A replay set-up: trace text (SWF) or file, machine, workload. */
+typedef struct setup {
+	loc_trace_t *trace;
+	rp_machine_t *m;
+	rp_workload_t *w;
+} setup_t;
+
+static void _setup(setup_t *s, loc_trace_t *trace, const char *grid,
+		   const char *torus, rp_round_t round, int limit)
+{
+	rp_machine_opts_t mo = { .grid = grid, .torus = torus };
+	rp_workload_opts_t wo = { .round = round, .limit = limit };
+	loc_error_t err;
+
+	s->trace = trace;
+	assert_non_null(s->trace);
+	s->m = rp_machine_create(&mo, s->trace, &err);
+	assert_non_null(s->m);
+	wo.machine_nodes = s->m->nnodes;
+	s->w = rp_workload_create(s->trace, &wo, &err);
+	assert_non_null(s->w);
+}
+
+static void _setup_text(setup_t *s, const char *swf, const char *grid)
+{
+	loc_error_t err;
+
+	_setup(s, loc_trace_parse(swf, strlen(swf), "hand.swf", NULL, &err),
+	       grid, "no", RP_ROUND_NONE, 0);
+}
+
+static void _teardown(setup_t *s)
+{
+	rp_workload_destroy(s->w);
+	rp_machine_destroy(s->m);
+	loc_trace_destroy(s->trace);
+}
+
+static loc_alloc_t *_alloc(const setup_t *s, loc_strategy_kind_t kind,
+			   rp_wmode_t mode)
+{
+	loc_policy_t pol = s->m->conf->policy;
+	loc_error_t err;
+	loc_alloc_t *a;
+
+	pol.strategy = kind;
+	pol.walltime = rp_wmode_policy(mode);
+	a = loc_alloc_create(s->m->grid, &pol, &err);
+	assert_non_null(a);
+	return a;
+}
+
+static rp_run_t *_run(const setup_t *s, loc_alloc_t *a, rp_sched_t sched,
+		      rp_prio_t prio, rp_wmode_t mode)
+{
+	rp_sim_opts_t o;
+	loc_error_t err;
+	rp_run_t *run;
+
+	rp_sim_opts_init(&o);
+	o.sched = sched;
+	o.prio = prio;
+	o.wmode = mode;
+	run = rp_sim_run(s->w, a, &o, &err);
+	if (!run)
+		fail_msg("replay failed: %s", err.text);
+	assert_int_equal(
+		rp_run_check(s->w, run,
+			     sched == RP_SCHED_EASY && prio == RP_PRIO_FCFS,
+			     &err),
+		0);
+	return run;
+}
+
+/* Start time of the job with trace id `id`. */
+static int64_t _start_of(const setup_t *s, const rp_run_t *run, const char *id)
+{
+	for (int j = 0; j < s->w->njobs; j++)
+		if (!strcmp(s->trace->jobs[s->w->jobs[j].trace_index].id, id))
+			return run->start[j];
+	fail_msg("no job %s", id);
+	return -2;
+}
+
+static int _index_of(const setup_t *s, const char *id)
+{
+	for (int j = 0; j < s->w->njobs; j++)
+		if (!strcmp(s->trace->jobs[s->w->jobs[j].trace_index].id, id))
+			return j;
+	return -1;
+}
+
+/* ===================================================================== */
+/* Hand-made schedules                                                   */
+/* ===================================================================== */
+
+/* 4 nodes. Job 1 (3 nodes) runs 0-100; job 2 (4 nodes) must wait for
+ * it; job 3 (1 node, ends at 52) fits before job 2's reservation at 100;
+ * job 4 (1 node, 200 s) would run past it on nodes job 2 needs, so it
+ * waits. */
+static const char _easy_swf[] =
+	"1 0 -1 100 3 -1 -1 3 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 1 -1 50 4 -1 -1 4 50 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 2 -1 50 1 -1 -1 1 50 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 3 -1 200 1 -1 -1 1 200 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_easy_backfills_only_what_keeps_the_reservation(void **state)
+{
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+
+	(void)state;
+	_setup_text(&s, _easy_swf, "4");
+	a = _alloc(&s, LOC_STRATEGY_FREELIST, RP_W_NONE);
+
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	assert_true(_start_of(&s, run, "1") == 0);
+	assert_true(_start_of(&s, run, "2") == 100);
+	assert_true(_start_of(&s, run, "3") == 2);
+	assert_true(_start_of(&s, run, "4") == 150);
+	assert_true(run->first_shadow[_index_of(&s, "2")] == 100);
+	assert_true(run->backfilled[_index_of(&s, "3")]);
+	assert_int_equal(run->nbackfilled, 1);
+	rp_run_destroy(run);
+
+	/* plain FCFS: the head blocks everyone */
+	run = _run(&s, a, RP_SCHED_FCFS, RP_PRIO_FCFS, RP_W_NONE);
+	assert_true(_start_of(&s, run, "2") == 100);
+	assert_true(_start_of(&s, run, "3") == 150);
+	assert_true(_start_of(&s, run, "4") == 150);
+	assert_int_equal(run->nbackfilled, 0);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
+/* 2 nodes. At t=100 two 2-node jobs wait: job 11 (submitted at 10, asks
+ * 1000 s) and job 12 (at 20, asks 10 s). WFP: (90/1000)^3*2 = 0.0015
+ * against (80/10)^3*2 = 1024, so job 12 goes first. */
+static const char _wfp_swf[] =
+	"10 0 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"11 10 -1 10 2 -1 -1 2 1000 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"12 20 -1 10 2 -1 -1 2 10 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_wfp_orders_by_wait_over_request_cubed(void **state)
+{
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+
+	(void)state;
+	_setup_text(&s, _wfp_swf, "2");
+	a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, RP_W_NONE);
+	run = _run(&s, a, RP_SCHED_FCFS, RP_PRIO_FCFS, RP_W_NONE);
+	assert_true(_start_of(&s, run, "11") == 100);
+	assert_true(_start_of(&s, run, "12") == 110);
+	rp_run_destroy(run);
+	run = _run(&s, a, RP_SCHED_FCFS, RP_PRIO_WFP, RP_W_NONE);
+	assert_true(_start_of(&s, run, "12") == 100);
+	assert_true(_start_of(&s, run, "11") == 110);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
+/* 4 nodes in a line. Job 20 holds them all until t=10, when the queue
+ * is job 21 (2 nodes), job 22 (4 nodes), job 23 (2 nodes). FCFS starts
+ * 21 and blocks at 22. PF (seed 004 Alg. 2) sees 21's idle neighbour of
+ * 2 nodes and starts 23 there with it. */
+static const char _pf_swf[] =
+	"20 0 -1 10 4 -1 -1 4 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"21 1 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"22 2 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"23 3 -1 90 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_pf_starts_the_partner_with_the_job(void **state)
+{
+	static const rp_wmode_t modes[] = { RP_W_PF, RP_W_COMBO, RP_W_ADJEST };
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+
+	(void)state;
+	_setup_text(&s, _pf_swf, "4");
+	a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, RP_W_NONE);
+	run = _run(&s, a, RP_SCHED_FCFS, RP_PRIO_FCFS, RP_W_NONE);
+	assert_true(_start_of(&s, run, "21") == 10);
+	assert_true(_start_of(&s, run, "23") == 210);
+	assert_int_equal(run->pf_pairs, 0);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		int j1 = _index_of(&s, "23");
+
+		a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, modes[i]);
+		run = _run(&s, a, RP_SCHED_FCFS, RP_PRIO_FCFS, modes[i]);
+		assert_true(_start_of(&s, run, "21") == 10);
+		assert_true(_start_of(&s, run, "23") == 10);
+		assert_true(run->pf_partner[j1]);
+		assert_int_equal(run->pf_pairs, 1);
+		/* the pair fills the machine: 21 on nodes 0-1, 23 on 2-3 */
+		assert_int_equal(run->pool[run->node_off[j1]], 2);
+		assert_true(_start_of(&s, run, "22") == 110);
+		rp_run_destroy(run);
+		loc_alloc_destroy(a);
+	}
+	_teardown(&s);
+}
+
+static void test_jobs_too_large_or_unplaceable_are_reported(void **state)
+{
+	static const char swf[] =
+		"31 0 -1 10 81 -1 -1 81 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+		"32 1 -1 10 7 -1 -1 7 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+		"33 2 -1 10 8 -1 -1 8 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+		"34 3 -1 10 5 -1 -1 5 10 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	loc_error_t err;
+
+	(void)state;
+	_setup(&s, loc_trace_parse(swf, strlen(swf), "x.swf", NULL, &err),
+	       "5x4x4", "yes", RP_ROUND_NONE, 0);
+	assert_int_equal(s.w->too_large, 1);
+	a = _alloc(&s, LOC_STRATEGY_BOX, RP_W_NONE);
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	assert_int_equal(run->reject[_index_of(&s, "31")], RP_REJECT_TOO_LARGE);
+	/* no box of 7 points in 5x4x4 */
+	assert_int_equal(run->reject[_index_of(&s, "32")], RP_REJECT_NO_FIT);
+	assert_int_equal(run->reject[_index_of(&s, "33")], RP_OK);
+	assert_int_equal(run->reject[_index_of(&s, "34")], RP_OK);
+	assert_int_equal(run->rejected_no_fit, 1);
+	assert_int_equal(run->started, 2);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+
+	/* rounding up to powers of two makes them fit */
+	_setup(&s, loc_trace_parse(swf, strlen(swf), "x.swf", NULL, &err),
+	       "5x4x4", "yes", RP_ROUND_POW2, 0);
+	assert_int_equal(s.w->jobs[1].nodes, 8);
+	assert_int_equal(s.w->jobs[3].nodes, 8);
+	assert_int_equal(s.w->too_large, 1);
+	_teardown(&s);
+}
+
+static void test_run_check_catches_broken_runs(void **state)
+{
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	loc_error_t err;
+	int c = 0, d = 0;
+
+	(void)state;
+	_setup_text(&s, _easy_swf, "4");
+	a = _alloc(&s, LOC_STRATEGY_FREELIST, RP_W_NONE);
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	c = _index_of(&s, "3");
+	d = _index_of(&s, "4");
+	/* job 4 on job 3's node while job 3 runs */
+	run->start[d] -= 147; /* now 3, its submit time */
+	run->end[d] -= 147;
+	run->pool[run->node_off[d]] = run->pool[run->node_off[c]];
+	assert_int_equal(rp_run_check(s.w, run, false, &err), LOC_EINVAL);
+	assert_non_null(strstr(err.text, "two jobs"));
+	/* before its submit */
+	run->start[d] = 0;
+	run->end[d] = 200;
+	assert_int_equal(rp_run_check(s.w, run, false, &err), LOC_EINVAL);
+	rp_run_destroy(run);
+	/* after its reservation */
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	run->first_shadow[_index_of(&s, "2")] = 99;
+	assert_int_equal(rp_run_check(s.w, run, true, &err), LOC_EINVAL);
+	assert_non_null(strstr(err.text, "reservation"));
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
+/* ===================================================================== */
+/* Loss of capacity                                                      */
+/* ===================================================================== */
+
+static void test_loss_of_capacity_by_hand(void **state)
+{
+	/* N = 4. A: 2 nodes 0-10. B: 3 nodes, waits 0-10, runs 10-20.
+	 * C: 1 node, waits 0-10, runs 10-12. During [0,10) 2 nodes idle
+	 * and C (1 < 2) waits: 20 node-seconds lost of 4 x 20. */
+	int64_t sub[] = { 0, 0, 0 }, st[] = { 0, 10, 10 },
+		en[] = { 10, 20, 12 };
+	int sz[] = { 2, 3, 1 };
+	/* Only a job of exactly the idle size waits: counted only with le. */
+	int64_t sub2[] = { 0, 0 }, st2[] = { 0, 10 }, en2[] = { 10, 20 };
+	int sz2[] = { 2, 2 };
+	/* Nothing small enough waits: no loss (seed 004's 512/1024 case). */
+	int64_t sub3[] = { 0, 0 }, st3[] = { 0, 10 }, en3[] = { 10, 20 };
+	int sz3[] = { 3, 4 };
+
+	(void)state;
+	assert_true(fabs(rp_loss_of_capacity(4, 3, sub, st, en, sz, false) -
+			 0.25) < 1e-12);
+	assert_true(rp_loss_of_capacity(4, 2, sub2, st2, en2, sz2, false) == 0);
+	assert_true(fabs(rp_loss_of_capacity(4, 2, sub2, st2, en2, sz2, true) -
+			 2.0 * 10 / (4 * 20)) < 1e-12);
+	assert_true(rp_loss_of_capacity(4, 2, sub3, st3, en3, sz3, true) == 0);
+	assert_true(rp_loss_of_capacity(4, 0, NULL, NULL, NULL, NULL, false) ==
+		    0);
+}
+
+/* ===================================================================== */
+/* Real traces: invariants, independent recomputation, determinism       */
+/* ===================================================================== */
+
+static bool _have_traces(void)
+{
+	if (access(RP_TRACE_DIR "/README.md", R_OK) == 0)
+		return true;
+	print_message(
+		"SKIP: %s is absent; real-trace tests need ../shared/traces\n",
+		RP_TRACE_DIR);
+	return false;
+}
+
+static loc_trace_t *_real(const char *name, double ppn)
+{
+	char path[1024];
+	loc_trace_opts_t o;
+	loc_error_t err;
+
+	loc_trace_opts_init(&o);
+	o.procs_per_node = ppn;
+	snprintf(path, sizeof(path), "%s/%s", RP_TRACE_DIR, name);
+	return loc_trace_load(path, &o, &err);
+}
+
+static void test_every_strategy_keeps_the_invariants(void **state)
+{
+	setup_t s;
+
+	(void)state;
+	if (!_have_traces()) {
+		skip();
+		return;
+	}
+	/* NASA iPSC, jobs / 4 as seed 003, on a 4x8 mesh: 3000 jobs */
+	_setup(&s, _real("NASA-iPSC-1993-3.1-cln.swf.gz", 4), "4x8", "no",
+	       RP_ROUND_NONE, 3000);
+	for (int k = 0; k < LOC_STRATEGY_COUNT; k++)
+		for (int sched = 0; sched < 2; sched++)
+			for (int prio = 0; prio < 2; prio++) {
+				loc_alloc_t *a = _alloc(&s, k, RP_W_NONE);
+				rp_run_t *run =
+					_run(&s, a, sched, prio, RP_W_NONE);
+
+				/* box may refuse sizes; the rest place all */
+				if (k != LOC_STRATEGY_BOX)
+					assert_int_equal(run->started,
+							 s.w->njobs);
+				assert_int_equal(run->started +
+							 run->rejected_no_fit,
+						 s.w->njobs - s.w->too_large);
+				rp_run_destroy(run);
+				loc_alloc_destroy(a);
+			}
+	_teardown(&s);
+}
+
+static void test_walltime_modes_keep_the_invariants(void **state)
+{
+	static const loc_strategy_kind_t kinds[] = {
+		LOC_STRATEGY_BOX,
+		LOC_STRATEGY_FIRSTFIT,
+		LOC_STRATEGY_MM,
+	};
+	setup_t s;
+
+	(void)state;
+	if (!_have_traces()) {
+		skip();
+		return;
+	}
+	/* Intrepid on its 5x4x4 midplane torus, 2048 processors per unit */
+	_setup(&s, _real("ANL-Intrepid-2009-first1200.swf.gz", 2048), "5x4x4",
+	       "yes", RP_ROUND_NONE, 0);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (int mode = 0; mode < RP_W_COUNT; mode++)
+			for (int prio = 0; prio < 2; prio++) {
+				loc_alloc_t *a = _alloc(&s, kinds[k], mode);
+				rp_run_t *run =
+					_run(&s, a, RP_SCHED_EASY, prio, mode);
+
+				assert_int_equal(run->started +
+							 run->rejected_no_fit,
+						 s.w->njobs - s.w->too_large);
+				rp_run_destroy(run);
+				loc_alloc_destroy(a);
+			}
+	_teardown(&s);
+}
+
+/* Reads a CSV written by rp_write_csv into arrays (test-side parser). */
+typedef struct csvjob {
+	int64_t submit, start, end;
+	int req, nnodes;
+	double hops;
+} csvjob_t;
+
+static int _read_csv(const char *path, csvjob_t *jobs, int max)
+{
+	FILE *f = fopen(path, "r");
+	static char line[1 << 20];
+	int n = 0;
+
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "job_id,submit,start,end,requested_nodes,"
+				  "nodes,mean_pairwise_hops,span,bbox_volume,"
+				  "dispersal,components\n");
+	while (fgets(line, sizeof(line), f) && n < max) {
+		char *fld[12], *p = line;
+		int nf = 0;
+
+		while (nf < 12) {
+			fld[nf++] = p;
+			p = strchr(p, ',');
+			if (!p)
+				break;
+			*p++ = '\0';
+		}
+		assert_int_equal(nf, 11);
+		jobs[n].submit = atoll(fld[1]);
+		jobs[n].start = atoll(fld[2]);
+		jobs[n].end = atoll(fld[3]);
+		jobs[n].req = atoi(fld[4]);
+		jobs[n].nnodes = 1;
+		for (char *c = fld[5]; *c; c++)
+			jobs[n].nnodes += *c == ';';
+		jobs[n].hops = atof(fld[6]);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static int _cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* LoC by its definition, the slow way: every interval between event
+ * times, every job checked. */
+static double _naive_loc(const csvjob_t *j, int n, int nodes)
+{
+	int64_t *t = malloc(sizeof(int64_t) * 3 * n);
+	int m = 0, u = 0;
+	double lost = 0;
+
+	for (int i = 0; i < n; i++) {
+		t[m++] = j[i].submit;
+		t[m++] = j[i].start;
+		t[m++] = j[i].end;
+	}
+	qsort(t, m, sizeof(int64_t), _cmp_i64);
+	for (int i = 0; i < m; i++)
+		if (!u || t[u - 1] != t[i])
+			t[u++] = t[i];
+	for (int i = 0; i + 1 < u; i++) {
+		int busy = 0, small = 0;
+
+		for (int q = 0; q < n; q++)
+			if (j[q].start <= t[i] && t[i] < j[q].end)
+				busy += j[q].nnodes;
+		for (int q = 0; q < n; q++)
+			if (j[q].submit <= t[i] && t[i] < j[q].start &&
+			    j[q].nnodes < nodes - busy)
+				small = 1;
+		if (small)
+			lost += (double)(nodes - busy) * (t[i + 1] - t[i]);
+	}
+	lost /= (double)nodes * (t[u - 1] - t[0]);
+	free(t);
+	return lost;
+}
+
+static double _json_num(const rp_json_t *sum, const char *row, const char *key)
+{
+	const rp_json_t *v = rp_json_get(
+		rp_json_get(rp_json_get(sum, "strategies"), row), key);
+
+	assert_non_null(v);
+	assert_int_equal(v->type, RJ_NUM);
+	return v->num;
+}
+
+static bool _same_file(const char *a, const char *b)
+{
+	FILE *x = fopen(a, "rb"), *y = fopen(b, "rb");
+	int c1, c2;
+	bool same = true;
+
+	assert_non_null(x);
+	assert_non_null(y);
+	do {
+		c1 = fgetc(x);
+		c2 = fgetc(y);
+		if (c1 != c2)
+			same = false;
+	} while (same && c1 != EOF);
+	fclose(x);
+	fclose(y);
+	return same;
+}
+
+/* Replays, writes summary.json and the CSV into dir. */
+static void _write_outputs(setup_t *s, const char *dir, rp_row_t *row,
+			   loc_strategy_kind_t kind, rp_wmode_t mode,
+			   rp_prio_t prio)
+{
+	loc_alloc_t *a = _alloc(s, kind, mode);
+	rp_report_ctx_t ctx = { .trace = s->trace, .w = s->w, .m = s->m };
+	rp_row_t *rows[1] = { row };
+	char path[512];
+	loc_error_t err;
+
+	memset(row, 0, sizeof(*row));
+	snprintf(row->name, sizeof(row->name), "%s",
+		 loc_strategy_kind_name(kind));
+	row->run = _run(s, a, RP_SCHED_EASY, prio, mode);
+	assert_int_equal(
+		rp_row_from_run(row, s->w, s->m, loc_alloc_curve(a), false), 0);
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	assert_int_equal(rp_write_summary(path, &ctx, rows, 1, &err), 0);
+	snprintf(path, sizeof(path), "%s/%s.csv", dir, row->file);
+	assert_int_equal(rp_write_csv(path, &ctx, row, &err), 0);
+	loc_alloc_destroy(a);
+}
+
+static void test_csv_recomputes_wait_bsd_and_loc(void **state)
+{
+	static const struct {
+		const char *trace;
+		double ppn;
+		const char *grid, *torus;
+		loc_strategy_kind_t kind;
+		rp_wmode_t mode;
+		rp_prio_t prio;
+		int limit;
+	} cases[] = {
+		{ "ANL-Intrepid-2009-first1200.swf.gz", 2048, "5x4x4", "yes",
+		  LOC_STRATEGY_BOX, RP_W_COMBO, RP_PRIO_WFP, 0 },
+		{ "NASA-iPSC-1993-3.1-cln.swf.gz", 4, "4x8", "no",
+		  LOC_STRATEGY_MM, RP_W_NONE, RP_PRIO_FCFS, 1500 },
+		{ "sacct/ubccr-micro-sacct.txt", 1, "10", "no",
+		  LOC_STRATEGY_FIRSTFIT, RP_W_PF, RP_PRIO_FCFS, 0 },
+	};
+	char dir[] = "/tmp/test_replay_simXXXXXX";
+
+	(void)state;
+	if (!_have_traces()) {
+		skip();
+		return;
+	}
+	assert_non_null(mkdtemp(dir));
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		setup_t s;
+		rp_row_t row;
+		char path[600];
+		csvjob_t *jobs;
+		int n;
+		double wait = 0, bsd = 0, hops = 0;
+		loc_error_t err;
+		rp_json_t *sum;
+
+		_setup(&s, _real(cases[c].trace, cases[c].ppn), cases[c].grid,
+		       cases[c].torus, RP_ROUND_NONE, cases[c].limit);
+		_write_outputs(&s, dir, &row, cases[c].kind, cases[c].mode,
+			       cases[c].prio);
+		jobs = malloc(sizeof(csvjob_t) * (s.w->njobs + 1));
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, row.file);
+		n = _read_csv(path, jobs, s.w->njobs);
+		assert_int_equal(n, row.sum.jobs);
+		for (int i = 0; i < n; i++) {
+			int64_t run = jobs[i].end - jobs[i].start;
+			int64_t w = jobs[i].start - jobs[i].submit;
+
+			assert_true(w >= 0);
+			assert_int_equal(jobs[i].nnodes, jobs[i].req);
+			wait += w;
+			bsd += fmax(1.0,
+				    (double)(w + run) / (run > 10 ? run : 10));
+			hops += jobs[i].hops;
+		}
+		snprintf(path, sizeof(path), "%s/summary.json", dir);
+		sum = rp_json_load(path, &err);
+		assert_non_null(sum);
+		assert_true(fabs(_json_num(sum, row.name, "mean_wait_s") -
+				 wait / n) < 1e-5);
+		assert_true(fabs(_json_num(sum, row.name, "mean_bsd") -
+				 bsd / n) < 1e-5);
+		assert_true(fabs(_json_num(sum, row.name, "loss_of_capacity") -
+				 _naive_loc(jobs, n, s.m->nnodes)) < 1e-5);
+		assert_true(
+			fabs(_json_num(sum, row.name, "mean_pairwise_hops") -
+			     hops / n) < 1e-5);
+		assert_int_equal((int)_json_num(sum, row.name, "jobs"), n);
+		rp_json_free(sum);
+		free(jobs);
+		rp_row_free(&row);
+		_teardown(&s);
+	}
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+static void test_identical_inputs_give_identical_bytes(void **state)
+{
+	char d1[] = "/tmp/test_replay_detAXXXXXX",
+	     d2[] = "/tmp/test_replay_detBXXXXXX";
+	char a[600], b[600], cmd[700];
+	setup_t s;
+	rp_row_t r1, r2;
+
+	(void)state;
+	if (!_have_traces()) {
+		skip();
+		return;
+	}
+	assert_non_null(mkdtemp(d1));
+	assert_non_null(mkdtemp(d2));
+	_setup(&s, _real("ANL-Intrepid-2009-first1200.swf.gz", 2048), "5x4x4",
+	       "yes", RP_ROUND_NONE, 0);
+	_write_outputs(&s, d1, &r1, LOC_STRATEGY_BOX, RP_W_ADJEST, RP_PRIO_WFP);
+	_write_outputs(&s, d2, &r2, LOC_STRATEGY_BOX, RP_W_ADJEST, RP_PRIO_WFP);
+	snprintf(a, sizeof(a), "%s/summary.json", d1);
+	snprintf(b, sizeof(b), "%s/summary.json", d2);
+	assert_true(_same_file(a, b));
+	snprintf(a, sizeof(a), "%s/box.csv", d1);
+	snprintf(b, sizeof(b), "%s/box.csv", d2);
+	assert_true(_same_file(a, b));
+	rp_row_free(&r1);
+	rp_row_free(&r2);
+	_teardown(&s);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d1, d2);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_recorded_row_uses_the_trace_placement(void **state)
+{
+	setup_t s;
+	rp_row_t row;
+	loc_error_t err;
+	int64_t snap = 0;
+
+	(void)state;
+	if (!_have_traces()) {
+		skip();
+		return;
+	}
+	_setup(&s, _real("sacct/ubccr-micro-sacct.txt", 1), "10", "no",
+	       RP_ROUND_NONE, 0);
+	assert_true(s.m->named);
+	memset(&row, 0, sizeof(row));
+	snap = s.w->jobs[100].submit;
+	assert_int_equal(rp_row_recorded(&row, s.trace, s.w, s.m,
+					 LOC_CURVE_HILBERT, &snap, 1, false,
+					 &err),
+			 0);
+	assert_int_equal(row.njobs, 500);
+	for (int i = 0; i < row.njobs; i++) {
+		const rp_rowjob_t *j = &row.jobs[i];
+		const loc_trace_job_t *tj = &s.trace->jobs[j->trace_index];
+
+		assert_int_equal(j->nnodes, tj->nrec);
+		for (int q = 0; q < j->nnodes; q++)
+			assert_string_equal(
+				s.m->names[j->nodes[q]],
+				s.trace->node_names[tj->rec_nodes[q]]);
+		assert_true(j->start == tj->start);
+	}
+	rp_row_free(&row);
+	_teardown(&s);
+}
+
+/* ===================================================================== */
+/* Machine, JSON                                                         */
+/* ===================================================================== */
+
+static void test_derived_shapes_are_compact(void **state)
+{
+	int d[3];
+
+	(void)state;
+	assert_int_equal(rp_derive_shape(80, 3, d), 80);
+	assert_true(d[0] == 5 && d[1] == 4 && d[2] == 4);
+	assert_int_equal(rp_derive_shape(128, 2, d), 128);
+	assert_true(d[0] == 16 && d[1] == 8);
+	assert_int_equal(rp_derive_shape(256, 2, d), 256);
+	assert_true(d[0] == 16 && d[1] == 16);
+	/* a prime grows to a shape whose sides differ by at most 2x */
+	{
+		int m = rp_derive_shape(1151, 3, d);
+
+		assert_true(m >= 1151 && m <= 1151 + 115);
+		assert_int_equal(d[0] * d[1] * d[2], m);
+		assert_true(d[0] <= 2 * d[2] && d[0] >= d[1] && d[1] >= d[2]);
+	}
+	assert_int_equal(rp_derive_shape(1, 3, d), 1);
+	assert_int_equal(rp_derive_shape(0, 3, d), 0);
+	assert_true(rp_natural_cmp("n2", "n10") < 0);
+	assert_true(rp_natural_cmp("n10", "n9") > 0);
+	assert_true(rp_natural_cmp("b1", "g1") < 0);
+	assert_true(rp_natural_cmp("cpn-q06-04-01", "cpn-q06-04-02") < 0);
+	assert_int_equal(rp_natural_cmp("m3", "m3"), 0);
+}
+
+static void test_golden_comparison_respects_the_tolerance(void **state)
+{
+	static const char g[] = "{\"strategies\": {\"a\": {\"x\": 100.0, "
+				"\"n\": \"s\", \"l\": [1, 2]}}}";
+	static const char n1[] = "{\"strategies\": {\"a\": {\"x\": 100.9, "
+				 "\"n\": \"s\", \"l\": [1, 2], \"new\": 1}}}";
+	static const char n2[] = "{\"strategies\": {\"a\": {\"x\": 102.0, "
+				 "\"n\": \"t\", \"l\": [1]}}}";
+	static const char bad[] = "{\"a\": [1, 2,}";
+	loc_error_t err;
+	rp_json_t *jg = rp_json_parse(g, strlen(g), "g", &err);
+	rp_json_t *j1 = rp_json_parse(n1, strlen(n1), "n1", &err);
+	rp_json_t *j2 = rp_json_parse(n2, strlen(n2), "n2", &err);
+
+	(void)state;
+	assert_non_null(jg);
+	assert_non_null(j1);
+	assert_non_null(j2);
+	assert_int_equal(rp_json_compare(jg, j1, 0.01, NULL, 0), 0);
+	assert_int_equal(rp_json_compare(jg, j1, 0.001, NULL, 0), 1);
+	assert_int_equal(rp_json_compare(jg, j2, 0.01, NULL, 0), 3);
+	/* the golden's members must all be there */
+	assert_int_equal(rp_json_compare(j1, jg, 0.01, NULL, 0), 1);
+	assert_null(rp_json_parse(bad, strlen(bad), "bad", &err));
+	assert_int_equal(err.code, LOC_EPARSE);
+	rp_json_free(jg);
+	rp_json_free(j1);
+	rp_json_free(j2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			test_easy_backfills_only_what_keeps_the_reservation),
+		cmocka_unit_test(test_wfp_orders_by_wait_over_request_cubed),
+		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
+		cmocka_unit_test(
+			test_jobs_too_large_or_unplaceable_are_reported),
+		cmocka_unit_test(test_run_check_catches_broken_runs),
+		cmocka_unit_test(test_loss_of_capacity_by_hand),
+		cmocka_unit_test(test_every_strategy_keeps_the_invariants),
+		cmocka_unit_test(test_walltime_modes_keep_the_invariants),
+		cmocka_unit_test(test_csv_recomputes_wait_bsd_and_loc),
+		cmocka_unit_test(test_identical_inputs_give_identical_bytes),
+		cmocka_unit_test(test_recorded_row_uses_the_trace_placement),
+		cmocka_unit_test(test_derived_shapes_are_compact),
+		cmocka_unit_test(test_golden_comparison_respects_the_tolerance),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
