@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# setup.sh - install what a fresh Debian 12 machine lacks to build and test
-# select/locality, fetch Slurm's source package, and build the project out
-# of tree in build/. Idempotent: a second run only rebuilds what changed.
+# setup.sh - the one place that prepares a machine: installs what a fresh
+# Debian 12 machine lacks to build and test select/locality, fetches
+# Slurm's source package (its internal headers build the plugin), and
+# builds the project out of tree in build/. Idempotent: a second run only
+# rebuilds what changed. Used by scripts/test.sh and scripts/demo.sh.
 #
-# Usage: scripts/setup.sh [--no-build]
+# Usage: scripts/setup.sh [--no-install] [--no-build] [--quiet]
+#   --no-install  never call apt-get: fail if a package is missing
+#   --no-build    install and fetch only
+#   --quiet       logs go to build/setup-*.log, shown only on failure
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
+install=1 do_build=1 quiet=0
+for arg in "$@"; do
+	case $arg in
+	--no-install) install=0 ;;
+	--no-build) do_build=0 ;;
+	--quiet) quiet=1 ;;
+	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+	esac
+done
 
 packages=(
 	# toolchain and autotools
@@ -20,9 +34,27 @@ packages=(
 	slurmctld slurmd slurm-client libslurm-dev munge dpkg-dev libc6-dev
 	# silences harmless mpi/pmix load errors in slurmd
 	libpmix2
-	# integration tests use python3 for checks; valgrind for hardening runs
+	# the integration suite checks with python3; hardening runs valgrind
 	python3 valgrind
 )
+
+mkdir -p "$build"
+
+# Runs "$@" with its output in build/setup-NAME.log when quiet, showing
+# the log's tail if it fails.
+step() {
+	local name=$1
+	shift
+	if [ "$quiet" = 1 ]; then
+		"$@" >"$build/setup-$name.log" 2>&1 || {
+			tail -n 30 "$build/setup-$name.log" >&2
+			echo "setup.sh: $name failed (log: $build/setup-$name.log)" >&2
+			return 1
+		}
+	else
+		"$@"
+	fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -30,25 +62,34 @@ for p in "${packages[@]}"; do
 		missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-	echo "setup: installing ${missing[*]}"
+	if [ "$install" = 0 ]; then
+		echo "setup.sh: missing packages: ${missing[*]} (run without --no-install)" >&2
+		exit 1
+	fi
+	echo "setup: installing ${missing[*]}" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	step apt-update apt-get update -q
+	step apt-install apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
 # Slurm's internal headers come only from the source package.
 slurm_src=$("$top/tools/fetch-slurm-source.sh" | tail -n 1)
 
-[ "${1:-}" = "--no-build" ] && exit 0
+[ "$do_build" = 1 ] || exit 0
 
+# autoreconf when configure is missing or older than any build input.
 cd "$top"
-if [ ! -x configure ] || [ configure.ac -nt configure ]; then
-	autoreconf -fi
+if [ ! -x configure ] || [ ! -f Makefile.in ] ||
+	[ -n "$(find configure.ac Makefile.am src testsuite bench -maxdepth 5 \
+		\( -name configure.ac -o -name Makefile.am -o -name local.am \
+		-o -name '*.m4' \) -newer configure 2>/dev/null | head -n 1)" ]; then
+	step autoreconf autoreconf -fi
 fi
-mkdir -p "$build"
 cd "$build"
-if [ ! -f Makefile ]; then
-	"$top/configure" -q --with-slurm-source="$slurm_src"
+# Configure when build/ is new, or was configured without the plugin.
+if [ ! -f Makefile ] ||
+	! grep -q '^plugin_LTLIBRARIES = .*select_locality' Makefile; then
+	step configure "$top/configure" -q --with-slurm-source="$slurm_src"
 fi
-make -j"$(nproc)"
-echo "setup: built in $build"
+step make make -j"$(nproc)"
+echo "setup: built in $build" >&2

@@ -9,7 +9,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/scripts/setup.sh"
+"$top/scripts/setup.sh" --quiet
 cd "$top/build"
 
 status=0
@@ -32,7 +32,7 @@ echo "unit: ${unit_pass} passed, ${unit_fail} failed, ${unit_skip} skipped"
 
 int_log="$top/build/integration.log"
 status=0
-"$top/testsuite/slurm/run-tests.sh" --build "$top/build" 2>&1 |
+"$top/testsuite/slurm/run-tests.sh" "$top/build" 2>&1 |
 	tee "$int_log" || status=$?
 int_pass=$(grep -c '^ok ' "$int_log" || true)
 int_fail=$(grep -c '^not ok ' "$int_log" || true)

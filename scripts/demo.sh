@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# demo.sh - select/locality end to end on this machine, from a fresh clone:
+# installs what is needed, builds the project in build/, starts a
+# throwaway 64-node Slurm cluster (an 8x8 torus) with select/locality,
+# replays a time-compressed workload, then the same workload under
+# select/linear, and prints each job's nodes and locality, a side-by-side
+# summary and a picture of the grid. Every daemon it starts is stopped by
+# PID when it ends (or is interrupted). Needs root (apt, munge, slurmd).
+#
+#   scripts/demo.sh [--trace FILE] [--synthetic] [--jobs N] [--seed S]
+#                   [--hour SEC] [--no-install] [--keep] [--report-only]
+#
+#   --trace FILE   an SWF trace (.swf or .swf.gz) or an sacct --parsable2
+#                  export to replay; default: ../shared/traces/
+#                  ANL-Intrepid-2009-slice237.swf.gz next to the
+#                  repository if present, else a synthetic workload
+#   --synthetic    use the built-in seeded generator even if a trace exists
+#   --jobs N       synthetic jobs (default 60); for a trace, the first N
+#   --seed S       generator seed (default 1)
+#   --hour SEC     seconds one trace hour becomes (default 2)
+#   --no-install   do not call apt-get (everything must be there)
+#   --keep         keep build/demo/run (logs, slurm.conf) afterwards
+#   --report-only  print the report of the last run again (no cluster)
+#
+# The report is also written to build/demo/report.txt.
+
+set -u
+
+PROG=demo.sh
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$REPO/build
+DEMO=$BUILD/demo
+CLUSTER=$REPO/testsuite/slurm/cluster.sh
+WORKLOAD=$REPO/testsuite/slurm/workload.sh
+NODES=64
+ALLNODES="n[001-064]"
+
+TRACE="" SYNTH=0 JOBS="" SEED=1 HOUR=2 INSTALL=1 KEEP=0 REPORT_ONLY=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--trace) TRACE=$2; shift 2 ;;
+	--synthetic) SYNTH=1; shift ;;
+	--jobs) JOBS=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--hour) HOUR=$2; shift 2 ;;
+	--no-install) INSTALL=0; shift ;;
+	--keep) KEEP=1; shift ;;
+	--report-only) REPORT_ONLY=1; shift ;;
+	-h | --help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
+	esac
+done
+
+say() {
+	echo "== $*" >&2
+}
+
+die() {
+	echo "$PROG: $*" >&2
+	exit 1
+}
+
+EVAL=$BUILD/src/tools/locality-eval
+PLUGDIR=$BUILD/src/plugins/select/locality/.libs
+LCONF=$DEMO/locality.conf
+WL=$DEMO/workload.txt
+
+if [ "$REPORT_ONLY" = 0 ]; then
+
+[ "$(id -u)" = 0 ] || die "run as root (sudo $0): it installs packages and starts munged, slurmctld and slurmd"
+
+# --- 1. packages, Slurm source, the build (scripts/setup.sh) -----------
+
+mkdir -p "$DEMO" || die "cannot create $DEMO"
+say "setup: packages, Slurm source, build in build/"
+setup_opts="--quiet"
+[ "$INSTALL" = 1 ] || setup_opts="$setup_opts --no-install"
+# shellcheck disable=SC2086
+"$REPO/scripts/setup.sh" $setup_opts || die "setup failed (see the log above)"
+
+[ -x "$EVAL" ] || die "locality-eval was not built ($EVAL)"
+[ -f "$PLUGDIR/select_locality.so" ] ||
+	die "select_locality.so was not built (see $DEMO/make.log and $DEMO/configure.log)"
+
+# --- 2. the workload ----------------------------------------------------
+
+if [ -z "$TRACE" ] && [ "$SYNTH" = 0 ] &&
+	[ -f "$REPO/../shared/traces/ANL-Intrepid-2009-slice237.swf.gz" ]; then
+	TRACE=$REPO/../shared/traces/ANL-Intrepid-2009-slice237.swf.gz
+fi
+[ "$SYNTH" = 1 ] && TRACE=""
+if [ -n "$TRACE" ]; then
+	[ -r "$TRACE" ] || die "cannot read trace $TRACE"
+	kind=swf
+	if (case $TRACE in *.gz) gzip -dc "$TRACE" ;; *) cat "$TRACE" ;; esac) 2>/dev/null |
+		head -n 1 | grep -q '^JobID|'; then
+		kind=sacct
+	fi
+	WHAT="trace $(basename "$TRACE") ($kind, 1 trace hour = ${HOUR} s, runtimes clamped to 1-20 s, sizes scaled to $NODES nodes)"
+	"$WORKLOAD" "$kind" "$TRACE" --nodes "$NODES" --hour "$HOUR" \
+		${JOBS:+--max-jobs "$JOBS"} >"$WL" ||
+		die "could not read $TRACE"
+else
+	WHAT="synthetic workload (seed $SEED: ${JOBS:-60} jobs, 1-32 nodes, lognormal runtimes ~5 s, Poisson arrivals)"
+	"$WORKLOAD" gen --seed "$SEED" --jobs "${JOBS:-60}" --max-nodes 32 \
+		--gap 0.8 --runtime 5 >"$WL" || die "workload generator failed"
+fi
+njobs=$(grep -c . "$WL")
+last=$(tail -n 1 "$WL" | awk '{printf "%.0f", $1 / 1000}')
+say "workload: $WHAT: $njobs jobs over ${last} s"
+echo "$WHAT" >"$DEMO/workload.what"
+
+# --- 3. the two clusters ------------------------------------------------
+
+RUN=$DEMO/run
+CURRENT=""
+cleanup() {
+	if [ -n "$CURRENT" ]; then
+		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+		CURRENT=""
+	fi
+}
+trap cleanup EXIT
+trap 'echo; say "interrupted: stopping the cluster"; exit 130' INT TERM
+
+cat >"$LCONF" <<'EOF'
+# The demo machine: 64 nodes n001..n064 on an 8x8 torus, row-major in
+# slurm.conf order; Manhattan-median placement on a Hilbert curve.
+Dimensions=8x8
+Torus=yes
+Strategy=mm
+Curve=hilbert
+EOF
+
+# run_one NAME SELECT - starts the cluster, replays the workload, keeps the
+# jobcomp records, stops the cluster.
+run_one() {
+	local name=$1 sel=$2 dir=$RUN/$1 t0 args
+	args=(start --dir "$dir" --nodes "$NODES" --select "$sel")
+	[ "$sel" = locality ] && args+=(--plugin-dir "$PLUGDIR" --locality-conf "$LCONF")
+	say "select/$sel: starting $NODES slurmd + slurmctld"
+	"$CLUSTER" "${args[@]}" >&2 || die "the select/$sel cluster did not start"
+	CURRENT=$dir
+	export SLURM_CONF=$dir/etc/slurm.conf
+	t0=$SECONDS
+	say "select/$sel: submitting $njobs jobs (time-compressed)"
+	(cd "$dir/out" && "$WORKLOAD" submit "$WL" "$DEMO/$name.ids") ||
+		die "submission failed"
+	say "select/$sel: waiting for the last jobs"
+	"$WORKLOAD" wait "$DEMO/$name.ids" 900 || die "jobs did not finish"
+	sleep 1
+	cp "$dir/jobcomp.txt" "$DEMO/$name.jobcomp"
+	say "select/$sel: done in $((SECONDS - t0)) s"
+	cleanup
+}
+
+run_one locality locality
+run_one linear linear
+
+else
+	for f in "$EVAL" "$LCONF" "$WL" "$DEMO/workload.what" \
+		"$DEMO/locality.jobcomp" "$DEMO/linear.jobcomp"; do
+		[ -e "$f" ] || die "--report-only: $f missing (run the demo first)"
+	done
+	WHAT=$(cat "$DEMO/workload.what")
+	njobs=$(grep -c . "$WL")
+fi
+
+# --- 4. the report ------------------------------------------------------
+
+E=("$EVAL" --conf "$LCONF" --nodes "$ALLNODES")
+"${E[@]}" --jobcomp "$DEMO/locality.jobcomp" >"$DEMO/locality.eval" ||
+	die "locality-eval failed on the locality run"
+"${E[@]}" --jobcomp "$DEMO/linear.jobcomp" >"$DEMO/linear.eval" ||
+	die "locality-eval failed on the linear run"
+
+# One line per job in submission order, joined on the workload label:
+# label k | locality avg hops, comps, nodes | linear avg hops, comps, nodes
+per_job() {
+	awk '
+	FNR == 1 { f++ }
+	f == 1 { order[++n] = $1; idloc[$2] = $1; next }
+	f == 2 { idlin[$2] = $1; next }
+	f == 3 && ($1 in idloc) {
+		l = idloc[$1]; k[l] = $2; lh[l] = $3; lc[l] = $6; ln[l] = $7; next
+	}
+	f == 4 && ($1 in idlin) {
+		l = idlin[$1]; rh[l] = $3; rc[l] = $6; rn[l] = $7; next
+	}
+	END {
+		printf "%-12s %3s | %8s %5s  %-24s | %8s %5s  %s\n", "job", "k",
+			"avg_hops", "comps", "select/locality nodes",
+			"avg_hops", "comps", "select/linear nodes"
+		for (i = 1; i <= n; i++) {
+			l = order[i]
+			if (!(l in k)) continue
+			printf "%-12s %3d | %8.3f %5d  %-24s | %8s %5s  %s\n", l, k[l],
+				lh[l], lc[l], ln[l], (l in rh) ? rh[l] : "-",
+				(l in rc) ? rc[l] : "-", (l in rn) ? rn[l] : "-"
+		}
+	}' "$DEMO/locality.ids" "$DEMO/linear.ids" "$DEMO/locality.eval" \
+		"$DEMO/linear.eval"
+}
+
+summary_table() {
+	awk '
+	/^summary:/ {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[FILENAME, kv[1]] = kv[2] }
+		f[++nf] = FILENAME
+	}
+	END {
+		split("jobs multinode mean_avg_hops median_avg_hops p95_avg_hops max_avg_hops mean_components mean_span mean_bbox", keys, " ")
+		printf "%-18s %16s %16s %8s\n", "metric", "select/locality", "select/linear", "ratio"
+		for (i = 1; i in keys; i++) {
+			x = v[f[1], keys[i]]; y = v[f[2], keys[i]]
+			r = (y + 0 != 0) ? sprintf("%.2f", x / y) : "-"
+			if (keys[i] == "jobs" || keys[i] == "multinode") r = ""
+			printf "%-18s %16s %16s %8s\n", keys[i], x, y, r
+		}
+	}' "$DEMO/locality.eval" "$DEMO/linear.eval"
+}
+
+# The two grids side by side at each run's busiest moment, job letters
+# explained below each (the legend names the workload label).
+pictures() {
+	local a b rows=8
+	a=$("${E[@]}" --jobcomp --name --quiet --picture "$DEMO/locality.jobcomp" |
+		grep -v '^summary:')
+	b=$("${E[@]}" --jobcomp --name --quiet --picture "$DEMO/linear.jobcomp" |
+		grep -v '^summary:')
+	echo "The torus at each run's busiest moment (one letter per job, '.' idle):"
+	printf '  %-22s %s\n' "select/locality" "select/linear"
+	paste -d' ' <(echo "$a" | sed -n "2,$((rows + 1))p" | sed 's/^/  /' |
+		awk '{ printf "%-24s\n", $0 }') \
+		<(echo "$b" | sed -n "2,$((rows + 1))p")
+	echo "select/locality: $(echo "$a" | head -n 1 | sed 's/^grid .*nodes=[0-9]*, //')"
+	echo "$a" | sed -n "$((rows + 2)),\$p" | sed 's/^/  /'
+	echo "select/linear: $(echo "$b" | head -n 1 | sed 's/^grid .*nodes=[0-9]*, //')"
+	echo "$b" | sed -n "$((rows + 2)),\$p" | sed 's/^/  /'
+}
+
+{
+	echo "select/locality demo - $(date '+%Y-%m-%d %H:%M:%S')"
+	echo "machine: $NODES nodes $ALLNODES, 8x8 torus; select/locality Strategy=mm Curve=hilbert"
+	echo "workload: $WHAT, $njobs jobs"
+	echo "locality: avg_hops = mean hop distance over the job's node pairs (lower is better);"
+	echo "          comps = connected pieces of the job on the torus (1 = one piece)"
+	echo
+	per_job
+	echo
+	echo "Summary over the same submissions (avg-hop figures over multi-node jobs):"
+	summary_table
+	echo
+	pictures
+	echo
+	"$EVAL" --check-overlap --jobcomp "$DEMO/locality.jobcomp" | sed 's/^/select\/locality /'
+} | tee "$DEMO/report.txt"
+
+[ "$KEEP" = 1 ] || [ "$REPORT_ONLY" = 1 ] || rm -rf "$DEMO/run"
+if [ "$REPORT_ONLY" = 1 ]; then
+	say "report written to $DEMO/report.txt"
+else
+	say "report written to $DEMO/report.txt; all daemons stopped"
+fi

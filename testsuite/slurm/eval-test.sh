@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# eval-test.sh - checks locality-eval without Slurm: metrics against values
+# worked out by hand on a 4x4 grid, the summary statistics, jobcomp
+# parsing, --predict, --check-overlap, --picture and the error messages.
+# Run by `make check` from the build directory, or by hand:
+#   testsuite/slurm/eval-test.sh [path/to/locality-eval]
+
+set -u
+EVAL=${1:-./src/tools/locality-eval}
+[ -x "$EVAL" ] || { echo "eval-test.sh: $EVAL not built"; exit 1; }
+T=$(mktemp -d /tmp/loc-eval-test.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+N=0 FAIL=0
+
+check() { # name expected actual
+	N=$((N + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $N - $1"
+	else
+		FAIL=$((FAIL + 1))
+		echo "not ok $N - $1"
+		echo "#   expected: $(printf '%s' "$2" | sed -n '1,12p' | sed '2,$s/^/#             /')"
+		echo "#   got:      $(printf '%s' "$3" | sed -n '1,12p' | sed '2,$s/^/#             /')"
+	fi
+}
+
+printf 'Dimensions=4x4\nTorus=no\nStrategy=freelist\nCurve=rowmajor\n' >"$T/mesh.conf"
+printf 'Dimensions=4x4\nTorus=yes\nStrategy=freelist\nCurve=rowmajor\n' >"$T/torus.conf"
+ev() { "$EVAL" --nodes 'n[01-16]' "$@"; }
+
+# n01 is (0,0), n04 (0,3), n05 (1,0), n16 (3,3): row-major.
+cat >"$T/jobs" <<'EOF'
+# id nodes
+a n[01-02]
+b n01,n16
+c n[01-04]
+d n06
+EOF
+# Per job: k, average pairwise hops, span on the row-major curve, box
+# volume, components. b: 3+3 hops apart on the mesh; c: 10 hops / 6 pairs.
+check "per-job metrics on a 4x4 mesh" \
+"a 2 1.000 2 2 1 n[01-02]
+b 2 6.000 16 16 2 n[01,16]
+c 4 1.667 4 4 1 n[01-04]
+d 1 0.000 1 1 1 n06" \
+	"$(ev --conf "$T/mesh.conf" "$T/jobs" | awk 'NR > 1 && !/^summary/ {print $1, $2, $3, $4, $5, $6, $7}')"
+
+# Multi-node jobs a, b, c: mean (1 + 6 + 5/3) / 3, median 5/3, p95 the
+# nearest rank ceil(0.95 * 3) = 3 -> 6; components (1 + 2 + 1 + 1) / 4.
+check "summary statistics" \
+	"summary: jobs=4 multinode=3 mean_avg_hops=2.889 median_avg_hops=1.667 p95_avg_hops=6.000 max_avg_hops=6.000 mean_components=1.250 mean_span=5.75 mean_bbox=5.75" \
+	"$(ev --conf "$T/mesh.conf" --quiet "$T/jobs")"
+
+check "torus wraparound: n01-n16 are 2 hops apart on a 4x4 torus" \
+	"b 2.000" \
+	"$(ev --conf "$T/torus.conf" "$T/jobs" | awk '$1 == "b" {print $1, $3}')"
+
+check "JSON summary" \
+	'"jobs":4,"multinode_jobs":3,"mean_avg_hops":2.888889' \
+	"$(ev --conf "$T/mesh.conf" --json "$T/jobs" | grep -o '"jobs":4,"multinode_jobs":3,"mean_avg_hops":[0-9.]*')"
+
+check "input from stdin" "c 1.667" \
+	"$(echo 'c n[01-04]' | ev --conf "$T/mesh.conf" | awk '$1 == "c" {print $1, $3}')"
+
+# jobcomp records: a job that never ran (NodeList=(null)) is skipped; one
+# that ends in the second the next starts is not an overlap.
+cat >"$T/jobcomp" <<'EOF'
+JobId=1 UserId=root(0) Name=first JobState=COMPLETED StartTime=2026-01-01T00:00:00 EndTime=2026-01-01T00:00:10 NodeList=n[01-02] NodeCnt=2
+JobId=2 UserId=root(0) Name=second JobState=COMPLETED StartTime=2026-01-01T00:00:10 EndTime=2026-01-01T00:00:20 NodeList=n[02,06] NodeCnt=2
+JobId=3 UserId=root(0) Name=never JobState=CANCELLED StartTime=2026-01-01T00:00:12 EndTime=2026-01-01T00:00:12 NodeList=(null) NodeCnt=0
+EOF
+check "jobcomp parsing" \
+"1 2 1.000
+2 2 1.000" \
+	"$(ev --conf "$T/mesh.conf" --jobcomp "$T/jobcomp" | awk 'NR > 1 && !/^summary/ {print $1, $2, $3}')"
+check "jobcomp --name labels jobs by Name=" "first second" \
+	"$(ev --conf "$T/mesh.conf" --jobcomp --name "$T/jobcomp" | awk 'NR > 1 && !/^summary/ {printf "%s%s", s, $1; s = " "}')"
+"$EVAL" --check-overlap --jobcomp "$T/jobcomp" >/dev/null 2>&1
+check "check-overlap: back-to-back jobs pass" 0 $?
+echo 'JobId=4 Name=late JobState=COMPLETED StartTime=2026-01-01T00:00:05 EndTime=2026-01-01T00:00:15 NodeList=n06' >>"$T/jobcomp"
+out=$("$EVAL" --check-overlap --jobcomp "$T/jobcomp" 2>&1)
+check "check-overlap: a node in two jobs at once fails" "1 1" \
+	"$? $(echo "$out" | grep -c '^overlap: node n06 in job 4 .* and job 2 ')"
+
+# Picture at 00:00:12: jobs 2 (A, n02 and n06) and 4 (n06) run; n06 is
+# in both -> '#'.
+check "picture at a chosen time" \
+". A . .
+. # . .
+. . . .
+. . . ." \
+	"$(ev --conf "$T/mesh.conf" --jobcomp --quiet --picture --at 2026-01-01T00:00:12 "$T/jobcomp" | sed -n '3,6p')"
+
+# --predict: freelist on the row-major curve takes the first free nodes.
+check "predict: freelist, first free nodes in curve order" "n[04-06]" \
+	"$(ev --conf "$T/mesh.conf" --predict -k 3 --busy 'n[01-03]')"
+check "predict: a strategy override" "n[01-02]" \
+	"$(ev --conf "$T/mesh.conf" --predict -k 2 --strategy mm --busy '')"
+# Expands "n[04-05,10]" or "n06" into "n04 n05 n10" (enough for here).
+names() {
+	local body=${1#n} r out=""
+	body=${body#[}
+	body=${body%]}
+	for r in ${body//,/ }; do
+		if [ "${r#*-}" != "$r" ]; then
+			out="$out $(seq -f 'n%02g' "$((10#${r%-*}))" "$((10#${r#*-}))" | tr '\n' ' ')"
+		else
+			out="$out n$r"
+		fi
+	done
+	echo $out
+}
+out=$(names "$(ev --conf "$T/mesh.conf" --predict -k 3 --busy 'n[01-03]' --required n10)")
+check "predict: required node included" "3 yes" \
+	"$(echo "$out" | wc -w) $(case " $out " in *" n10 "*) echo yes ;; *) echo "no: $out" ;; esac)"
+ev --conf "$T/mesh.conf" --predict -k 14 --busy 'n[01-03]' >/dev/null 2>&1
+check "predict: too few free nodes exits 1" 1 $?
+
+# Errors name the file and line.
+printf 'Dimensions=4x4\nBogusKey=1\n' >"$T/bad.conf"
+out=$(ev --conf "$T/bad.conf" "$T/jobs" 2>&1)
+check "bad locality.conf: exit 1, file:line" "1 yes" \
+	"$? $(case $out in "locality-eval: $T/bad.conf:2:"*) echo yes ;; *) echo "no: $out" ;; esac)"
+out=$(printf 'a n01\nb n99\n' | ev --conf "$T/mesh.conf" 2>&1)
+check "unknown node: exit 1, file:line" "1 locality-eval: <stdin>:2: job b: unknown node 'n99'" "$? $out"
+out=$(printf 'a n01 x\n' | ev --conf "$T/mesh.conf" 2>&1)
+check "malformed line: exit 1, file:line" "1 yes" \
+	"$? $(case $out in "locality-eval: <stdin>:1: "*) echo yes ;; *) echo "no: $out" ;; esac)"
+out=$(printf 'a n[01-02],n02\n' | ev --conf "$T/mesh.conf" 2>&1)
+check "node twice in one job: exit 1" "1 locality-eval: <stdin>:1: job a: node 'n02' listed twice" "$? $out"
+
+echo "$((N - FAIL)) passed, $FAIL failed"
+[ "$FAIL" = 0 ]

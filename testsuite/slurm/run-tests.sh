@@ -1,0 +1,636 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run-tests.sh - integration tests of select/locality against real
+# daemons: one slurmctld and 64 slurmd on this machine (an 8x8 torus).
+#
+#   run-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
+#                [--only LIST] [--harness-check]
+#
+# BUILDDIR is the project's (out-of-tree) build directory; by default the
+# first of $LOC_BUILD_DIR, <repo>/build and the current directory that
+# holds src/tools/locality-eval. The plugin is taken from
+# BUILDDIR/src/plugins/select/locality/.libs unless --plugin-dir is given.
+# --only a,c,g runs a subset of the cases (letters as below).
+# --harness-check runs the plugin cases against select/linear instead, to
+# check this script itself; such a run proves nothing about the plugin.
+#
+# Cases (each prints "ok N - name" or "not ok N - name"; the last line is
+# "N passed, N failed"; the exit status is non-zero on any failure):
+#   a  jobs of mixed sizes land where the core (locality-eval --predict)
+#      would put them in the same state
+#   b  after a fragmenting sequence, mean pairwise hops under
+#      select/locality (mm, and bestfit on Hilbert) < select/linear
+#   c  DOWN and DRAINed nodes are never allocated
+#   d  --nodelist, --exclude and --contiguous are honoured
+#   e  a lower-priority job backfills when it fits (WILL_RUN), a longer one
+#      does not jump the queue
+#   f  kill -9 of slurmctld with running jobs: all jobs complete, no node
+#      in two jobs at once (jobcomp records)
+#   g  a broken locality.conf stops slurmctld naming file and line; so does
+#      a node slurm.conf lacks
+# Uses ports 6817 and 17001-17064. Daemons are stopped by PID on exit.
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CLUSTER=$HERE/cluster.sh
+WORKLOAD=$HERE/workload.sh
+NODES=64
+ALLNODES="n[001-064]"
+
+BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" HARNESS=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plugin-dir) PLUGDIR=$2; shift 2 ;;
+	--rundir) RUNROOT=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	--only) ONLY=$2; shift 2 ;;
+	--harness-check) HARNESS=1; shift ;;
+	-h | --help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "run-tests.sh: unknown option $1" >&2; exit 2 ;;
+	*) BUILD=$1; shift ;;
+	esac
+done
+
+if [ -z "$BUILD" ]; then
+	for d in "${LOC_BUILD_DIR:-}" "$REPO/build" "$PWD"; do
+		if [ -n "$d" ] && [ -x "$d/src/tools/locality-eval" ]; then
+			BUILD=$d
+			break
+		fi
+	done
+fi
+if [ -n "$BUILD" ] && [ ! -d "$BUILD" ]; then
+	echo "# build dir $BUILD does not exist"
+	BUILD=""
+fi
+[ -n "$BUILD" ] && BUILD=$(cd "$BUILD" && pwd)
+EVAL=${BUILD:+$BUILD/src/tools/locality-eval}
+[ -n "$EVAL" ] && [ -x "$EVAL" ] || EVAL=""
+if [ -z "$PLUGDIR" ] && [ -n "$BUILD" ]; then
+	PLUGDIR=$BUILD/src/plugins/select/locality/.libs
+fi
+HAVE_PLUGIN=0
+[ -n "$PLUGDIR" ] && [ -f "$PLUGDIR/select_locality.so" ] && HAVE_PLUGIN=1
+[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && PLUGDIR=$(cd "$PLUGDIR" && pwd)
+
+if [ -z "$RUNROOT" ]; then
+	RUNROOT=$(mktemp -d /tmp/loc-itest.XXXXXX) || exit 1
+else
+	mkdir -p "$RUNROOT" || exit 1
+	RUNROOT=$(cd "$RUNROOT" && pwd)
+fi
+
+# --- bookkeeping --------------------------------------------------------
+
+NTEST=0 NPASS=0 NFAIL=0
+CURRENT=""       # run directory of the cluster that is up, if any
+
+ok() {
+	NTEST=$((NTEST + 1)) NPASS=$((NPASS + 1))
+	echo "ok $NTEST - $1"
+}
+
+not_ok() {
+	NTEST=$((NTEST + 1)) NFAIL=$((NFAIL + 1))
+	echo "not ok $NTEST - $1${2:+ # $2}"
+}
+
+# Reports name as passed when $2 is empty, else failed with $2 as reason.
+result() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
+}
+
+note() {
+	echo "# $*"
+}
+
+want() {
+	[ -z "$ONLY" ] && return 0
+	case ",$ONLY," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+cleanup() {
+	if [ -n "$CURRENT" ]; then
+		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+		CURRENT=""
+	fi
+}
+trap cleanup EXIT
+trap 'echo "# interrupted"; exit 130' INT TERM
+
+# --- cluster and job helpers --------------------------------------------
+
+# start_cluster NAME SELECT [LOCALITY_CONF] - starts a fresh cluster in
+# RUNROOT/NAME. Returns non-zero (with the log tail on stderr) on failure.
+start_cluster() {
+	local name=$1 sel=$2 lconf=${3:-}
+	local dir=$RUNROOT/$name args=()
+	cleanup
+	args=(start --dir "$dir" --nodes "$NODES" --select "$sel" --debug debug)
+	[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && args+=(--plugin-dir "$PLUGDIR")
+	[ -n "$lconf" ] && args+=(--locality-conf "$lconf")
+	if ! "$CLUSTER" "${args[@]}" >"$RUNROOT/$name.start.log" 2>&1; then
+		sed 's/^/#   /' "$RUNROOT/$name.start.log" | tail -n 30
+		return 1
+	fi
+	CURRENT=$dir
+	export SLURM_CONF=$dir/etc/slurm.conf
+	cd "$dir/out" || return 1
+	return 0
+}
+
+stop_cluster() {
+	cleanup
+}
+
+# sub ARGS... - sbatch a 'sleep' job; prints its id. Last arg is seconds.
+sub() {
+	local secs=${*: -1}
+	local args=("${@:1:$#-1}")
+	sbatch --parsable -o /dev/null "${args[@]}" --wrap "sleep $secs" \
+		2>"$RUNROOT/sbatch.err" | cut -d';' -f1
+}
+
+job_field() {
+	scontrol -o show job "$1" 2>/dev/null |
+		tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+job_state() {
+	job_field "$1" JobState
+}
+
+job_nodes() {
+	job_field "$1" NodeList
+}
+
+# Sorted, comma-joined node names of a hostlist expression.
+expand() {
+	[ -n "$1" ] && [ "$1" != "(null)" ] || return 0
+	scontrol show hostnames "$1" 2>/dev/null | sort | paste -sd, -
+}
+
+# wait_state ID STATE SECS - true once job ID is in STATE.
+wait_state() {
+	local st
+	for _ in $(seq $(($3 * 4))); do
+		st=$(job_state "$1")
+		[ "$st" = "$2" ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# All nodes idle (nothing running or completing), bounded.
+wait_all_idle() {
+	local t=${1:-60} n
+	for _ in $(seq $((t * 2))); do
+		n=$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle$')
+		[ "$n" -ge "$NODES" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+cancel_all() {
+	scancel --quiet --user=root >/dev/null 2>&1
+	for _ in $(seq 60); do
+		[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+		sleep 0.5
+	done
+	wait_all_idle 30
+}
+
+# True if hostlist $1 contains node $2.
+has_node() {
+	case ",$(expand "$1")," in *",$2,"*) return 0 ;; esac
+	return 1
+}
+
+count_nodes() {
+	expand "$1" | tr ',' '\n' | grep -c .
+}
+
+# Mean pairwise hops of multi-node jobs in a jobcomp file.
+mean_hops() {
+	"$EVAL" --conf "$LCONF_MM" --nodes "$ALLNODES" --jobcomp "$1" --quiet |
+		sed -n 's/.*mean_avg_hops=\([0-9.]*\).*/\1/p'
+}
+
+# --- the machine models -------------------------------------------------
+
+LCONF_MM=$RUNROOT/locality-mm.conf
+LCONF_BF=$RUNROOT/locality-bestfit.conf
+cat >"$LCONF_MM" <<'EOF'
+# 64 nodes n001..n064 fill an 8x8 torus row-major, in slurm.conf order.
+Dimensions=8x8
+Torus=yes
+Strategy=mm
+Curve=hilbert
+EOF
+sed 's/^Strategy=mm$/Strategy=bestfit/' "$LCONF_MM" >"$LCONF_BF"
+
+SUT=locality
+if [ "$HARNESS" = 1 ]; then
+	SUT=linear
+	note "harness check: plugin cases run against select/linear"
+fi
+CAN_RUN_SUT=1
+if [ "$SUT" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
+	CAN_RUN_SUT=0
+fi
+note "build dir: ${BUILD:-none}; locality-eval: ${EVAL:-not built}"
+note "plugin: ${PLUGDIR:-none} ($([ "$HAVE_PLUGIN" = 1 ] && echo found || echo not built))"
+note "run dir: $RUNROOT"
+
+# --- cases on the select/locality (Strategy=mm) cluster ----------------
+
+# a: placement equals the core's choice for the same state.
+case_a() {
+	local name="a: sbatch jobs of mixed sizes land on the nodes the core chooses"
+	if [ -z "$EVAL" ]; then not_ok "$name" "locality-eval not built"; return; fi
+	local holders="n002 n011 n020 n029 n038 n047 n056" h id bad="" ids=()
+	local busy="n[033-036]"
+	id=$(sub -N4 -w "n[033-036]" -t 30 600)
+	ids+=("$id")
+	for h in $holders; do
+		id=$(sub -N1 -w "$h" -t 30 600)
+		ids+=("$id")
+		busy="$busy,$h"
+	done
+	for id in "${ids[@]}"; do
+		wait_state "$id" RUNNING 20 || bad="holder job $id did not start"
+	done
+	local k pred got n=0
+	for k in 5 3 8 2 12 1 7 6; do
+		[ -n "$bad" ] && break
+		pred=$("$EVAL" --conf "$LCONF_MM" --nodes "$ALLNODES" --predict \
+			--busy "$busy" -k "$k" 2>&1) || {
+			bad="locality-eval --predict -k $k failed: $pred"
+			break
+		}
+		id=$(sub -N"$k" -t 30 600)
+		if ! wait_state "$id" RUNNING 20; then
+			bad="job $id (-N$k) did not start: $(job_field "$id" Reason)"
+			break
+		fi
+		got=$(job_nodes "$id")
+		if [ "$(expand "$pred")" != "$(expand "$got")" ]; then
+			bad="-N$k got $got, core predicts $pred (busy $busy)"
+			break
+		fi
+		n=$((n + 1))
+		note "a: -N$k -> $got (as predicted)"
+		busy="$busy,$got"
+	done
+	cancel_all
+	result "$name" "$bad"
+}
+
+# c: DOWN and DRAINed nodes are never allocated.
+case_c() {
+	local down=n005 drain=n010 bad_down="" bad_drain="" id ids=() k nl st
+	scontrol update nodename=$down state=down reason=test >/dev/null 2>&1
+	scontrol update nodename=$drain state=drain reason=test >/dev/null 2>&1
+	sleep 1
+	# 62 usable nodes: three jobs take them all, a fourth must wait.
+	for k in 20 20 22; do
+		ids+=("$(sub -N"$k" -t 10 600)")
+	done
+	for id in "${ids[@]}"; do
+		if ! wait_state "$id" RUNNING 20; then
+			bad_down="job $id did not start ($(job_field "$id" Reason))"
+			bad_drain=$bad_down
+		fi
+		nl=$(job_nodes "$id")
+		has_node "$nl" $down && bad_down="job $id got $down ($nl)"
+		has_node "$nl" $drain && bad_drain="job $id got $drain ($nl)"
+	done
+	id=$(sub -N1 -t 10 600)
+	sleep 4
+	if [ "$(job_state "$id")" != PENDING ]; then
+		nl=$(job_nodes "$id")
+		bad_down="a job started with no usable node free: $id on $nl"
+		bad_drain=$bad_down
+	fi
+	# The check means something only if the nodes stayed out of service.
+	st=$(sinfo -h -n $down -o %t)
+	case $st in down*) ;; *) bad_down="$down left DOWN during the case ($st)" ;; esac
+	st=$(sinfo -h -n $drain -o %t)
+	case $st in drain* | drng*) ;; *) bad_drain="$drain left DRAIN during the case ($st)" ;; esac
+	cancel_all
+	scontrol update nodename=$down state=resume >/dev/null 2>&1
+	scontrol update nodename=$drain state=resume >/dev/null 2>&1
+	wait_all_idle 30
+	result "c: a DOWN node ($down) is never allocated" "$bad_down"
+	result "c: a DRAINed node ($drain) is never allocated" "$bad_drain"
+}
+
+# d: --nodelist, --exclude, --contiguous.
+case_d() {
+	local bad="" id nl exp
+	# --nodelist: required nodes plus one the plugin picks.
+	id=$(sub -N4 -w "n[020,030,040]" -t 10 600)
+	if wait_state "$id" RUNNING 20; then
+		nl=$(job_nodes "$id")
+		for exp in n020 n030 n040; do
+			has_node "$nl" $exp || bad="-w n[020,030,040] -N4 got $nl"
+		done
+		[ "$(count_nodes "$nl")" = 4 ] || bad="-N4 got $nl"
+	else
+		bad="job $id did not start: $(job_field "$id" Reason)"
+	fi
+	id=$(sub -N2 -w "n001,n064" -t 10 600)
+	if wait_state "$id" RUNNING 20; then
+		nl=$(job_nodes "$id")
+		[ "$(expand "$nl")" = "n001,n064" ] || bad="-w n001,n064 got $nl"
+	else
+		bad="job $id did not start: $(job_field "$id" Reason)"
+	fi
+	cancel_all
+	result "d: --nodelist honoured" "$bad"
+
+	bad=""
+	id=$(sub -N8 -x "n[001-032]" -t 10 600)
+	if wait_state "$id" RUNNING 20; then
+		nl=$(job_nodes "$id")
+		for exp in $(expand "$nl" | tr ',' ' '); do
+			[ "$((10#${exp#n}))" -gt 32 ] || bad="-x n[001-032] got $nl"
+		done
+	else
+		bad="job $id did not start: $(job_field "$id" Reason)"
+	fi
+	id=$(sub -N56 -x "n[001-008]" -t 10 600)
+	if wait_state "$id" RUNNING 5; then
+		bad="-N56 -x n[001-008] started with 8 of those nodes busy: $(job_nodes "$id")"
+	fi
+	cancel_all
+	id=$(sub -N60 -x "n[001-004]" -t 10 600)
+	if wait_state "$id" RUNNING 20; then
+		nl=$(job_nodes "$id")
+		[ "$(expand "$nl")" = "$(expand "n[005-064]")" ] ||
+			bad="-N60 -x n[001-004] got $nl"
+	else
+		bad="job $id did not start: $(job_field "$id" Reason)"
+	fi
+	cancel_all
+	result "d: --exclude honoured" "$bad"
+
+	# --contiguous in a fragmented machine: the node set must be an
+	# unbroken interval of the configured curve or a full box.
+	bad=""
+	local h ids=()
+	for h in 001 003 006 010 013 015 017 020 023 028 031 036 041 044; do
+		ids+=("$(sub -N1 -w "n$h" -t 10 600)")
+	done
+	for id in "${ids[@]}"; do
+		wait_state "$id" RUNNING 20 || bad="holder $id did not start"
+	done
+	local k span bbox line
+	for k in 4 8 6; do
+		[ -n "$bad" ] && break
+		id=$(sub -N"$k" --contiguous -t 10 600)
+		if ! wait_state "$id" RUNNING 20; then
+			bad="--contiguous -N$k did not start: $(job_field "$id" Reason)"
+			break
+		fi
+		nl=$(job_nodes "$id")
+		if [ -n "$EVAL" ]; then
+			line=$(echo "x $nl" | "$EVAL" --conf "$LCONF_MM" \
+				--nodes "$ALLNODES" | awk '$1 == "x"')
+			span=$(echo "$line" | awk '{print $4}')
+			bbox=$(echo "$line" | awk '{print $5}')
+			if [ "$span" != "$k" ] && [ "$bbox" != "$k" ] &&
+				! { [ "$SUT" = linear ] && [ "$(count_nodes "$nl")" = "$k" ] &&
+					[ "$(scontrol show hostnames "$nl" | wc -l)" = "$k" ] &&
+					consecutive "$nl"; }; then
+				bad="--contiguous -N$k got $nl: curve span $span, box $bbox"
+			fi
+			note "d: --contiguous -N$k -> $nl (span $span, bbox $bbox)"
+		else
+			bad="locality-eval not built (cannot check contiguity)"
+		fi
+	done
+	cancel_all
+	result "d: --contiguous honoured" "$bad"
+}
+
+# Node numbers of $1 are consecutive (Slurm's own meaning, for linear).
+consecutive() {
+	scontrol show hostnames "$1" | sed 's/^n0*//' | sort -n |
+		awk 'NR > 1 && $1 != p + 1 { bad = 1 } { p = $1 } END { exit bad }'
+}
+
+# e: backfill through WILL_RUN.
+case_e() {
+	local bad="" busy big small long st
+	busy=$(sub -N60 -t 2 600)
+	wait_state "$busy" RUNNING 20 || bad="60-node job did not start"
+	big=$(sub -N64 -t 5 5)
+	sleep 1
+	small=$(sub -N2 -t 1 5)
+	long=$(sub -N2 -t 30 5)
+	if [ -z "$bad" ]; then
+		if wait_state "$small" RUNNING 15; then
+			st=$(job_state "$big")
+			[ "$st" = PENDING ] || bad="64-node job is $st, expected PENDING"
+			# Started by sched/backfill, so through WILL_RUN, not by
+			# the main scheduler.
+			[ "$(job_field "$small" Scheduler)" = Backfill ] ||
+				bad="the 2-node job was started by the $(job_field "$small" Scheduler) scheduler, not backfill"
+			sleep 3
+			st=$(job_state "$long")
+			[ "$st" = PENDING ] ||
+				bad="a 30-minute job jumped ahead of the waiting 64-node job ($st)"
+		else
+			bad="2-node 1-minute job did not backfill ($(job_state "$small"), $(job_field "$small" Reason))"
+		fi
+	fi
+	cancel_all
+	result "e: a lower-priority job backfills when it fits (WILL_RUN)" "$bad"
+}
+
+# f: kill -9 of slurmctld with running jobs.
+case_f() {
+	local bad_lost="" bad_double="" ids=() id k n
+	local idfile=$RUNROOT/f.ids
+	: >"$idfile"
+	for k in 6 10 3 12 8 4 9 2 7 5 16 11 1 13; do
+		id=$(sub -N"$k" -t 5 $((12 + k % 7)))
+		echo "f$k $id" >>"$idfile"
+		ids+=("$id")
+	done
+	# Let slurmctld save the running state (it saves at most every few
+	# seconds), then kill it without warning.
+	sleep 8
+	n=$(squeue -h -t R -o %i | wc -l)
+	note "f: $n jobs running, $((${#ids[@]} - n)) waiting at kill -9"
+	if ! "$CLUSTER" restart-ctld --dir "$CURRENT" --kill9 >"$RUNROOT/f.restart.log" 2>&1; then
+		bad_lost="slurmctld did not come back: $(tail -n 3 "$RUNROOT/f.restart.log" | tr '\n' ' ')"
+		bad_double=$bad_lost
+	elif ! "$WORKLOAD" wait "$idfile" 150; then
+		bad_lost="jobs still queued 150 s after the restart"
+	fi
+	if [ -z "$bad_lost" ]; then
+		for id in "${ids[@]}"; do
+			if ! grep -q "^JobId=$id .*JobState=COMPLETED" "$CURRENT/jobcomp.txt"; then
+				bad_lost="job $id has no COMPLETED jobcomp record ($(job_state "$id"))"
+				break
+			fi
+		done
+	fi
+	if [ -z "$bad_double" ]; then
+		if [ -z "$EVAL" ]; then
+			bad_double="locality-eval not built (overlap checker)"
+		elif ! "$EVAL" --check-overlap --jobcomp "$CURRENT/jobcomp.txt" \
+			>"$RUNROOT/f.overlap" 2>&1; then
+			bad_double=$(head -n 2 "$RUNROOT/f.overlap" | tr '\n' ' ')
+		else
+			note "f: $(tail -n 1 "$RUNROOT/f.overlap")"
+		fi
+	fi
+	result "f: kill -9 + restart of slurmctld: every job completes" "$bad_lost"
+	result "f: kill -9 + restart of slurmctld: no node in two jobs at once" "$bad_double"
+}
+
+# b: runs the fragmenting workload on the current cluster; saves jobcomp.
+run_fragmenting() {
+	local tag=$1
+	"$WORKLOAD" submit "$RUNROOT/frag.workload" "$RUNROOT/b-$tag.ids" ||
+		return 1
+	"$WORKLOAD" wait "$RUNROOT/b-$tag.ids" 240 || return 1
+	sleep 1
+	cp "$CURRENT/jobcomp.txt" "$RUNROOT/b-$tag.jobcomp"
+}
+
+# --- run ----------------------------------------------------------------
+# Everything runs from main(), read whole before it starts, so editing this
+# file during a run cannot derail the run.
+
+main() {
+
+	PLUGIN_CASES="a c d e f"
+	declare -gA B_DONE=()
+
+	if want b; then
+		"$WORKLOAD" gen --seed 11 --jobs 60 --max-nodes 16 --phases --gap 0.9 \
+			>"$RUNROOT/frag.workload"
+	fi
+
+	if [ "$CAN_RUN_SUT" = 1 ]; then
+		if start_cluster sut-mm "$SUT" "$LCONF_MM"; then
+			if want b; then
+				note "b: fragmenting sequence on select/$SUT (mm), $(wc -l <"$RUNROOT/frag.workload") jobs"
+				run_fragmenting mm && B_DONE[mm]=1
+				cancel_all
+			fi
+			for c in $PLUGIN_CASES; do
+				want "$c" || continue
+				wait_all_idle 30 || note "$c: not all nodes idle before the case"
+				"case_$c"
+			done
+			stop_cluster
+		else
+			for c in $PLUGIN_CASES; do
+				want "$c" && not_ok "$c: select/$SUT cluster" "cluster did not start"
+			done
+		fi
+		if want b && start_cluster sut-bestfit "$SUT" "$LCONF_BF"; then
+			note "b: fragmenting sequence on select/$SUT (bestfit, hilbert)"
+			run_fragmenting bestfit && B_DONE[bestfit]=1
+			stop_cluster
+		fi
+		if want b && start_cluster linear linear; then
+			note "b: fragmenting sequence on select/linear"
+			run_fragmenting linear && B_DONE[linear]=1
+			stop_cluster
+		fi
+	else
+		for c in $PLUGIN_CASES; do
+			want "$c" || continue
+			case $c in
+			a) not_ok "a: sbatch jobs of mixed sizes land on the nodes the core chooses" "plugin not built" ;;
+			c) not_ok "c: a DOWN node is never allocated" "plugin not built"
+			   not_ok "c: a DRAINed node is never allocated" "plugin not built" ;;
+			d) not_ok "d: --nodelist honoured" "plugin not built"
+			   not_ok "d: --exclude honoured" "plugin not built"
+			   not_ok "d: --contiguous honoured" "plugin not built" ;;
+			e) not_ok "e: a lower-priority job backfills when it fits (WILL_RUN)" "plugin not built" ;;
+			f) not_ok "f: kill -9 + restart of slurmctld: every job completes" "plugin not built"
+			   not_ok "f: kill -9 + restart of slurmctld: no node in two jobs at once" "plugin not built" ;;
+			esac
+		done
+	fi
+
+	if want b; then
+		for s in mm bestfit; do
+			name="b: after fragmentation, mean pairwise hops under select/$SUT ($s, hilbert) < select/linear"
+			if [ "$CAN_RUN_SUT" = 0 ]; then
+				not_ok "$name" "plugin not built"
+			elif [ -z "$EVAL" ]; then
+				not_ok "$name" "locality-eval not built"
+			elif [ -z "${B_DONE[$s]:-}" ] || [ -z "${B_DONE[linear]:-}" ]; then
+				not_ok "$name" "workload did not complete on both clusters"
+			else
+				h_sut=$(mean_hops "$RUNROOT/b-$s.jobcomp")
+				h_lin=$(mean_hops "$RUNROOT/b-linear.jobcomp")
+				note "b: mean avg pairwise hops: $s $h_sut, linear $h_lin"
+				if [ -n "$h_sut" ] && [ -n "$h_lin" ] &&
+					awk -v a="$h_sut" -v b="$h_lin" 'BEGIN { exit !(a < b) }'; then
+					ok "$name"
+				else
+					not_ok "$name" "$s ${h_sut:-?} vs linear ${h_lin:-?}"
+				fi
+			fi
+		done
+	fi
+
+	# g: a broken locality.conf stops slurmctld with file and line.
+	if want g; then
+		for variant in key node; do
+			if [ $variant = key ]; then
+				name="g: a broken locality.conf (unknown key, line 3) stops slurmctld naming file and line"
+				printf 'Dimensions=8x8\nTorus=yes\nNoSuchKey=1\nStrategy=mm\n' \
+					>"$RUNROOT/broken.conf"
+				pattern='locality\.conf:3'
+			else
+				name="g: a locality.conf naming a node slurm.conf lacks stops slurmctld naming file, line and node"
+				printf 'Dimensions=8x8x2\nTorus=yes\n\nNodeName=n[001-065] Coords=0,0,0\n' \
+					>"$RUNROOT/broken.conf"
+				pattern='locality\.conf:4.*n065'
+			fi
+			if [ "$HAVE_PLUGIN" = 0 ]; then
+				not_ok "$name" "plugin not built"
+				continue
+			fi
+			gdir=$RUNROOT/broken-$variant
+			if start_cluster "broken-$variant" locality "$RUNROOT/broken.conf"; then
+				stop_cluster
+				not_ok "$name" "slurmctld started with the broken file"
+			elif grep -Eq "$pattern" "$gdir/log/slurmctld.log" \
+				"$gdir/log/slurmctld.out" 2>/dev/null; then
+				note "g: $(grep -Eh "$pattern" "$gdir/log/slurmctld.log" \
+					"$gdir/log/slurmctld.out" 2>/dev/null | head -n 1)"
+				ok "$name"
+			else
+				not_ok "$name" "no message matching /$pattern/ in $gdir/log"
+			fi
+		done
+	fi
+
+	cleanup
+	cd /
+	if [ "$KEEP" = 0 ] && [ "$NFAIL" = 0 ]; then
+		rm -rf "$RUNROOT"
+	else
+		note "logs kept in $RUNROOT"
+	fi
+	echo "$NPASS passed, $NFAIL failed"
+	[ "$NFAIL" = 0 ]
+}
+
+main; exit $?
