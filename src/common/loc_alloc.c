@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "loc_rankmap.h"
 #include "loc_strategy_internal.h"
 #include "loc_walltime.h"
 
@@ -30,12 +31,14 @@ struct loc_alloc {
 	int nnodes;
 
 	/* Per-call scratch, sized once. */
-	uint8_t *free;
+	loc__freemap_t *fm; /* the candidate map, kept between calls */
+	const uint8_t *free; /* its 0/1 bytes */
 	uint8_t *must;      /* required nodes of the current request */
 	int nmust;
 	int *scratch;       /* 4 * nnodes for strategies */
-	uint32_t *seen;     /* stamp per node for distinctness checks */
-	uint32_t stamp;
+	uint8_t *seen;      /* stamp per node for distinctness checks */
+	uint8_t stamp;
+	uint64_t *sortbits; /* node-order marks for sorting the answer */
 	int *point_dist;    /* BFS distances for required-node completion */
 	int *queue;
 	int *bucket;        /* 2 * (diameter + 2) counting-sort buckets */
@@ -179,14 +182,16 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 		loc_alloc_destroy(a);
 		return NULL;
 	}
-	a->free = malloc(n);
+	a->fm = loc__freemap_create(a->curve, n);
+	a->free = a->fm ? loc__freemap_map(a->fm) : NULL;
 	a->must = calloc(n, 1);
 	a->scratch = malloc(sizeof(int) * 4 * (size_t)n);
-	a->seen = calloc(n, sizeof(uint32_t));
+	a->seen = calloc(n, 1);
+	a->sortbits = calloc(LOC__BITS_WORDS(n), sizeof(uint64_t));
 	a->point_dist = malloc(sizeof(int) * loc_grid_npoints(grid));
 	a->queue = malloc(sizeof(int) * loc_grid_npoints(grid));
 	a->bucket = malloc(sizeof(int) * 2 * (loc_grid_diameter(grid) + 2));
-	if (!a->free || !a->must || !a->scratch || !a->seen ||
+	if (!a->fm || !a->must || !a->scratch || !a->seen || !a->sortbits ||
 	    !a->point_dist || !a->queue || !a->bucket)
 		goto nomem;
 	for (int i = 0; i < a->keep; i++) {
@@ -212,11 +217,12 @@ void loc_alloc_destroy(loc_alloc_t *alloc)
 		return;
 	if (alloc->ops && alloc->ops->fini && alloc->state)
 		alloc->ops->fini(alloc->state);
+	loc__freemap_destroy(alloc->fm);
 	loc_curve_destroy(alloc->curve);
-	free(alloc->free);
 	free(alloc->must);
 	free(alloc->scratch);
 	free(alloc->seen);
+	free(alloc->sortbits);
 	free(alloc->point_dist);
 	free(alloc->queue);
 	free(alloc->bucket);
@@ -240,11 +246,12 @@ const loc_policy_t *loc_alloc_policy(const loc_alloc_t *alloc)
 	return &alloc->policy;
 }
 
-/* Starts a fresh stamp generation; clears the array on wrap. */
-static uint32_t _next_stamp(loc_alloc_t *a)
+/* Starts a fresh stamp generation; clears the array on wrap (one byte per
+ * node keeps the marks in cache; a wrap every 255 offers is cheap). */
+static uint8_t _next_stamp(loc_alloc_t *a)
 {
 	if (++a->stamp == 0) {
-		memset(a->seen, 0, sizeof(uint32_t) * a->nnodes);
+		memset(a->seen, 0, a->nnodes);
 		a->stamp = 1;
 	}
 	return a->stamp;
@@ -255,25 +262,40 @@ static bool _offer_before(double cost, int seq, const loc_offer_t *o)
 	return cost < o->cost || (cost == o->cost && seq < o->seq);
 }
 
+/*
+ * Validation is one pass over the offer, O(k): every node in range, free
+ * and not seen before in this offer. The flags are or-ed and tested once,
+ * so the loop has no data-dependent branch.
+ */
 int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 {
 	loc_alloc_t *a = ctx->alloc;
-	uint32_t stamp = _next_stamp(a);
-	int seq = a->nseq++, must_hit = 0, pos;
+	const uint8_t *fr = a->free;
+	uint8_t *seen = a->seen, stamp = _next_stamp(a);
+	unsigned int n = (unsigned int)a->nnodes, bad = 0;
+	int seq = a->nseq++, pos, k = ctx->k;
 
-	for (int i = 0; i < ctx->k; i++) {
-		int v = nodes[i];
+	/* k in a local: the byte stores below could alias ctx->k. */
+	for (int i = 0; i < k; i++) {
+		unsigned int v = (unsigned int)nodes[i];
 
-		if (v < 0 || v >= a->nnodes || !ctx->free[v] ||
-		    a->seen[v] == stamp)
+		if (v >= n)
 			return LOC_EINVAL;
-		a->seen[v] = stamp;
-		must_hit += a->must[v];
+		bad |= (fr[v] ^ 1u) | (unsigned int)(seen[v] == stamp);
+		seen[v] = stamp;
 	}
+	if (bad)
+		return LOC_EINVAL;
 	/* Contiguous requests with required nodes: only offers that
 	 * contain all of them count. */
-	if (must_hit != a->nmust)
-		return 0;
+	if (a->nmust) {
+		int must_hit = 0;
+
+		for (int i = 0; i < k; i++)
+			must_hit += a->must[nodes[i]];
+		if (must_hit != a->nmust)
+			return 0;
+	}
 	if (isnan(cost))
 		return LOC_EINVAL;
 	if (a->noffers == a->keep &&
@@ -294,7 +316,7 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 	}
 	a->offer[pos].cost = cost;
 	a->offer[pos].seq = seq;
-	memcpy(a->offer[pos].nodes, nodes, sizeof(int) * ctx->k);
+	memcpy(a->offer[pos].nodes, nodes, sizeof(int) * k);
 	if (a->noffers < a->keep)
 		a->noffers++;
 	return 0;
@@ -433,59 +455,35 @@ static int _check_request(loc_alloc_t *a, const loc_request_t *req,
 }
 
 /*
- * Writes nodes[0..k-1] to out in ascending order. Large answers are sorted
- * by marking and one pass over the nodes (O(N)), which beats qsort's
- * O(k log k) once k is a sizeable fraction of N: at k=4096 on 32,768 nodes
- * the sort was most of a curve strategy's decision time.
+ * Writes nodes[0..k-1] (distinct) to out in ascending order. Large answers
+ * are marked in a node bitmap and read back a word at a time, O(k +
+ * nnodes / 64): at k = 4096 on 32,768 nodes, sorting was most of a curve
+ * strategy's decision time.
  */
 static void _sorted_copy(loc_alloc_t *a, const int *nodes, int k, int *out)
 {
-	if ((int64_t)k * 16 < a->nnodes) {
+	int nw = LOC__BITS_WORDS(a->nnodes) - 1;
+	uint64_t *b = a->sortbits;
+
+	if (k < 32 || (int64_t)k * 4 < nw) {
 		memcpy(out, nodes, sizeof(int) * k);
 		qsort(out, k, sizeof(int), _cmp_int);
 		return;
 	}
-	{
-		uint32_t stamp = _next_stamp(a);
-		int n = 0;
-
-		for (int i = 0; i < k; i++)
-			a->seen[nodes[i]] = stamp;
-		for (int v = 0; v < a->nnodes && n < k; v++)
-			if (a->seen[v] == stamp)
-				out[n++] = v;
-	}
+	memset(b, 0, sizeof(uint64_t) * nw);
+	for (int i = 0; i < k; i++)
+		b[nodes[i] >> 6] |= 1ULL << (nodes[i] & 63);
+	loc__bits_ones(b, 0, a->nnodes, out, k);
 }
 
-/*
- * Copies the candidate map into a->free as 0/1 and returns how many are
- * set. Runs on every decision, so it works a word at a time: on 32,768
- * nodes a byte loop was most of a small request's cost.
- */
-static int _load_free(loc_alloc_t *a, const uint8_t *cand)
+const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx)
 {
-	const uint64_t ones = 0x0101010101010101ULL;
-	int n = a->nnodes, nfree = 0, v = 0;
+	return loc__freemap_rank_bits(ctx->alloc->fm, false);
+}
 
-	memcpy(a->free, cand, n);
-	for (; v + 8 <= n; v += 8) {
-		uint64_t w;
-
-		memcpy(&w, a->free + v, 8);
-		if (w & ~ones) {
-			/* Some byte is neither 0 nor 1: normalise it. */
-			for (int i = 0; i < 8; i++)
-				a->free[v + i] = a->free[v + i] != 0;
-			memcpy(&w, a->free + v, 8);
-		}
-		/* Bytes are 0/1: the multiply sums them in the top byte. */
-		nfree += (int)((w * ones) >> 56);
-	}
-	for (; v < n; v++) {
-		a->free[v] = a->free[v] != 0;
-		nfree += a->free[v];
-	}
-	return nfree;
+const uint64_t *loc__rank_bits(loc__ctx_t *ctx)
+{
+	return loc__freemap_rank_bits(ctx->alloc->fm, true);
 }
 
 /* Marks the required nodes in a->must, checking each. a->must is all zero
@@ -543,7 +541,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 	const loc_offer_t *win;
 	int rc, nfree;
 
-	nfree = _load_free(a, view->candidate);
+	nfree = loc__freemap_load(a->fm, view->candidate);
 	if (nfree < req->nodes)
 		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
 				     "%d nodes requested, %d candidates free",

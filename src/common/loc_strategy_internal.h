@@ -49,6 +49,53 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost);
  */
 double loc__offer_bound(const loc__ctx_t *ctx);
 
+/*
+ * The free map in curve order, one bit per rank: bit r % 64 of word r / 64
+ * is set when the node at rank r is in ctx->free. Bits from nnodes on are
+ * 0, and a zero word follows the last. The allocator keeps it up to date
+ * from one decision to the next (flipping the bits of nodes whose
+ * candidacy changed), so it usually costs nothing; otherwise it is built
+ * in O(nnodes) on the first request of a decision. Borrowed until the
+ * strategy returns. In loc_alloc.c.
+ */
+const uint64_t *loc__rank_bits(loc__ctx_t *ctx);
+/* The same when it is up to date already, else NULL (never builds it). */
+const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx);
+
+/* Words of a bitmap of n bits, plus the trailing zero word. */
+#define LOC__BITS_WORDS(n) (((n) + 63) / 64 + 1)
+
+/*
+ * Word-at-a-time scans of a bitmap (bits as in loc__rank_bits(): a zero
+ * word must follow bit `to`'s word). Bits outside [from, to) count as 0.
+ * In loc_rankmap.c.
+ *
+ * loc__bits_ones() writes the positions of the first max set bits,
+ * ascending, to pos and returns how many (at most max).
+ * loc__bits_runs() writes the first max maximal runs of at least len >= 1
+ * set bits, in order, to iv (iv[2i] = start, iv[2i + 1] = end, exclusive)
+ * and returns how many: O((to - from) / 64 + runs found).
+ * loc__bits_find() returns the first position in [from, to) whose bit is
+ * value, or to; loc__bits_rfind() the last one, or from - 1.
+ */
+int loc__bits_ones(const uint64_t *bits, int from, int to, int *pos, int max);
+int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
+		   int max);
+int loc__bits_find(const uint64_t *bits, int from, int to, bool value);
+int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
+
+/*
+ * The free intervals of at least len ranks (maximal runs of free ranks),
+ * in rank order, from loc__rank_bits(). With ring (every dimension a
+ * torus) the runs at both ends of the order are one interval, listed last,
+ * whose end exceeds nnodes (ranks wrap). Every rank free is the single
+ * interval [0, nnodes). Writes at most max intervals to iv as for
+ * loc__bits_runs() (room for nnodes + 1 ints covers every case) and
+ * returns how many. In loc_rankmap.c.
+ */
+int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
+			int max);
+
 /* A strategy: offers placements; returns 0, LOC_ENOFIT (nothing offered,
  * e.g. no box fits) or another LOC_E* code. */
 typedef int (*loc__strategy_f)(loc__ctx_t *ctx);

@@ -20,7 +20,15 @@
  * sweep of the machine plus 16384 node visits per call (a few hundred
  * microseconds at worst on 32768 nodes); once it is spent such windows
  * are passed over, which may send the job to a box although a connected
- * window exists further on.
+ * window exists further on. An exact test for every window would be
+ * connectivity under a sliding window, i.e. with deletions: a dynamic
+ * spanning forest (link-cut trees, O((N + E) log N) per call) costs
+ * milliseconds on 32768 nodes, and patching per-piece adjacency as the
+ * window slides is exact but O(pieces) per window, which degenerates to
+ * O(k) on curves with many breaks; neither fits the per-decision budget,
+ * so the cap stays.
+ *
+ * The intervals come from the rank bitmap (loc__rank_intervals()).
  */
 #include <math.h>
 #include <string.h>
@@ -33,6 +41,8 @@
  * floor that keeps small machines exact. */
 #define CONTIG_BFS_SWEEPS 1
 #define CONTIG_BFS_FLOOR 16384
+/* Intervals taken by a linear scan before building a heap. */
+#define CONTIG_LINEAR_POPS 4
 
 typedef struct contig {
 	loc__ctx_t *ctx;
@@ -42,8 +52,10 @@ typedef struct contig {
 	int n, k, ring;
 	int64_t *heap;      /* (leftover << 32 | start) of fitting intervals */
 	int nheap;
+	int npops;          /* intervals taken so far (see _pop()) */
 	int *stamp;         /* [n] BFS marks, by a point's first node */
 	int *queue;         /* [n] BFS queue of points, then the pick */
+	bool stamp_clear;   /* stamp zeroed (on the first search) */
 	int mark;
 	int64_t budget;
 } contig_t;
@@ -87,86 +99,65 @@ static void _heap_down(int64_t *h, int n, int i)
 	}
 }
 
-static int64_t _heap_pop(contig_t *c)
+/*
+ * The next interval by (leftover, start), INT64_MAX when none is left.
+ * Most calls stop after a pop or two, so the first pops scan the list
+ * (in start order: the first exact fit ends the scan, nothing beats it)
+ * and mark what they take; only a long search pays for a heap.
+ */
+static int64_t _pop(contig_t *c)
 {
-	int64_t top = c->heap[0];
+	int64_t top;
 
+	if (c->npops < CONTIG_LINEAR_POPS) {
+		int64_t best = INT64_MAX;
+		int bi = -1;
+
+		c->npops++;
+		for (int i = 0; i < c->nheap; i++) {
+			if (c->heap[i] < best) {
+				best = c->heap[i];
+				bi = i;
+				if (!(best >> 32))
+					break;
+			}
+		}
+		if (bi >= 0)
+			c->heap[bi] = INT64_MAX;
+		return best;
+	}
+	if (c->npops++ == CONTIG_LINEAR_POPS)
+		for (int i = c->nheap / 2 - 1; i >= 0; i--)
+			_heap_down(c->heap, c->nheap, i);
+	if (!c->nheap)
+		return INT64_MAX;
+	top = c->heap[0];
 	c->heap[0] = c->heap[--c->nheap];
 	_heap_down(c->heap, c->nheap, 0);
 	return top;
 }
 
 /*
- * The runs of free ranks: iv[2i] and iv[2i+1] are the start and end
- * (exclusive) of run i. ford[n] is scratch for the free map in rank
- * order, scanned eight ranks at a time for transitions: the map of a busy
- * machine is close to random, so per-rank branches would mispredict.
- * Returns the number of runs (at most (n+1)/2).
+ * Lists the free intervals of at least k nodes (on a ring the runs at
+ * both ends join into one) as (leftover << 32 | start) keys, in start
+ * order; iv (n + 1 ints) is scratch for loc__rank_intervals().
  */
-static int _free_runs(const uint8_t *fr, const int *order, int n,
-		      uint8_t *ford, int *iv)
+static void _collect_intervals(contig_t *c, int *iv)
 {
-	uint64_t carry = 0;
-	int ne = 0;
+	int nint = loc__rank_intervals(c->ctx, c->ring, c->k, iv, c->n);
 
-	for (int r = 0; r < n; r++)
-		ford[r] = fr[order[r]];
-	for (int r = 0; r < n; r += 8) {
-		uint64_t w = 0, t;
-
-		/* Rank r + j in byte j; bytes past n are 0, which closes a
-		 * run ending at n. */
-		if (r + 8 <= n) {
-			memcpy(&w, ford + r, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			w = __builtin_bswap64(w);
-#endif
-		} else {
-			for (int j = 0; r + j < n; j++)
-				w |= (uint64_t)ford[r + j] << (8 * j);
-		}
-		/* A byte of t is set where the map changes. */
-		t = w ^ ((w << 8) | carry);
-		carry = w >> 56;
-		while (t) {
-			iv[ne++] = r + (__builtin_ctzll(t) >> 3);
-			t &= t - 1;
-		}
-	}
-	if (ne % 2)
-		iv[ne++] = n;
-	return ne / 2;
-}
-
-/*
- * Collects the free intervals of at least k nodes (on a ring the runs at
- * both ends join into one) and heapifies them by (leftover, start).
- * iv and ford are scratch for _free_runs().
- */
-static void _collect_intervals(contig_t *c, int *iv, uint8_t *ford)
-{
-	int n = c->n, nruns = _free_runs(c->ctx->free, c->order, n, ford, iv);
-
-	if (c->ring && nruns >= 2 && iv[0] == 0 && iv[2 * nruns - 1] == n) {
-		iv[2 * nruns - 1] = n + iv[1];
-		iv += 2;
-		nruns--;
-	}
-	c->nheap = 0;
-	for (int i = 0; i < nruns; i++) {
+	for (int i = 0; i < nint; i++) {
 		int len = iv[2 * i + 1] - iv[2 * i];
 
-		if (len >= c->k)
-			c->heap[c->nheap++] =
-				((int64_t)(len - c->k) << 32) | iv[2 * i];
+		c->heap[i] = ((int64_t)(len - c->k) << 32) | iv[2 * i];
 	}
-	for (int i = c->nheap / 2 - 1; i >= 0; i--)
-		_heap_down(c->heap, c->nheap, i);
+	c->nheap = nint;
 }
 
+/* The node at rank (0 <= rank < 2n: windows may wrap once). */
 static int _node_at(const contig_t *c, int rank)
 {
-	return c->order[rank % c->n];
+	return c->order[rank < c->n ? rank : rank - c->n];
 }
 
 /* 1 when ranks r and r+1 (mod n) are more than one hop apart. */
@@ -178,7 +169,9 @@ static int _is_break(const contig_t *c, int r)
 
 static bool _in_window(const contig_t *c, int node, int s)
 {
-	return (c->ranks[node] - s + c->n) % c->n < c->k;
+	int d = c->ranks[node] - s;
+
+	return (d < 0 ? d + c->n : d) < c->k;
 }
 
 /*
@@ -194,6 +187,11 @@ static int _window_connected(contig_t *c, int s)
 
 	if (c->budget <= 0)
 		return -1;
+	if (!c->stamp_clear) {
+		/* The marks are needed once some window has a break. */
+		memset(c->stamp, 0, sizeof(int) * c->n);
+		c->stamp_clear = true;
+	}
 	loc_grid_point_nodes(c->grid, p0, &nodes);
 	c->stamp[nodes[0]] = mark;
 	c->queue[tail++] = p0;
@@ -289,20 +287,18 @@ int loc__contiguous_select(loc__ctx_t *ctx)
 		return loc__offer(ctx, c.order, 0.0);
 	/* Scratch: heap of at most (n+1)/2 int64 (n+1 ints), marks, queue:
 	 * at most 3n + 1 ints. Before the search, the marks and queue hold
-	 * the runs (n + 1 ints) and the rank-ordered free map (n bytes,
-	 * from int 2n + 2 on: within 4n ints for n >= 2). */
+	 * the intervals (n + 1 ints). */
 	c.heap = (int64_t *)ctx->scratch;
 	c.stamp = ctx->scratch + n + 1;
 	c.queue = c.stamp + n;
-	_collect_intervals(&c, c.stamp, (uint8_t *)(ctx->scratch + 2 * n + 2));
-	for (int i = 0; i < n; i++)
-		c.stamp[i] = 0;
-	while (c.nheap && !rc && offers < CONTIG_MAX_OFFERS) {
-		int64_t key = _heap_pop(&c);
+	_collect_intervals(&c, c.stamp);
+	while (!rc && offers < CONTIG_MAX_OFFERS) {
+		int64_t key = _pop(&c);
 		int leftover = (int)(key >> 32);
 		int start = (int)(key & 0xffffffff);
 
-		if (!(leftover < loc__offer_bound(ctx)) || leftover > limit)
+		if (key == INT64_MAX || !(leftover < loc__offer_bound(ctx)) ||
+		    leftover > limit)
 			break;
 		rc = _scan_interval(&c, start, leftover + c.k, &offers);
 		if (offers && limit == INFINITY)

@@ -22,9 +22,13 @@
  * are read as a ring (seed 000 uses ring span): an interval may wrap from
  * the last rank to rank 0 and a window's span is measured around the
  * ring. Otherwise spans are linear.
+ *
+ * Intervals and free ranks come from the rank bitmap (loc_rankmap.c), a
+ * word at a time: first and best fit look only at the intervals that hold
+ * k, and sum of squares lists every interval only when one holds k.
  */
+#include <limits.h>
 #include <math.h>
-#include <string.h>
 
 #include "loc_strategy_internal.h"
 
@@ -93,68 +97,9 @@ static inline int _ilen(const fit_t *f, int i)
 	return f->iv[2 * i + 1] - f->iv[2 * i];
 }
 
-/*
- * The runs of free ranks: iv[2i] and iv[2i+1] are the start and end
- * (exclusive) of run i. ford[n] is scratch for the free map in rank
- * order, scanned eight ranks at a time for transitions: the map of a busy
- * machine is close to random, so per-rank branches would mispredict.
- * Returns the number of runs (at most (n+1)/2).
- */
-static int _free_runs(const uint8_t *fr, const int *order, int n,
-		      uint8_t *ford, int *iv)
+/* Counts the intervals of each size (sizes up to maxlen). */
+static void _build_histogram(fit_t *f, int maxlen)
 {
-	uint64_t carry = 0;
-	int ne = 0;
-
-	for (int r = 0; r < n; r++)
-		ford[r] = fr[order[r]];
-	for (int r = 0; r < n; r += 8) {
-		uint64_t w = 0, t;
-
-		/* Rank r + j in byte j; bytes past n are 0, which closes a
-		 * run ending at n. */
-		if (r + 8 <= n) {
-			memcpy(&w, ford + r, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			w = __builtin_bswap64(w);
-#endif
-		} else {
-			for (int j = 0; r + j < n; j++)
-				w |= (uint64_t)ford[r + j] << (8 * j);
-		}
-		/* A byte of t is set where the map changes. */
-		t = w ^ ((w << 8) | carry);
-		carry = w >> 56;
-		while (t) {
-			iv[ne++] = r + (__builtin_ctzll(t) >> 3);
-			t &= t - 1;
-		}
-	}
-	if (ne % 2)
-		iv[ne++] = n;
-	return ne / 2;
-}
-
-/* Lists the free intervals; on a ring the runs at both ends join. */
-static void _build_intervals(fit_t *f)
-{
-	f->nint = _free_runs(f->ctx->free, f->order, f->n,
-			     (uint8_t *)f->hist, f->iv);
-	if (f->ring && f->nint >= 2 && f->iv[0] == 0 &&
-	    f->iv[2 * f->nint - 1] == f->n) {
-		f->iv[2 * f->nint - 1] = f->n + f->iv[1];
-		f->iv += 2;
-		f->nint--;
-	}
-}
-
-static void _build_histogram(fit_t *f)
-{
-	int maxlen = 0;
-
-	for (int i = 0; i < f->nint; i++)
-		if (_ilen(f, i) > maxlen)
-			maxlen = _ilen(f, i);
 	for (int s = 0; s < maxlen; s++)
 		f->hist[s] = 0;
 	for (int i = 0; i < f->nint; i++)
@@ -164,10 +109,10 @@ static void _build_histogram(fit_t *f)
 		f->sumsq += (int64_t)f->hist[s] * f->hist[s];
 }
 
-/* Best fit or sum of squares cost of interval i (len >= k). */
-static int64_t _interval_cost(const fit_t *f, int i)
+/* Best fit or sum of squares cost of an interval of len >= k nodes. */
+static int64_t _len_cost(const fit_t *f, int len)
 {
-	int len = _ilen(f, i), rest = len - f->k;
+	int rest = len - f->k;
 	int64_t q;
 
 	if (f->kind == FIT_BEST)
@@ -180,6 +125,11 @@ static int64_t _interval_cost(const fit_t *f, int i)
 	return q;
 }
 
+static int64_t _interval_cost(const fit_t *f, int i)
+{
+	return _len_cost(f, _ilen(f, i));
+}
+
 /* Adds interval i's placements: first k nodes, then (if different) last k. */
 static bool _add_interval(fit_t *f, int i, int64_t cost)
 {
@@ -188,41 +138,48 @@ static bool _add_interval(fit_t *f, int i, int64_t cost)
 	return _ilen(f, i) == f->k || _add(f, 2 * i + 1, cost);
 }
 
-/* Best fit / sum of squares: collects the least-cost intervals, then
- * (SL tolerance) the near ones. Returns false when no interval holds k. */
+/*
+ * Best fit / sum of squares: collects the least-cost intervals, then
+ * (SL tolerance) the near ones. Returns false when no interval holds k.
+ * Best fit lists only the intervals holding k, sum of squares all. The
+ * cost depends only on an interval's size, so the least cost is found
+ * over the sizes present, then the first interval of that cost.
+ */
 static bool _collect_intervals(fit_t *f)
 {
 	int64_t best = INT64_MAX;
-	int first = -1, bi = -1;
+	int maxlen = 0, minlen = INT_MAX, bi = -1;
 	double limit;
 
-	for (int i = 0; i < f->nint && first < 0; i++)
-		if (_ilen(f, i) >= f->k)
-			first = i;
-	if (first < 0)
-		return false;
-	if (f->kind == FIT_SUMSQ)
-		_build_histogram(f);
-	for (int i = first; i < f->nint; i++) {
-		int64_t c;
+	for (int i = 0; i < f->nint; i++) {
+		int len = _ilen(f, i);
 
-		if (_ilen(f, i) < f->k)
-			continue;
-		c = _interval_cost(f, i);
-		if (c < best) {
-			best = c;
-			bi = i;
-		}
+		maxlen = len > maxlen ? len : maxlen;
+		if (len >= f->k && len < minlen)
+			minlen = len;
 	}
+	if (maxlen < f->k)
+		return false;
+	if (f->kind == FIT_SUMSQ) {
+		_build_histogram(f, maxlen);
+		for (int len = f->k; len <= maxlen; len++)
+			if (f->hist[len - 1] && _len_cost(f, len) < best)
+				best = _len_cost(f, len);
+	} else {
+		best = minlen - f->k;
+	}
+	for (int i = 0; i < f->nint && bi < 0; i++)
+		if (_ilen(f, i) >= f->k && _interval_cost(f, i) == best)
+			bi = i;
 	/* Ties in rank order, then the others within the SL tolerance. */
-	for (int i = bi; i < f->nint; i++)
+	for (int i = bi; i < f->nint && f->ncand < f->maxcand; i++)
 		if (_ilen(f, i) >= f->k && _interval_cost(f, i) == best &&
 		    !_add_interval(f, i, best))
 			break;
 	limit = (double)best +
 		_sl_tolerance(f->ctx->policy) * fabs((double)best);
 	if (limit > (double)best)
-		for (int i = first; i < f->nint; i++) {
+		for (int i = 0; i < f->nint; i++) {
 			int64_t c;
 
 			if (_ilen(f, i) < f->k)
@@ -235,41 +192,98 @@ static bool _collect_intervals(fit_t *f)
 	return true;
 }
 
+/* The arc (span minus one) of window i of k consecutive free ranks. */
+static inline int _arc(const fit_t *f, const int *frank, int m, int i)
+{
+	int j = i + f->k - 1;
+
+	return j < m ? frank[j] - frank[i] : frank[j - m] + f->n - frank[i];
+}
+
 /*
  * Minimum span over windows of k consecutive free nodes, frank[0..m-1]
  * being the free ranks. On a ring every window is tried, so the least arc
  * found is the least ring span: a set's ring span is the arc outside its
  * largest gap, and the k consecutive free nodes starting at that arc's
- * beginning lie inside it. Windows are collected as for intervals.
+ * beginning lie inside it. Windows are collected as for intervals: the
+ * least in order, then (SL) those within the tolerance.
  */
 static void _collect_windows(fit_t *f, const int *frank, int m)
 {
 	int k = f->k, nlin = m - k + 1, nwin = f->ring ? m : nlin, bi = 0;
-	int64_t best = INT64_MAX;
-	double limit = 0.0;
+	int best = INT_MAX;
+	double limit;
 
-	for (int pass = 0; pass < 3; pass++) {
-		for (int i = pass == 1 ? bi : 0; i < nwin; i++) {
-			int last = i < nlin ? frank[i + k - 1] :
-					      frank[i + k - 1 - m] + f->n;
-			int64_t span = last - frank[i] + 1;
+	/* The hot loop: the least linear arc, four independent minima so
+	 * the comparisons overlap; then the first window reaching it. */
+	{
+		const int *last = frank + k - 1;
+		int b0 = INT_MAX, b1 = INT_MAX, b2 = INT_MAX, b3 = INT_MAX;
+		int i = 0;
 
-			if (pass == 0 && span < best) {
-				best = span;
-				bi = i;
-			} else if (pass == 1 && span == best &&
-				   !_add(f, i, span)) {
-				break;
-			} else if (pass == 2 && span > best &&
-				   (double)span <= limit && !_add(f, i, span)) {
-				break;
-			}
+		for (; i + 4 <= nlin; i += 4) {
+			int a0 = last[i] - frank[i];
+			int a1 = last[i + 1] - frank[i + 1];
+			int a2 = last[i + 2] - frank[i + 2];
+			int a3 = last[i + 3] - frank[i + 3];
+
+			b0 = a0 < b0 ? a0 : b0;
+			b1 = a1 < b1 ? a1 : b1;
+			b2 = a2 < b2 ? a2 : b2;
+			b3 = a3 < b3 ? a3 : b3;
 		}
-		limit = (double)best +
-			_sl_tolerance(f->ctx->policy) * fabs((double)best);
-		if (pass == 1 && !(limit > (double)best))
+		for (; i < nlin; i++)
+			b0 = last[i] - frank[i] < b0 ? last[i] - frank[i] : b0;
+		b0 = b1 < b0 ? b1 : b0;
+		b2 = b3 < b2 ? b3 : b2;
+		best = b2 < b0 ? b2 : b0;
+		for (i = 0; i < nlin; i++)
+			if (last[i] - frank[i] == best)
+				break;
+		bi = i;
+	}
+	for (int i = nlin; i < nwin; i++) {
+		int arc = _arc(f, frank, m, i);
+
+		if (arc < best) {
+			best = arc;
+			bi = i;
+		}
+	}
+	for (int i = bi; i < nwin && f->ncand < f->maxcand; i++)
+		if (_arc(f, frank, m, i) == best)
+			_add(f, i, best + 1);
+	limit = (double)(best + 1) +
+		_sl_tolerance(f->ctx->policy) * fabs((double)(best + 1));
+	if (!(limit > (double)(best + 1)))
+		return;
+	for (int i = 0; i < nwin; i++) {
+		int64_t span = _arc(f, frank, m, i) + 1;
+
+		if (span > best + 1 && (double)span <= limit &&
+		    !_add(f, i, span))
 			break;
 	}
+}
+
+/* Writes order[src[s + j]] (src NULL: order[s + j]) for j < k, with the
+ * index wrapping at len, without a division per node. */
+static void _pick_wrapped(const int *order, const int *src, int len, int s,
+			  int k, int *pick)
+{
+	int a = len - s < k ? len - s : k;
+
+	if (src) {
+		for (int j = 0; j < a; j++)
+			pick[j] = order[src[s + j]];
+		for (int j = a; j < k; j++)
+			pick[j] = order[src[s + j - len]];
+		return;
+	}
+	for (int j = 0; j < a; j++)
+		pick[j] = order[s + j];
+	for (int j = a; j < k; j++)
+		pick[j] = order[s + j - len];
 }
 
 static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
@@ -282,15 +296,15 @@ static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
 		if (!((double)f->cost[c] < loc__offer_bound(ctx)))
 			continue;
 		if (frank) {
-			for (int j = 0; j < f->k; j++)
-				pick[j] = f->order[frank[(f->cand[c] + j) % m]];
+			_pick_wrapped(f->order, frank, m, f->cand[c], f->k,
+				      pick);
 		} else {
 			int i = f->cand[c] / 2;
 			int s = _ist(f, i) +
 				(f->cand[c] % 2 ? _ilen(f, i) - f->k : 0);
 
-			for (int j = 0; j < f->k; j++)
-				pick[j] = f->order[(s + j) % f->n];
+			_pick_wrapped(f->order, NULL, f->n,
+				      s < f->n ? s : s - f->n, f->k, pick);
 		}
 		rc = loc__offer(ctx, pick, (double)f->cost[c]);
 		if (rc)
@@ -299,50 +313,9 @@ static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
 	return 0;
 }
 
-/*
- * First fit without listing every interval: stops at the first run of k
- * (on a ring the run at rank 0 belongs to the wrapping interval, which
- * comes last). Stores it as interval 0. Returns false when none holds k.
- */
-static bool _first_interval(fit_t *f)
-{
-	const uint8_t *fr = f->ctx->free;
-	int n = f->n, k = f->k, head = 0, r, run = 0, s;
-	bool join;
-
-	while (head < n && fr[f->order[head]])
-		head++;
-	if (head == n) {
-		f->iv[0] = 0;
-		f->iv[1] = n;
-		return n >= k;
-	}
-	join = f->ring && head && fr[f->order[n - 1]];
-	/* Run length so far, without a data-dependent branch. */
-	for (r = join ? head : 0; r < n; r++) {
-		run = (run + 1) & -(int)fr[f->order[r]];
-		if (run >= k)
-			break;
-	}
-	if (r == n) {
-		/* The wrapping run may still hold k. */
-		if (!join || run + head < k)
-			return false;
-		f->iv[0] = n - run;
-		f->iv[1] = n + head;
-		return true;
-	}
-	s = r - k + 1;
-	while (r < n && fr[f->order[r]])
-		r++;
-	f->iv[0] = s;
-	f->iv[1] = r + (r == n && join ? head : 0);
-	return true;
-}
-
 static int _fit_select(loc__ctx_t *ctx, int kind)
 {
-	int n = ctx->nnodes, cap = (n + 1) / 2, *frank, m = 0;
+	int n = ctx->nnodes, *frank, m;
 	fit_t f = {
 		.ctx = ctx,
 		.order = loc_curve_order(ctx->curve),
@@ -353,28 +326,27 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 		.maxcand = _sl_enabled(ctx->policy) ? FIT_MAX_OFFERS : 1,
 	};
 
-	/* Scratch: iv[2 * cap], then hist[n], which first holds the free map
-	 * in rank order and ends up as the pick: at most 2n + 1 ints. */
+	/* Scratch: iv[n + 1], then hist[n] (sum of squares), which ends up
+	 * as the pick: at most 2n + 1 ints. First fit needs the first
+	 * interval holding k, best fit each one; sum of squares every
+	 * interval, but only when one holds k. */
 	f.iv = ctx->scratch;
-	f.hist = ctx->scratch + 2 * cap;
-	if (kind == FIT_FIRST) {
-		if (_first_interval(&f)) {
-			f.nint = 1;
+	f.hist = ctx->scratch + n + 1;
+	f.nint = loc__rank_intervals(ctx, f.ring, f.k, f.iv,
+				     kind == FIT_BEST ? n : 1);
+	if (f.nint && kind == FIT_SUMSQ)
+		f.nint = loc__rank_intervals(ctx, f.ring, 1, f.iv, n);
+	if (f.nint) {
+		if (kind == FIT_FIRST)
 			_add_interval(&f, 0, 0);
-			return _offer_all(&f, NULL, 0, f.hist);
-		}
-	} else {
-		_build_intervals(&f);
-		if (_collect_intervals(&f))
-			return _offer_all(&f, NULL, 0, f.hist);
+		else
+			_collect_intervals(&f);
+		return _offer_all(&f, NULL, 0, f.hist);
 	}
 
 	/* No interval holds k: free ranks at scratch[0..m), pick after. */
 	frank = ctx->scratch;
-	for (int r = 0; r < n; r++) {
-		frank[m] = r;
-		m += ctx->free[f.order[r]];
-	}
+	m = loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, n);
 	if (m < f.k)
 		return LOC_ENOFIT;
 	/* All free nodes: a single set whatever the window. */

@@ -43,6 +43,7 @@ typedef struct paging {
 	int npages;
 	int *page_start; /* [npages + 1]: page i's nodes are */
 	int *page_nodes; /* page_nodes[page_start[i] .. page_start[i+1]) */
+	bool single;     /* every page holds exactly one node */
 } paging_t;
 
 typedef struct page_key {
@@ -178,6 +179,10 @@ static int _paging_init(const loc_grid_t *grid, const loc_curve_t *curve,
 				fill[i] = pg->page_start[i];
 		}
 	}
+	pg->single = true;
+	for (int i = 0; i < npages; i++)
+		if (pg->page_start[i + 1] - pg->page_start[i] != 1)
+			pg->single = false;
 	free(rank);
 	free(fill);
 	free(keys);
@@ -192,42 +197,59 @@ nomem:
 			     "out of memory building %d pages", npages);
 }
 
-static bool _page_all_free(const loc__ctx_t *ctx, const paging_t *pg, int i)
+/* 1 when every node of page i is free (no early exit: pages are small and
+ * the answer is close to random on a busy machine). */
+static unsigned int _page_all_free(const uint8_t *fr, const paging_t *pg,
+				   int i)
 {
+	unsigned int all = 1;
+
 	for (int j = pg->page_start[i]; j < pg->page_start[i + 1]; j++)
-		if (!ctx->free[pg->page_nodes[j]])
-			return false;
-	return true;
+		all &= fr[pg->page_nodes[j]];
+	return all;
 }
 
 static int _paging_select(loc__ctx_t *ctx)
 {
 	const paging_t *pg = ctx->state;
-	int *pick = ctx->scratch, n = 0;
+	const uint8_t *fr = ctx->free;
+	int *pick = ctx->scratch, n = 0, k = ctx->k;
 
 	if (!pg)
 		return LOC_EINVAL;
+	if (pg->single) {
+		/* One node per page: the whole pages are the free nodes, in
+		 * page order, and no page is partly used. Without a branch
+		 * per page: pick[n] is overwritten until a free node stays. */
+		const int *pn = pg->page_nodes;
+
+		for (int i = 0; i < pg->npages && n < k; i++) {
+			pick[n] = pn[i];
+			n += fr[pn[i]];
+		}
+		return n < k ? LOC_ENOFIT : loc__offer(ctx, pick, 0.0);
+	}
 	/* 1. Entirely free pages, whole, in index order. */
-	for (int i = 0; i < pg->npages && n < ctx->k; i++) {
-		if (!_page_all_free(ctx, pg, i))
+	for (int i = 0; i < pg->npages && n < k; i++) {
+		if (!_page_all_free(fr, pg, i))
 			continue;
 		for (int j = pg->page_start[i];
-		     j < pg->page_start[i + 1] && n < ctx->k; j++)
+		     j < pg->page_start[i + 1] && n < k; j++)
 			pick[n++] = pg->page_nodes[j];
 	}
-	if (n == ctx->k)
+	if (n == k)
 		return loc__offer(ctx, pick, 0.0);
 	/* 2. Not enough whole pages: add the free nodes of the partly used
 	 * ones (pass 1 took every whole page). */
-	for (int i = 0; i < pg->npages && n < ctx->k; i++) {
-		if (_page_all_free(ctx, pg, i))
+	for (int i = 0; i < pg->npages && n < k; i++) {
+		if (_page_all_free(fr, pg, i))
 			continue;
 		for (int j = pg->page_start[i];
-		     j < pg->page_start[i + 1] && n < ctx->k; j++)
-			if (ctx->free[pg->page_nodes[j]])
+		     j < pg->page_start[i + 1] && n < k; j++)
+			if (fr[pg->page_nodes[j]])
 				pick[n++] = pg->page_nodes[j];
 	}
-	if (n < ctx->k)
+	if (n < k)
 		return LOC_ENOFIT;
 	return loc__offer(ctx, pick, 1.0);
 }

@@ -125,73 +125,149 @@ static int64_t _far_behind(span_t *s, int lo, int e, int *b)
 	       2 * (_qsum(s, *b) - _qsum(s, lo));
 }
 
+/* Scan state carried from window to window. */
+typedef struct span_run {
+	int64_t d;   /* total of the doubled-line distances */
+	int64_t sum; /* sum of the window's positions */
+	int64_t c;   /* ring correction: D - C is the ring total */
+	int64_t best;
+	int cnt;     /* windows recorded */
+} span_run_t;
+
+/* Records window i of total v: pass 0 the least (ties in order), pass 1
+ * those above it but within the SL limit. Rare: kept out of the hot loop
+ * so that the loop's state fits in registers. */
+__attribute__((noinline))
+static void _record(span_t *s, int pass, int i, int64_t v, span_run_t *st)
+{
+	if (pass == 0 ? v <= st->best : v > st->best && (double)v <= s->limit) {
+		if (pass == 0 && v < st->best) {
+			st->best = v;
+			st->cnt = 0;
+		}
+		if (st->cnt < s->maxwin) {
+			s->win[st->cnt] = i;
+			s->cost[st->cnt++] = v;
+		}
+	}
+}
+
+/*
+ * Pass 0 records v <= bar, pass 1 v > bar (then checks the limit): ties
+ * with the best count only while there is room for them.
+ */
+static inline int64_t _bar(const span_t *s, int pass, const span_run_t *st)
+{
+	if (pass == 0)
+		return st->best - (st->cnt >= s->maxwin);
+	return st->best;
+}
+
+/*
+ * The hot loop: from window i, records each window and slides to the
+ * next, up to window last (on one side of the wrap, i + k < m or not:
+ * see _scan()) and, on a ring, while there is no far pair
+ * (x_{i+k} - x_i at most N/2, so C stays as it is). Seed 002's update in
+ * the equivalent form D' = D + (k+1) x_i + (k-1) x_{i+k} - 2 S, S being
+ * the window's sum of positions: two loads per window. Returns the first
+ * window left to the caller, not yet recorded. Kept out of line so
+ * that its state stays in registers.
+ */
+__attribute__((noinline))
+static int _scan_run(span_t *s, int pass, int i, int last, span_run_t *st)
+{
+	/* x_{i+k} is frank[i + k], or past the last free rank (i + k >= m,
+	 * a ring) frank[i + k - m] + n. */
+	const bool wrap = i + s->k >= s->m;
+	const int *fr = s->frank, *frk = s->frank + s->k - (wrap ? s->m : 0);
+	const int64_t addk = wrap ? s->n : 0;
+	const int64_t k = s->k, c = st->c;
+	const int64_t half = s->ring ? s->n / 2 : INT64_MAX;
+	int64_t d = st->d, sum = st->sum, bar = _bar(s, pass, st) + c;
+
+	if (pass == 0) {
+		for (; i < last; i++) {
+			int64_t x0 = fr[i], xk = frk[i] + addk, t = xk - x0;
+
+			if (t > half)
+				break;
+			/* Rarely taken: a new best, or a tie with room. */
+			if (d <= bar) {
+				_record(s, pass, i, d - c, st);
+				bar = _bar(s, pass, st) + c;
+			}
+			/* (k+1) x0 + (k-1) xk = k (x0 + xk) - t */
+			d += k * (x0 + xk) - t - 2 * sum;
+			sum += t;
+		}
+	} else {
+		for (; i < last && st->cnt < s->maxwin; i++) {
+			int64_t x0 = fr[i], xk = frk[i] + addk, t = xk - x0;
+
+			if (t > half)
+				break;
+			if (d > bar)
+				_record(s, pass, i, d - c, st);
+			d += k * (x0 + xk) - t - 2 * sum;
+			sum += t;
+		}
+	}
+	st->d = d;
+	st->sum = sum;
+	return i;
+}
+
 /*
  * Scores windows of k consecutive free ranks (on a ring all m rotations)
  * and records, in window order, pass 0: those of least total; pass 1:
- * those above it but within the SL limit. Hot loop: state in locals.
+ * those above it but within the SL limit. Windows that wrap or have far
+ * pairs take the general step below, the rest _scan_run().
  */
 static void _scan(span_t *s, int pass)
 {
-	const int *fr = s->frank;
 	const int k = s->k, m = s->m, n = s->n, ring = s->ring;
-	const int nwin = ring ? m : m - k + 1, maxwin = s->maxwin;
-	const double limit = s->limit;
-	int64_t sp = 0, l = 0, r = 0, d = 0, c = 0, best = s->best;
-	int a = 0, b = 0, cnt = s->nwin;
+	const int nwin = ring ? m : m - k + 1;
+	span_run_t st = { .best = s->best, .cnt = s->nwin };
+	int a = 0, b = 0;
 
-	for (int j = 1; j < k; j++) {
-		int64_t delta = _q(s, j) - _q(s, j - 1);
+	/* The first window (k < m: no wrap yet). */
+	for (int j = 0; j < k; j++) {
+		int64_t x = s->frank[j];
 
-		sp += delta;
-		l += (int64_t)(k - j) * delta;
-		r += (int64_t)j * delta;
-		d += (int64_t)j * (k - j) * delta;
-		if (ring)
-			c += _far_behind(s, 0, j, &b);
+		st.d += (2 * (int64_t)j - (k - 1)) * x;
+		st.sum += x;
+		if (ring && 2 * (x - s->frank[0]) > n)
+			st.c += _far_behind(s, 0, j, &b);
 	}
 	for (int i = 0;; i++) {
-		int64_t q0, q1, qk1, qk, d_in, d_out, sp_next, v = d - c;
+		int64_t x0, xk;
 
-		if (pass == 0 && v < best) {
-			best = v;
-			cnt = 0;
-		}
-		if ((pass == 0 ? v == best :
-				 v > best && (double)v <= limit) &&
-		    cnt < maxwin) {
-			s->win[cnt] = i;
-			s->cost[cnt++] = v;
-		}
-		if (i + 1 == nwin)
+		/* Fast stretches end at the last window, and where x_{i+k}
+		 * wraps (i + k = m). */
+		if (i < m - k && i < nwin - 1)
+			i = _scan_run(s, pass, i,
+				      m - k < nwin - 1 ? m - k : nwin - 1, &st);
+		else if (i < nwin - 1)
+			i = _scan_run(s, pass, i, nwin - 1, &st);
+		_record(s, pass, i, st.d - st.c, &st);
+		/* Pass 1 only appends: done once full. */
+		if (i + 1 == nwin || (pass == 1 && st.cnt >= s->maxwin))
 			break;
-		if (i + k < m) {
-			q0 = fr[i];
-			q1 = fr[i + 1];
-			qk1 = fr[i + k - 1];
-			qk = fr[i + k];
-		} else {
-			q0 = _q(s, i);
-			q1 = _q(s, i + 1);
-			qk1 = _q(s, i + k - 1);
-			qk = _q(s, i + k);
+		x0 = _q(s, i);
+		xk = _q(s, i + k);
+		st.d += (int64_t)(k + 1) * x0 + (int64_t)(k - 1) * xk -
+			2 * st.sum;
+		st.sum += xk - x0;
+		/* Far pairs only once a window passes half the ring. */
+		if (ring && 2 * (xk - x0) > n) {
+			if (2 * (_q(s, i + k - 1) - x0) > n)
+				st.c -= _far_ahead(s, i, &a);
+			if (2 * (xk - _q(s, i + 1)) > n)
+				st.c += _far_behind(s, i + 1, i + k, &b);
 		}
-		/* Seed 002's update, in order: S', L', R', D'. */
-		d_out = q1 - q0;
-		d_in = qk - qk1;
-		sp_next = sp - d_out + d_in;
-		d -= l;
-		l += sp_next - (int64_t)(k - 1) * d_out;
-		r += (int64_t)(k - 1) * d_in - sp;
-		d += r;
-		sp = sp_next;
-		/* Far pairs only once the window passes half the ring. */
-		if (ring && 2 * (qk1 - q0) > n)
-			c -= _far_ahead(s, i, &a);
-		if (ring && 2 * (qk - q1) > n)
-			c += _far_behind(s, i + 1, i + k, &b);
 	}
-	s->best = best;
-	s->nwin = cnt;
+	s->best = st.best;
+	s->nwin = st.cnt;
 }
 
 static int _span_select(loc__ctx_t *ctx)
@@ -218,15 +294,12 @@ static int _span_select(loc__ctx_t *ctx)
 		return LOC_ENOFIT;
 	if (s.k == m) {
 		/* Every free node: one set, nothing to choose. */
-		for (int r = 0, j = 0; r < n; r++)
-			if (ctx->free[s.order[r]])
-				pick[j++] = s.order[r];
+		loc__bits_ones(loc__rank_bits(ctx), 0, n, pick, m);
+		for (int j = 0; j < m; j++)
+			pick[j] = s.order[pick[j]];
 		return loc__offer(ctx, pick, 0.0);
 	}
-	for (int r = 0, j = 0; r < n; r++) {
-		frank[j] = r;
-		j += ctx->free[s.order[r]];
-	}
+	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
 	s.frank = frank;
 	_scan(&s, 0);
 	s.limit = (double)s.best +
@@ -234,12 +307,14 @@ static int _span_select(loc__ctx_t *ctx)
 	if (s.limit > (double)s.best && s.nwin < s.maxwin)
 		_scan(&s, 1);
 	for (int w = 0; w < s.nwin; w++) {
-		int rc;
+		int rc, st = s.win[w], wrap = m - st < s.k ? m - st : s.k;
 
 		if (!((double)s.cost[w] < loc__offer_bound(ctx)))
 			continue;
-		for (int j = 0; j < s.k; j++)
-			pick[j] = s.order[frank[(s.win[w] + j) % m]];
+		for (int j = 0; j < wrap; j++)
+			pick[j] = s.order[frank[st + j]];
+		for (int j = wrap; j < s.k; j++)
+			pick[j] = s.order[frank[st + j - m]];
 		rc = loc__offer(ctx, pick, (double)s.cost[w]);
 		if (rc)
 			return rc;

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_rankmap.c - the free map in curve order, as a bitmap, for the
+ * one-dimensional strategies of seeds 000 and 002 (Leung et al.,
+ * "Processor allocation on Cplant"; SAND2003-3702): word-at-a-time scans
+ * for the free ranks, the runs of free ranks and the free intervals; and
+ * the allocator's copy of the candidate map that keeps the bitmap up to
+ * date from one decision to the next (loc_rankmap.h).
+ *
+ * The map of a busy machine is close to random, so a branch per rank
+ * mispredicts half the time; here 64 ranks are handled per step with
+ * shifts, masks and count-trailing-zeros, and the work is proportional to
+ * the words scanned plus the positions or runs reported.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "loc_rankmap.h"
+#include "loc_strategy_internal.h"
+
+struct loc__freemap {
+	int n;
+	const int *order;  /* rank -> node */
+	const int *ranks;  /* node -> rank */
+	uint8_t *free;     /* [n] 0/1 */
+	int nfree;
+	uint64_t *rbits;   /* [LOC__BITS_WORDS(n)] free map in rank order */
+	bool rbits_ok;     /* rbits matches free */
+};
+
+/* Word w of bits with the bits outside [from, to) cleared. */
+static inline uint64_t _word(const uint64_t *bits, int w, int from, int to)
+{
+	uint64_t x = bits[w];
+	int base = w << 6;
+
+	if (from > base)
+		x &= ~0ULL << (from - base);
+	if (to - base < 64)
+		x &= to > base ? ~0ULL >> (64 - (to - base)) : 0;
+	return x;
+}
+
+/* Set bits of x, without relying on a popcount instruction. */
+static inline int _popcount(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Writes base + the positions of the set bits of x, ascending, to pos;
+ * returns their count. Unrolled: the count is known up front, so the
+ * loop has no branch per bit. */
+static inline int _put_ones(uint64_t x, int base, int *pos)
+{
+	int c = _popcount(x), left = c;
+
+	for (; left >= 4; left -= 4, pos += 4) {
+		pos[0] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[1] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[2] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[3] = base + __builtin_ctzll(x);
+		x &= x - 1;
+	}
+	for (; left > 0; left--, x &= x - 1)
+		*pos++ = base + __builtin_ctzll(x);
+	return c;
+}
+
+/* Trailing ones of x (64 when all set). */
+static inline int _cto(uint64_t x)
+{
+	return ~x ? __builtin_ctzll(~x) : 64;
+}
+
+/*
+ * Bit p set where bits p .. p+len-1 of x are all set (1 <= len <= 63):
+ * doubling windows, then two overlapping ones for the remainder. Windows
+ * running past bit 63 are not reported.
+ */
+static inline uint64_t _windows(uint64_t x, int len)
+{
+	int l = 1;
+
+	while (2 * l <= len) {
+		x &= x >> l;
+		l *= 2;
+	}
+	return x & (x >> (len - l));
+}
+
+int loc__bits_ones(const uint64_t *bits, int from, int to, int *pos, int max)
+{
+	int n = 0;
+
+	if (from >= to || max <= 0)
+		return 0;
+	for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
+		uint64_t x = _word(bits, w, from, to);
+		int base = w << 6;
+
+		if (max - n >= 64) {
+			n += _put_ones(x, base, pos + n);
+			continue;
+		}
+		for (; x && n < max; x &= x - 1)
+			pos[n++] = base + __builtin_ctzll(x);
+		if (n == max)
+			break;
+	}
+	return n;
+}
+
+int loc__bits_find(const uint64_t *bits, int from, int to, bool value)
+{
+	for (int w = from >> 6; from < to && (w << 6) < to; w++) {
+		uint64_t x = value ? bits[w] : ~bits[w];
+		int base = w << 6, p;
+
+		if (from > base)
+			x &= ~0ULL << (from - base);
+		if (!x)
+			continue;
+		p = base + __builtin_ctzll(x);
+		return p < to ? p : to;
+	}
+	return to;
+}
+
+int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value)
+{
+	for (int w = (to - 1) >> 6; from < to && w >= (from >> 6); w--) {
+		uint64_t x = value ? bits[w] : ~bits[w];
+		int base = w << 6, p;
+
+		if (to - base < 64)
+			x &= ~0ULL >> (64 - (to - base));
+		if (!x)
+			continue;
+		p = base + 63 - __builtin_clzll(x);
+		return p >= from ? p : from - 1;
+	}
+	return from - 1;
+}
+
+/*
+ * Per word: the run carried in from the previous word ends at the first
+ * zero (or goes on through an all-ones word); the run touching bit 63 is
+ * carried out; the runs strictly inside ("body" runs, at most 62 bits)
+ * that hold len are found at once from the window mask, whose run starts
+ * are the window bits without a window bit just below.
+ */
+/*
+ * Every run: its starts are the 0-to-1 transitions and its ends the 1-to-0
+ * ones, taken from each word separately (starts to even slots, ends to
+ * odd ones), so the pairs line up without pairing them up bit by bit.
+ * Needs room for every run.
+ */
+static int _all_runs(const uint64_t *bits, int from, int to, int *iv)
+{
+	int ns = 0, ne = 0;
+	uint64_t carry = 0;
+
+	for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
+		uint64_t x = _word(bits, w, from, to);
+		uint64_t up = x & ~((x << 1) | carry);
+		uint64_t down = ~x & ((x << 1) | carry);
+		int base = w << 6;
+
+		carry = x >> 63;
+		for (; up; up &= up - 1)
+			iv[2 * ns++] = base + __builtin_ctzll(up);
+		for (; down; down &= down - 1)
+			iv[2 * ne++ + 1] = base + __builtin_ctzll(down);
+	}
+	/* A run reaching `to` at a word boundary is still open. */
+	if (ne < ns)
+		iv[2 * ne++ + 1] = to;
+	return ns;
+}
+
+int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
+		   int max)
+{
+	int cnt = 0, cstart = 0, clen = 0;
+
+	if (from >= to || max <= 0 || len < 1)
+		return 0;
+	if (len == 1 && (int64_t)max * 2 >= to - from + 1)
+		return _all_runs(bits, from, to, iv);
+	for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
+		uint64_t x = _word(bits, w, from, to);
+		int base = w << 6, top;
+
+		if (clen) {
+			int t = _cto(x);
+
+			if (t == 64) {
+				clen += 64;
+				continue;
+			}
+			if (clen + t >= len) {
+				iv[2 * cnt] = cstart;
+				iv[2 * cnt + 1] = base + t;
+				if (++cnt == max)
+					return cnt;
+			}
+			clen = 0;
+			x &= ~0ULL << t;
+		}
+		if (x == ~0ULL) {
+			cstart = base;
+			clen = 64;
+			continue;
+		}
+		top = (int)(x >> 63) ? __builtin_clzll(~x) : 0;
+		if (top)
+			x &= ~0ULL >> top;
+		if (x && len < 64) {
+			uint64_t z = _windows(x, len);
+
+			for (z &= ~(z << 1); z; z &= z - 1) {
+				int p = __builtin_ctzll(z);
+
+				iv[2 * cnt] = base + p;
+				iv[2 * cnt + 1] = base + p + _cto(x >> p);
+				if (++cnt == max)
+					return cnt;
+			}
+		}
+		if (top) {
+			cstart = base + 64 - top;
+			clen = top;
+		}
+	}
+	if (clen >= len) {
+		iv[2 * cnt] = cstart;
+		iv[2 * cnt + 1] = cstart + clen;
+		cnt++;
+	}
+	return cnt;
+}
+
+int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
+			int max)
+{
+	const uint64_t *bits = loc__rank_bits(ctx);
+	int n = ctx->nnodes, head, tail, cnt;
+
+	if (max <= 0)
+		return 0;
+	head = loc__bits_find(bits, 0, n, false);
+	if (head == n) {
+		if (n < len)
+			return 0;
+		iv[0] = 0;
+		iv[1] = n;
+		return 1;
+	}
+	if (!ring || !head || !((bits[(n - 1) >> 6] >> ((n - 1) & 63)) & 1))
+		return loc__bits_runs(bits, 0, n, len, iv, max);
+	/* Both ends free and some rank busy: the end runs join, last. */
+	tail = n - 1 - loc__bits_rfind(bits, 0, n, false);
+	cnt = loc__bits_runs(bits, head, n - tail, len, iv, max);
+	if (cnt < max && head + tail >= len) {
+		iv[2 * cnt] = n - tail;
+		iv[2 * cnt + 1] = n + head;
+		cnt++;
+	}
+	return cnt;
+}
+
+/* ---- the allocator's free map --------------------------------------- */
+
+loc__freemap_t *loc__freemap_create(const loc_curve_t *curve, int nnodes)
+{
+	loc__freemap_t *fm = calloc(1, sizeof(*fm));
+
+	if (!fm)
+		return NULL;
+	fm->n = nnodes;
+	fm->order = loc_curve_order(curve);
+	fm->ranks = loc_curve_ranks(curve);
+	/* All zero: nfree = 0, and rbits (not valid yet) all busy. */
+	fm->free = calloc(nnodes ? nnodes : 1, 1);
+	fm->rbits = calloc(LOC__BITS_WORDS(nnodes), sizeof(uint64_t));
+	if (!fm->free || !fm->rbits) {
+		loc__freemap_destroy(fm);
+		return NULL;
+	}
+	return fm;
+}
+
+void loc__freemap_destroy(loc__freemap_t *fm)
+{
+	if (!fm)
+		return;
+	free(fm->free);
+	free(fm->rbits);
+	free(fm);
+}
+
+const uint8_t *loc__freemap_map(const loc__freemap_t *fm)
+{
+	return fm->free;
+}
+
+/* Sets every nonzero byte of w to 1 and every zero byte to 0. */
+static inline uint64_t _bytes_to_01(uint64_t w)
+{
+	w |= (w >> 4) & 0x0f0f0f0f0f0f0f0fULL;
+	w |= (w >> 2) & 0x0303030303030303ULL;
+	w |= w >> 1;
+	return w & 0x0101010101010101ULL;
+}
+
+/* The sum of the bytes of w, when it is below 256. */
+static inline int _count01(uint64_t w)
+{
+	return (int)((w * 0x0101010101010101ULL) >> 56);
+}
+
+/*
+ * Flips the rank bits of the nodes v + j for the set bytes j of diff (a
+ * word of 0/1 bytes, byte j = node v + j). Returns how many.
+ */
+static int _flip_ranks(loc__freemap_t *fm, int v, uint64_t diff)
+{
+	const int *ranks = fm->ranks;
+	int cnt = 0;
+
+	for (; diff; diff &= diff - 1, cnt++) {
+		int r = ranks[v + (__builtin_ctzll(diff) >> 3)];
+
+		fm->rbits[r >> 6] ^= 1ULL << (r & 63);
+	}
+	return cnt;
+}
+
+/*
+ * Copies the candidate map into fm->free as 0/1 and returns how many are
+ * set: a copy, then one pass a word at a time (on 32,768 nodes a byte
+ * loop was most of a small request's cost).
+ */
+static int _load_free_plain(loc__freemap_t *fm, const uint8_t *cand)
+{
+	uint8_t *fr = fm->free;
+	int n = fm->n, nfree = 0, v = 0;
+
+	memcpy(fr, cand, n);
+	for (; v + 8 <= n; v += 8) {
+		uint64_t w;
+
+		memcpy(&w, fr + v, 8);
+		if (w & ~0x0101010101010101ULL) {
+			/* Some byte is neither 0 nor 1: normalise it. */
+			w = _bytes_to_01(w);
+			memcpy(fr + v, &w, 8);
+		}
+		nfree += _count01(w);
+	}
+	for (; v < n; v++) {
+		fr[v] = fr[v] != 0;
+		nfree += fr[v];
+	}
+	return nfree;
+}
+
+/*
+ * The same while the rank bitmap is kept: consecutive decisions mostly see
+ * nearly the same map, so only the words that changed since the last call
+ * are rewritten, and their nodes' bits in the rank bitmap flipped. When
+ * too many change, the bitmap is dropped (rebuilt on demand) and the map
+ * loaded plainly. Returns the number of free nodes.
+ */
+static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
+{
+	uint8_t *fr = fm->free;
+	int n = fm->n, v = 0, nfree = fm->nfree, flips = 0;
+	/* A flip costs a few times a rebuild's step per rank. */
+	int max_flips = n / 8 + 64;
+
+	for (; v + 8 <= n; v += 8) {
+		uint64_t w, old, diff;
+
+		/* Whole unchanged blocks at memcmp() speed. */
+		while ((v & 255) == 0 && v + 256 <= n &&
+		       !memcmp(cand + v, fr + v, 256))
+			v += 256;
+		if (v + 8 > n)
+			break;
+		memcpy(&w, cand + v, 8);
+		memcpy(&old, fr + v, 8);
+		if (w == old)
+			continue;
+		if (w & ~0x0101010101010101ULL) {
+			w = _bytes_to_01(w);
+			if (w == old)
+				continue;
+		}
+		diff = w ^ old;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		diff = __builtin_bswap64(diff);
+#endif
+		flips += _flip_ranks(fm, v, diff);
+		if (flips > max_flips) {
+			fm->rbits_ok = false;
+			return _load_free_plain(fm, cand);
+		}
+		/* Bytes of w + 1 - old are 0..2 with no borrow: one multiply
+		 * sums them, giving the change in free nodes plus 8. */
+		nfree += _count01(w + 0x0101010101010101ULL - old) - 8;
+		memcpy(fr + v, &w, 8);
+	}
+	for (; v < n; v++) {
+		uint8_t b = cand[v] != 0;
+
+		if (b == fr[v])
+			continue;
+		_flip_ranks(fm, v, 1);
+		nfree += (int)b - (int)fr[v];
+		fr[v] = b;
+	}
+	return nfree;
+}
+
+int loc__freemap_load(loc__freemap_t *fm, const uint8_t *cand)
+{
+	fm->nfree = fm->rbits_ok ? _load_free_diff(fm, cand) :
+				   _load_free_plain(fm, cand);
+	return fm->nfree;
+}
+
+/* The free bits of the eight nodes o[0..7], in that order. Constant
+ * shifts: a variable one costs more than the load. */
+static inline uint64_t _gather8(const uint8_t *fr, const int *o)
+{
+	return (uint64_t)fr[o[0]] | (uint64_t)fr[o[1]] << 1 |
+	       (uint64_t)fr[o[2]] << 2 | (uint64_t)fr[o[3]] << 3 |
+	       (uint64_t)fr[o[4]] << 4 | (uint64_t)fr[o[5]] << 5 |
+	       (uint64_t)fr[o[6]] << 6 | (uint64_t)fr[o[7]] << 7;
+}
+
+/* Builds the rank bitmap from scratch: one gather along the curve. */
+static void _build_rank_bits(loc__freemap_t *fm)
+{
+	const int *order = fm->order;
+	const uint8_t *fr = fm->free;
+	int n = fm->n, nw = LOC__BITS_WORDS(n);
+
+	for (int w = 0; w < nw; w++) {
+		const int *o = order + ((size_t)w << 6);
+		int cnt = n - (w << 6);
+		uint64_t x = 0;
+
+		if (cnt >= 64) {
+			for (int j = 0; j < 64; j += 8)
+				x |= _gather8(fr, o + j) << j;
+		} else {
+			for (int j = 0; j < cnt; j++)
+				x |= (uint64_t)fr[o[j]] << j;
+		}
+		fm->rbits[w] = x;
+	}
+	fm->rbits_ok = true;
+}
+
+const uint64_t *loc__freemap_rank_bits(loc__freemap_t *fm, bool build)
+{
+	if (!fm->rbits_ok) {
+		if (!build)
+			return NULL;
+		_build_rank_bits(fm);
+	}
+	return fm->rbits;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * st_mm.h - what the files of the Manhattan Median family (mm, mm_inc,
+ * genalg; seed 003, Bender, Bunde, Demaine, Fekete, Leung, Meijer,
+ * Phillips, WADS 2005) share: the per-allocator state with its offset and
+ * axis tables, and the steps of a decision. Not installed, not used by
+ * drivers.
+ *
+ *   st_mm.c       entry points, state set-up, the search over centres
+ *   st_mm_walk.c  grid offsets by L1 length and the nearest-node walk
+ *   st_mm_cost.c  the total pairwise hops of a walked set, per axis
+ *   st_mm_rank.c  candidate centres, ranking and pruning them
+ *   st_mm_inc.c   mm_inc's local improvement by swaps
+ */
+#ifndef LOC_ST_MM_H
+#define LOC_ST_MM_H
+
+#include "loc_strategy_internal.h"
+
+#define MM_OUT (-(1 << 28))        /* axis table: off a mesh edge */
+#define MM_MAX_OFFSETS (1L << 23)  /* offset table limit (about 100 MB) */
+
+typedef struct loc__mm {
+	int nd, npoints, nnodes;
+	int len[LOC_MAX_DIMS];
+	bool torus[LOC_MAX_DIMS];
+	int pstride[LOC_MAX_DIMS];
+	int lo[LOC_MAX_DIMS];    /* least offset per dimension */
+	int range[LOC_MAX_DIMS]; /* offsets per dimension */
+	int *coord;              /* [npoints * nd] */
+	int *tab;                /* per axis [L + range - 1]: at c + u, the
+				  * point stride part of coordinate c + lo + u,
+				  * or MM_OUT */
+	int tab_at[LOC_MAX_DIMS];
+	int noff, maxrad;
+	int *off;                /* [noff * nd] sorted offsets, as u = o - lo */
+	int *off_l1;             /* [noff] their L1 length */
+	int *rad_end;            /* [maxrad + 1] first offset longer than r */
+	int max_centers;         /* policy: 0 default, -1 all, else a cap */
+	loc__shells_t *sh;
+	int *point_free;         /* [npoints + 1] free nodes per point; the
+				  * last entry stays 0 (off a mesh edge) */
+	uint8_t *axis_has;       /* [nd * maxlen] coordinate holds a free node */
+	int maxlen, maxrange;
+	int *cand;               /* [npoints] candidate centres */
+	int *eval;               /* [npoints] centres to evaluate, best first */
+	loc__shell_rank_t *rank; /* [npoints] */
+	int *ent_pt, *ent_off, *ent_take; /* [nnodes] one walk's points */
+	int nent, radius;
+	int64_t *hist;           /* [maxrange] per-axis counts */
+	int *nodes;              /* [nnodes] the set being offered */
+	int *thin;               /* [npoints] one candidate per block */
+	uint32_t *block_seen;    /* [npoints] stamps */
+	uint32_t bstamp;
+	int *hop;                /* per axis [2L - 1]: hops of delta + L - 1 */
+	int hop_at[LOC_MAX_DIMS];
+	/* mm_inc */
+	uint32_t *mark;          /* [nnodes] stamps: node chosen */
+	uint32_t stamp;
+	int *inc_node, *inc_pt;  /* [nnodes] chosen nodes and free ones near */
+	int *inc_c;              /* [nnodes * nd] their coordinates */
+	uint8_t *inc_in;         /* [nnodes] 1 = currently chosen */
+	int64_t *inc_d;          /* [nnodes] hops to the chosen set */
+	int *inc_u, *inc_v;      /* [nnodes] filtered swap candidates */
+	int64_t *phi;            /* [nd * maxlen] per-axis hops to the set */
+	int64_t *pre;            /* [2 * (2 * maxlen + 1)] prefix sums */
+} loc__mm_t;
+
+/* Sets tab[d] to the axis tables seen from point. */
+static inline void loc__mm_tabs(const loc__mm_t *st, int point,
+				 const int **tab)
+{
+	for (int d = 0; d < st->nd; d++)
+		tab[d] = st->tab + st->tab_at[d] +
+			 st->coord[(size_t)point * st->nd + d];
+}
+
+/* The point at offset i from the one tab was set for, or < 0. */
+static inline int loc__mm_off_point(const loc__mm_t *st, const int **tab,
+				    int i, const int nd)
+{
+	const int *o = st->off + (size_t)i * nd;
+	int pt = tab[0][o[0]];
+
+	for (int d = 1; d < nd; d++)
+		pt += tab[d][o[d]];
+	return pt;
+}
+
+/* ---- st_mm_walk.c --------------------------------------------------- */
+
+/*
+ * Lists every offset that can separate two points, sorted by L1 length
+ * (then squared length), with st->rad_end. Needs st->nd, len and torus.
+ * Returns 0, LOC_ERANGE (more than MM_MAX_OFFSETS) or LOC_ENOMEM.
+ */
+int loc__mm_build_offsets(loc__mm_t *st);
+
+/* Builds the per-axis point and hop tables (after the offsets).
+ * Returns 0 or LOC_ENOMEM. */
+int loc__mm_build_tables(loc__mm_t *st);
+
+/*
+ * Walks the offsets from point until k free nodes (st->point_free) are
+ * found, recording the points used (st->ent_*, st->nent) and the last L1
+ * radius (st->radius). Returns nothing.
+ */
+void loc__mm_walk(loc__mm_t *st, int point, int k);
+
+/* Returns an order-independent fingerprint of the walked set. */
+uint64_t loc__mm_walk_hash(const loc__mm_t *st);
+
+/* Writes the walked set's nodes (lowest free nodes of each point) to
+ * st->nodes. Returns nothing. */
+void loc__mm_walk_nodes(const loc__ctx_t *ctx, loc__mm_t *st);
+
+/* ---- st_mm_cost.c --------------------------------------------------- */
+
+/* Returns the sum over pairs of min(delta, L - delta) for the counts
+ * h[0..w) at linear positions (L = 0: a mesh axis, plain delta). */
+int64_t loc__mm_axis_pairs(const int64_t *h, int w, int L);
+
+/* Returns the total pairwise hops of the set the last walk found. */
+int64_t loc__mm_walk_cost(loc__mm_t *st);
+
+/* ---- st_mm_rank.c --------------------------------------------------- */
+
+/* Loads st->point_free and lists the candidate centres (genalg: points
+ * holding a free node; mm: crossings of the axis lines through them) in
+ * point order in st->cand. Returns their count. */
+int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg);
+
+/* Fills st->eval with the centres to evaluate, best first. Returns how
+ * many. */
+int loc__mm_rank(loc__ctx_t *ctx, loc__mm_t *st, int ncand);
+
+/* ---- st_mm_inc.c ---------------------------------------------------- */
+
+/* Improves the set the last walk from centre found (of total cost) by
+ * swaps, writing it to st->nodes. Returns its total pairwise hops. */
+int64_t loc__mm_improve(loc__ctx_t *ctx, loc__mm_t *st, int centre,
+			int64_t cost);
+
+#endif /* LOC_ST_MM_H */

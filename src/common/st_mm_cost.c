@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * st_mm_cost.c - the total pairwise hops of a set found by the Manhattan
+ * Median walk (seed 003, Bender et al., WADS 2005): directly for a few
+ * points, else per axis from coordinate counts in O(k * ndims + window),
+ * not O(k^2).
+ */
+#include <string.h>
+
+#include "st_mm.h"
+
+#define MM_DIRECT_PAIRS 12         /* up to this many points: pairs directly */
+
+/*
+ * Sum over pairs of min(delta, L - delta) for counts h[0..w) at linear
+ * positions (L = 0: a mesh axis, plain delta).
+ */
+int64_t loc__mm_axis_pairs(const int64_t *h, int w, int L)
+{
+	int64_t tot = 0, n = 0, s = 0, cn = 0, cs = 0;
+	int half = L / 2;
+
+	for (int u = 0; u < w; u++) {
+		int t = u - half - 1;
+
+		/* On a ring, pairs more than L/2 apart go the other way. */
+		if (L && t >= 0) {
+			cn += h[t];
+			cs += (int64_t)t * h[t];
+		}
+		if (h[u]) {
+			tot += h[u] * ((int64_t)u * n - s);
+			if (L)
+				tot -= h[u] * (2 * ((int64_t)u * cn - cs) -
+					       (int64_t)L * cn);
+		}
+		n += h[u];
+		s += (int64_t)u * h[u];
+	}
+	return tot;
+}
+
+/* Pairwise hops of a few walked points, straight from their offsets. */
+static inline int64_t _mm_walk_cost_direct(const loc__mm_t *st,
+					   const int nd)
+{
+	int64_t total = 0;
+
+	for (int e = 1; e < st->nent; e++) {
+		const int *a = st->off + (size_t)st->ent_off[e] * nd;
+
+		for (int f = 0; f < e; f++) {
+			const int *b = st->off + (size_t)st->ent_off[f] * nd;
+			int h = 0;
+
+			for (int d = 0; d < nd; d++)
+				h += st->hop[st->hop_at[d] + a[d] - b[d]];
+			total += (int64_t)h * st->ent_take[e] * st->ent_take[f];
+		}
+	}
+	return total;
+}
+
+/* Total pairwise hops of the set the last walk found. */
+int64_t loc__mm_walk_cost(loc__mm_t *st)
+{
+	int64_t total = 0;
+
+	if (st->nent <= MM_DIRECT_PAIRS) {
+		switch (st->nd) {
+		case 1:
+			return _mm_walk_cost_direct(st, 1);
+		case 2:
+			return _mm_walk_cost_direct(st, 2);
+		case 3:
+			return _mm_walk_cost_direct(st, 3);
+		default:
+			return _mm_walk_cost_direct(st, 4);
+		}
+	}
+
+	for (int d = 0; d < st->nd; d++) {
+		int base = -st->lo[d], a, b;
+
+		/* Every walked offset lies within the radius. */
+		a = base - st->radius < 0 ? 0 : base - st->radius;
+		b = base + st->radius >= st->range[d] ? st->range[d] - 1 :
+							base + st->radius;
+		memset(st->hist, 0, sizeof(int64_t) * (b - a + 1));
+		for (int e = 0; e < st->nent; e++)
+			st->hist[st->off[(size_t)st->ent_off[e] * st->nd + d] -
+				 a] += st->ent_take[e];
+		total += loc__mm_axis_pairs(st->hist, b - a + 1,
+					    st->torus[d] ? st->len[d] : 0);
+	}
+	return total;
+}

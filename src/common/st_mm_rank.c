@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * st_mm_rank.c - choosing the centres the Manhattan Median family (seed
+ * 003, Bender et al., WADS 2005) evaluates exactly. Evaluating every
+ * candidate costs O(centres * (walk + k)), too slow on large machines, so
+ * they are ranked first and only the best max_centers kept: by their L1
+ * star (hops to their k nearest free nodes, a short walk with branch and
+ * bound) for small requests, else by their MC1x1 shell cost (table
+ * lookups, see st_mc1x1.c), on one candidate per small block when ranking
+ * them all would cost too much. Tiny requests are always evaluated in
+ * full: ranking would cost as much.
+ */
+#include <string.h>
+
+#include "st_mm.h"
+
+#define MM_MIN_CENTERS 128         /* default: evaluate at least this many */
+#define MM_BUDGET (3L << 18)       /* default: work units per decision */
+#define MM_EVAL_FIXED 48           /* work units per centre beyond its walk */
+#define MM_EXACT_WALK 16           /* walks this short: evaluate every centre */
+#define MM_STAR_WALK 64            /* walks this short: rank by L1 star */
+#define MM_RANK_BUDGET (1L << 20)  /* shell ranking: table lookups */
+
+/* Lists the candidate centres in point order; returns their count. */
+int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg)
+{
+	int n = 0;
+
+	memset(st->point_free, 0, sizeof(int) * st->npoints);
+	for (int v = 0; v < ctx->nnodes; v++)
+		if (ctx->free[v])
+			st->point_free[loc_grid_node_point(ctx->grid, v)]++;
+	if (genalg) {
+		for (int p = 0; p < st->npoints; p++)
+			if (st->point_free[p])
+				st->cand[n++] = p;
+		return n;
+	}
+	memset(st->axis_has, 0, (size_t)st->nd * st->maxlen);
+	for (int p = 0; p < st->npoints; p++)
+		if (st->point_free[p])
+			for (int d = 0; d < st->nd; d++)
+				st->axis_has[d * st->maxlen +
+					     st->coord[p * st->nd + d]] = 1;
+	for (int p = 0; p < st->npoints; p++) {
+		int d;
+
+		for (d = 0; d < st->nd; d++)
+			if (!st->axis_has[d * st->maxlen +
+					  st->coord[p * st->nd + d]])
+				break;
+		if (d == st->nd)
+			st->cand[n++] = p;
+	}
+	return n;
+}
+
+/* Points a walk visits: about k / (free nodes per point). */
+static double _mm_walk_len(const loc__ctx_t *ctx, const loc__mm_t *st)
+{
+	return (double)ctx->k * st->npoints / ctx->nfree;
+}
+
+/* How many centres to evaluate exactly. */
+static int _mm_budget(const loc__ctx_t *ctx, const loc__mm_t *st,
+		      int ncand)
+{
+	double walk = _mm_walk_len(ctx, st);
+	long per, m;
+
+	/* Ranking would cost as much as evaluating tiny requests. */
+	if (st->max_centers < 0 || walk <= MM_EXACT_WALK)
+		return ncand;
+	if (st->max_centers > 0)
+		return st->max_centers < ncand ? st->max_centers : ncand;
+	per = (long)walk + ctx->k + MM_EVAL_FIXED;
+	m = MM_BUDGET / per;
+	/* The floor gives way only for huge requests (within 4 budgets). */
+	if (m < MM_MIN_CENTERS)
+		m = 4 * MM_BUDGET / per < MM_MIN_CENTERS ?
+			    4 * MM_BUDGET / per + 1 : MM_MIN_CENTERS;
+	/* Ranking many costs more than evaluating the rest. */
+	return 2 * m < ncand ? (int)m : ncand;
+}
+
+/*
+ * The L1 star of point: hops from it to its k nearest free nodes, or a
+ * value > bound once the rest of the walk cannot bring it under bound.
+ */
+static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
+				  int64_t bound, const int nd)
+{
+	const int *tab[LOC_MAX_DIMS], *pf = st->point_free;
+	int64_t star = 0;
+	int need = k;
+
+	loc__mm_tabs(st, point, tab);
+	for (int i = 0; i < st->noff; i++) {
+		int pt = loc__mm_off_point(st, tab, i, nd), take;
+		int64_t lb;
+
+		pt = pt < 0 ? st->npoints : pt;
+		take = pf[pt] < need ? pf[pt] : need;
+		star += (int64_t)take * st->off_l1[i];
+		need -= take;
+		if (!need)
+			return star;
+		lb = star + (int64_t)need * st->off_l1[i];
+		if (lb > bound)
+			return lb;
+	}
+	return star;
+}
+
+static int64_t _mm_star(const loc__mm_t *st, int point, int k,
+			int64_t bound)
+{
+	switch (st->nd) {
+	case 1:
+		return _mm_star_nd(st, point, k, bound, 1);
+	case 2:
+		return _mm_star_nd(st, point, k, bound, 2);
+	case 3:
+		return _mm_star_nd(st, point, k, bound, 3);
+	default:
+		return _mm_star_nd(st, point, k, bound, 4);
+	}
+}
+
+/* The m candidates with the least L1 star (ties: point order). */
+static int _mm_rank_star(loc__ctx_t *ctx, loc__mm_t *st, int ncand, int m)
+{
+	loc__shell_rank_t *h = st->rank;
+	int n = 0;
+
+	for (int i = 0; i < ncand; i++) {
+		/* A later candidate must beat the worst kept outright. */
+		int64_t bound = n == m ? h[0].cost - 1 : INT64_MAX;
+		int64_t star = _mm_star(st, st->cand[i], ctx->k, bound);
+
+		if (star <= bound)
+			loc__shells_rank_push(h, &n, m, star, i);
+	}
+	loc__shells_rank_sort(h, n);
+	return n;
+}
+
+/*
+ * Shell ranking costs about (radius + 1) * 2^ndims lookups per centre.
+ * When that exceeds MM_RANK_BUDGET over all candidates, only the first
+ * candidate of each t^ndims block is ranked (t at most a quarter of the
+ * radius: the shell cost barely changes over such a step). Fills
+ * st->thin; returns its length.
+ */
+static int _mm_thin(const loc__ctx_t *ctx, loc__mm_t *st, int ncand)
+{
+	double need = _mm_walk_len(ctx, st);
+	int s = 0, t = 1, n = 0, nb[LOC_MAX_DIMS];
+	uint32_t stamp;
+
+	for (;; s++) {
+		double vol = 1;
+
+		for (int d = 0; d < st->nd; d++)
+			vol *= 2 * s + 1;
+		if (vol >= need)
+			break;
+	}
+	while (4 * (t + 1) <= s) {
+		double blocks = ncand;
+
+		for (int d = 0; d < st->nd; d++)
+			blocks /= t;
+		if (blocks * (s + 1) * (1 << st->nd) <= MM_RANK_BUDGET)
+			break;
+		t++;
+	}
+	if (t == 1) {
+		memcpy(st->thin, st->cand, sizeof(int) * ncand);
+		return ncand;
+	}
+	if (++st->bstamp == 0) {
+		memset(st->block_seen, 0, sizeof(uint32_t) * st->npoints);
+		st->bstamp = 1;
+	}
+	stamp = st->bstamp;
+	for (int d = 0; d < st->nd; d++)
+		nb[d] = (st->len[d] + t - 1) / t;
+	for (int i = 0; i < ncand; i++) {
+		const int *c = st->coord + (size_t)st->cand[i] * st->nd;
+		int b = 0;
+
+		for (int d = 0; d < st->nd; d++)
+			b = b * nb[d] + c[d] / t;
+		if (st->block_seen[b] != stamp) {
+			st->block_seen[b] = stamp;
+			st->thin[n++] = st->cand[i];
+		}
+	}
+	return n;
+}
+
+/*
+ * Fills st->eval with the centres to evaluate, best first: every
+ * candidate in point order when affordable, else the m with the least
+ * L1 star when walks are short, or with the least MC1x1 shell cost
+ * (ties: point order). Returns how many.
+ */
+int loc__mm_rank(loc__ctx_t *ctx, loc__mm_t *st, int ncand)
+{
+	int m = _mm_budget(ctx, st, ncand), n = 0;
+
+	/* k nodes on one point cost 0: nothing else needs a look. */
+	for (int i = 0; i < ncand; i++)
+		if (st->point_free[st->cand[i]] >= ctx->k)
+			st->eval[n++] = st->cand[i];
+	if (n)
+		return n;
+	if (m >= ncand) {
+		memcpy(st->eval, st->cand, sizeof(int) * ncand);
+		return ncand;
+	}
+	if (_mm_walk_len(ctx, st) <= MM_STAR_WALK) {
+		m = _mm_rank_star(ctx, st, ncand, m);
+		for (int i = 0; i < m; i++)
+			st->eval[i] = st->cand[st->rank[i].idx];
+	} else {
+		int nthin = _mm_thin(ctx, st, ncand);
+
+		loc__shells_load(st->sh, st->point_free);
+		m = loc__shells_rank(st->sh, st->thin, nthin, ctx->k, m,
+				     st->rank);
+		for (int i = 0; i < m; i++)
+			st->eval[i] = st->thin[st->rank[i].idx];
+	}
+	return m;
+}
