@@ -145,7 +145,7 @@ int loc__box_offer_all(loc__ctx_t *ctx);
 
 /*
  * Chebyshev shells (seed 003 MC1x1) over per-point free counts, shared by
- * st_mc1x1.c and st_mm.c (which ranks candidate medians by shell cost
+ * st_mc1x1.c and st_mm_rank.c (which ranks candidate medians by shell cost
  * before evaluating the best ones exactly). In st_mc1x1.c.
  * loc__shells_create() returns NULL when out of memory; load() takes
  * point_free[npoints] (borrowed for the call). rank() finds the m points
