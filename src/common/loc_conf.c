@@ -26,6 +26,7 @@
 #define CONF_PARTITIONS_MAX 1024
 #define CONF_NPP_MAX 65536           /* as loc_grid_create() accepts */
 #define CONF_POINTS_MAX (1LL << 26)  /* as loc_grid_create() accepts */
+#define CONF_NAME_BYTES_MAX (64LL << 20) /* node names on all NodeName lines */
 
 /* ===================================================================== */
 /* Internal variables                                                    */
@@ -101,6 +102,7 @@ typedef struct conf_parser {
 	unsigned *pmask;             /* per partition: keys it overrides */
 	loc_policy_t *povr;          /* per partition: the override values */
 	long long nnames;            /* names on all NodeName lines */
+	long long nbytes;            /* their bytes, NULs included */
 	int nodes_cap, ncoords_cap, part_cap, pmask_cap, povr_cap;
 	char *lbuf;                  /* the logical line being built */
 	size_t llen, lcap;
@@ -568,6 +570,17 @@ static int _nodename(conf_parser_t *p)
 		return _perr(p, line,
 			     "NodeName lines name more than %d nodes in all",
 			     LOC_HOSTLIST_MAX);
+	}
+	/* One line's names are bounded by the expander; all lines together
+	 * too, or a few lines of long names could fill slurmctld's memory
+	 * (fuzz_conf). */
+	for (int i = 0; i < hl.count; i++)
+		p->nbytes += (long long)strlen(hl.names[i]) + 1;
+	if (p->nbytes > CONF_NAME_BYTES_MAX) {
+		loc_hostlist_free(&hl);
+		return _perr(p, line,
+			     "NodeName lines name more than %d MiB of nodes in all",
+			     (int)(CONF_NAME_BYTES_MAX >> 20));
 	}
 	if (_grow(&c->nodes, &p->nodes_cap, c->nnodes_lines,
 		  sizeof(*c->nodes)) ||

@@ -4,9 +4,9 @@
  * "n[001-064],b1,rack[1-2]-n[01-04]" into names and compression back.
  *
  * The expander is written for hostile input: every byte is checked, numbers
- * are bounded before they are converted and the number of names is counted
- * before anything is allocated, so a short expression cannot ask for
- * gigabytes.
+ * are bounded before they are converted and the number of names and their
+ * bytes are counted before anything is allocated, so a short expression
+ * cannot ask for gigabytes.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -18,6 +18,13 @@
 
 /* Longest number in a range: 18 decimal digits always fit 63 bits. */
 #define HL_DIGITS_MAX 18
+
+/*
+ * Most bytes of names (NUL included) one expression may expand to: the
+ * name count limit alone let "<2000 letters>[1-1000000]" ask for 2 GB
+ * (found by fuzz_conf). 64 bytes per name at the count limit.
+ */
+#define HL_BYTES_MAX (64ULL * LOC_HOSTLIST_MAX)
 
 /* One "lo-hi" (or "n") entry inside brackets. */
 typedef struct hl_range {
@@ -32,6 +39,7 @@ typedef struct hl_piece {
 	int first;       /* group: index of its first range */
 	int nranges;
 	unsigned long long count; /* group: names it yields */
+	unsigned long long digit_bytes; /* group: digits it writes in all */
 } hl_piece_t;
 
 /* A parsed item, before expansion. Arrays grow as needed. */
@@ -42,6 +50,7 @@ typedef struct hl_item {
 	int nranges, range_cap;
 	unsigned long long count;
 	int len; /* length of the item text */
+	unsigned long long bytes; /* of all its names, NULs included */
 } hl_item_t;
 
 /* ===================================================================== */
@@ -156,6 +165,25 @@ static int _number(const char *s, size_t n, unsigned long long *val)
 	return (int)i;
 }
 
+/* Returns the digits "%0*llu" writes for width and every value lo..hi:
+ * each number has max(width, its own digits). */
+static unsigned long long _digit_bytes(unsigned long long lo,
+				       unsigned long long hi, int width)
+{
+	unsigned long long sum = 0, first = 0, last = 9;
+
+	for (int d = 1; d <= HL_DIGITS_MAX && first <= hi; d++) {
+		unsigned long long a = lo > first ? lo : first;
+		unsigned long long b = hi < last ? hi : last;
+
+		if (a <= b)
+			sum += (b - a + 1) * (unsigned)(d > width ? d : width);
+		first = last + 1;
+		last = last * 10 + 9;
+	}
+	return sum;
+}
+
 /* Trims blanks around s[*b..*e). */
 static void _trim(const char *s, size_t *b, size_t *e)
 {
@@ -228,6 +256,7 @@ static int _parse_group(hl_item_t *it, hl_piece_t *pc, const char *g, size_t n,
 		r->lo = lo;
 		r->hi = hi;
 		r->width = dl;
+		pc->digit_bytes += _digit_bytes(lo, hi, dl);
 		pc->count += hi - lo + 1;
 		pc->nranges++;
 		if (pc->count > LOC_HOSTLIST_MAX)
@@ -242,7 +271,7 @@ static int _parse_group(hl_item_t *it, hl_piece_t *pc, const char *g, size_t n,
 static int _parse_item(hl_item_t *it, const char *s, size_t n,
 		       loc_error_t *err)
 {
-	size_t i = 0;
+	size_t i = 0, lit = 0;
 	int rc;
 
 	it->count = 1;
@@ -259,6 +288,7 @@ static int _parse_item(hl_item_t *it, const char *s, size_t n,
 				j++;
 			pc->lit = s + i;
 			pc->lit_len = (int)(j - i);
+			lit += pc->lit_len;
 			i = j;
 			continue;
 		}
@@ -274,6 +304,13 @@ static int _parse_item(hl_item_t *it, const char *s, size_t n,
 				     LOC_HOSTLIST_MAX);
 		i = j + 1;
 	}
+	/* Exact: literals and NUL in every name, each group's digits once
+	 * per combination of the other groups. */
+	it->bytes = it->count * (lit + 1);
+	for (int p = 0; p < it->npieces; p++)
+		if (!it->piece[p].lit)
+			it->bytes += it->count / it->piece[p].count *
+				     it->piece[p].digit_bytes;
 	return 0;
 }
 
@@ -384,7 +421,7 @@ int loc_hostlist_expand(const char *expr, loc_hostlist_t *out,
 {
 	hl_item_t *items = NULL;
 	int nitems = 0, cap = 0, rc = 0, at = 0;
-	unsigned long long total = 0;
+	unsigned long long total = 0, bytes = 0;
 	size_t n, start = 0;
 	int depth = 0;
 
@@ -436,6 +473,13 @@ int loc_hostlist_expand(const char *expr, loc_hostlist_t *out,
 			rc = _fail(err, expr, n,
 				   "expands to more than %d names",
 				   LOC_HOSTLIST_MAX);
+			goto out;
+		}
+		bytes += items[nitems - 1].bytes;
+		if (bytes > HL_BYTES_MAX) {
+			rc = _fail(err, expr, n,
+				   "expands to more than %llu MiB of names",
+				   HL_BYTES_MAX >> 20);
 			goto out;
 		}
 	}

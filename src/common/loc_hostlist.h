@@ -24,7 +24,8 @@ typedef struct loc_hostlist {
  * Several bracketed ranges multiply out, left-most slowest. Names use
  * letters, digits, '-', '_' and '.'; blanks around items are ignored.
  * Returns 0, or LOC_EPARSE (unbalanced brackets, bad range, empty name,
- * reversed range, more than LOC_HOSTLIST_MAX names) with err filled.
+ * reversed range, more than LOC_HOSTLIST_MAX names or more than 64 bytes
+ * per name at that count, 64 MiB of names in all) with err filled.
  */
 int loc_hostlist_expand(const char *expr, loc_hostlist_t *out,
 			loc_error_t *err);

@@ -163,6 +163,15 @@ static inline int64_t _bar(const span_t *s, int pass, const span_run_t *st)
 	return st->best;
 }
 
+/* bar + c without overflow: before the first window best is INT64_MAX. */
+static inline int64_t _bar_plus(const span_t *s, int pass,
+				const span_run_t *st, int64_t c)
+{
+	int64_t bar = _bar(s, pass, st);
+
+	return c > 0 && bar > INT64_MAX - c ? INT64_MAX : bar + c;
+}
+
 /*
  * The hot loop: from window i, records each window and slides to the
  * next, up to window last (on one side of the wrap, i + k < m or not:
@@ -183,7 +192,7 @@ static int _scan_run(span_t *s, int pass, int i, int last, span_run_t *st)
 	const int64_t addk = wrap ? s->n : 0;
 	const int64_t k = s->k, c = st->c;
 	const int64_t half = s->ring ? s->n / 2 : INT64_MAX;
-	int64_t d = st->d, sum = st->sum, bar = _bar(s, pass, st) + c;
+	int64_t d = st->d, sum = st->sum, bar = _bar_plus(s, pass, st, c);
 
 	if (pass == 0) {
 		for (; i < last; i++) {
@@ -194,7 +203,7 @@ static int _scan_run(span_t *s, int pass, int i, int last, span_run_t *st)
 			/* Rarely taken: a new best, or a tie with room. */
 			if (d <= bar) {
 				_record(s, pass, i, d - c, st);
-				bar = _bar(s, pass, st) + c;
+				bar = _bar_plus(s, pass, st, c);
 			}
 			/* (k+1) x0 + (k-1) xk = k (x0 + xk) - t */
 			d += k * (x0 + xk) - t - 2 * sum;

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# valgrind.sh - memcheck runs.
+#
+#   scripts/valgrind.sh [--build DIR]
+#       every unit test program, every fuzz target over its seeds and
+#       regression inputs, and a short locality-replay, each under
+#       valgrind memcheck; fails on any memory error or definite leak.
+#   scripts/valgrind.sh --slurmctld [--build DIR] [--nodes N] [--rundir DIR]
+#       a local cluster (testsuite/slurm/cluster.sh) with SelectType=
+#       select/locality and slurmctld under memcheck: jobs of mixed sizes,
+#       a `scontrol reconfigure` to a changed locality.conf, more jobs, a
+#       clean shutdown; fails on any error or definite leak with a
+#       select_locality/loc_/sl_ frame, or when a job does not finish.
+#
+# DIR is a configured and built tree (default: build, as scripts/setup.sh
+# makes it; the plugin must be built there for --slurmctld). Logs go to
+# DIR/valgrind/. Ports for --slurmctld: LOC_CTLD_PORT (default 6917) and
+# LOC_NODE_PORT0 (default 27001), away from the integration suite's.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build="$top/build"
+mode=unit
+nodes=16
+rundir=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=$2; shift 2 ;;
+	--slurmctld) mode=slurmctld; shift ;;
+	--nodes) nodes=$2; shift 2 ;;
+	--rundir) rundir=$2; shift 2 ;;
+	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "valgrind.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+command -v valgrind >/dev/null || { echo "valgrind.sh: valgrind not installed (apt-get install valgrind)" >&2; exit 2; }
+[ -f "$build/Makefile" ] || { echo "valgrind.sh: $build is not a configured build (run scripts/setup.sh)" >&2; exit 2; }
+build=$(cd "$build" && pwd)
+grep -q -- '-fsanitize=' "$build/Makefile" &&
+	{ echo "valgrind.sh: $build is a sanitizer build; valgrind needs a plain one" >&2; exit 2; }
+vdir="$build/valgrind"
+mkdir -p "$vdir"
+
+VG=(valgrind --tool=memcheck --error-exitcode=1 --leak-check=full
+	--errors-for-leak-kinds=definite --show-leak-kinds=definite
+	--num-callers=30)
+
+# "N errors, M bytes definitely lost" from a memcheck log.
+vg_counts() {
+	local e l
+	e=$(sed -n 's/.*ERROR SUMMARY: \([0-9,]*\) errors.*/\1/p' "$1" | tr -d , | tail -n 1)
+	l=$(sed -n 's/.*definitely lost: \([0-9,]*\) bytes.*/\1/p' "$1" | tr -d , | tail -n 1)
+	echo "${e:-?} ${l:-0}"
+}
+
+# ---------------------------------------------------------------------
+# Unit tests, fuzz regression inputs, a short replay
+# ---------------------------------------------------------------------
+run_unit() {
+	local status=0 n=0 bad=0 name log rc counts t
+	echo "valgrind: building the test programs in $build"
+	make -C "$build" -j2 check TESTS= >/dev/null
+	cd "$build"
+	summary="$vdir/summary.txt"
+	: > "$summary"
+
+	# One memcheck run: $1 = name, rest = command.
+	vg() {
+		name=$1
+		shift
+		log="$vdir/$name.log"
+		rc=0
+		"${VG[@]}" --log-file="$log" "$@" > "$vdir/$name.out" 2>&1 || rc=$?
+		counts=$(vg_counts "$log")
+		n=$((n + 1))
+		if [ $rc -ne 0 ] || [ "${counts%% *}" != 0 ]; then
+			bad=$((bad + 1))
+			status=1
+			printf '%-28s FAIL exit=%d errors=%s definitely-lost=%sB (%s)\n' \
+				"$name" $rc "${counts%% *}" "${counts##* }" "$log" | tee -a "$summary"
+		else
+			printf '%-28s ok   errors=0 definitely-lost=%sB\n' \
+				"$name" "${counts##* }" | tee -a "$summary"
+		fi
+	}
+
+	for t in testsuite/unit/test_*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		case $t in *.*) continue ;; esac
+		vg "$(basename "$t")" "./$t"
+	done
+	for t in conf hostlist swf sacct machine; do
+		local args=()
+		[ -x "testsuite/fuzz/fuzz_$t" ] || continue
+		[ -d "$top/testsuite/fuzz/seeds/$t" ] && args+=("$top/testsuite/fuzz/seeds/$t")
+		[ -d "$top/testsuite/fuzz/regressions/$t" ] && args+=("$top/testsuite/fuzz/regressions/$t")
+		vg "fuzz_$t" "testsuite/fuzz/fuzz_$t" "${args[@]}"
+	done
+	if [ -x src/replay/locality-replay ]; then
+		local traces="$top/../shared/traces" trace=() out="$vdir/replay-out"
+		rm -rf "$out"
+		if [ -f "$traces/ANL-Intrepid-2009-slice237.swf.gz" ]; then
+			trace=(--trace "$traces/ANL-Intrepid-2009-slice237.swf.gz" --grid 8x8x4 --torus yes --scale-to 256 --limit 100)
+		else
+			trace=(--trace "$top/testsuite/fuzz/seeds/swf/basic" --grid 8x8 --torus yes)
+		fi
+		vg locality-replay src/replay/locality-replay "${trace[@]}" \
+			--strategies freelist,bestfit,span,mm,mc1x1,mbs,paging,random,box \
+			--walltime none,combo --no-svg --quiet --threads 1 --out "$out"
+	fi
+	echo "valgrind: $n programs, $((n - bad)) clean, $bad with errors or definite leaks (logs: $vdir)"
+	return $status
+}
+
+# ---------------------------------------------------------------------
+# slurmctld under valgrind on a local cluster
+# ---------------------------------------------------------------------
+run_slurmctld() {
+	local cluster="$top/testsuite/slurm/cluster.sh"
+	local plugdir="$build/src/plugins/select/locality/.libs"
+	local rd=${rundir:-$vdir/cluster} conf pid status=0
+
+	[ -x "$cluster" ] || { echo "valgrind.sh: $cluster not found" >&2; return 2; }
+	[ -f "$plugdir/select_locality.so" ] ||
+		{ echo "valgrind.sh: no plugin in $plugdir (configure with the Slurm source and build)" >&2; return 2; }
+	export LOC_CTLD_PORT=${LOC_CTLD_PORT:-6917}
+	export LOC_NODE_PORT0=${LOC_NODE_PORT0:-27001}
+	export LOC_START_TIMEOUT=${LOC_START_TIMEOUT:-300}
+	# Our own default run directory is recreated every time; cluster.sh
+	# refuses a non-empty directory it did not make.
+	if [ -z "$rundir" ] && [ -d "$rd" ]; then
+		"$cluster" stop --dir "$rd" >/dev/null 2>&1 || true
+		rm -rf "$rd"
+	fi
+	mkdir -p "$rd"
+	rd=$(cd "$rd" && pwd)
+	conf="$vdir/locality.conf"
+	# A 4 x N/4 torus with Manhattan Median and walltime awareness; the
+	# reconfigure below switches to other strategies (cluster.sh's one
+	# partition is "main").
+	printf 'Dimensions=4x%d\nTorus=yes\nStrategy=mm\nCurve=hilbert\nWalltimeAware=combo\n' \
+		$(( (nodes + 3) / 4 )) > "$conf"
+	local vglog="$rd/log/valgrind-slurmctld.%p.log"
+	local vgcmd="${VG[*]} --log-file=$vglog"
+
+	if grep -q -- '--ctld-wrapper' "$cluster"; then
+		echo "valgrind: starting $nodes nodes, slurmctld under memcheck"
+		"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \
+			--plugin-dir "$plugdir" --locality-conf "$conf" \
+			--ctld-wrapper "$vgcmd"
+	else
+		# cluster.sh has no wrapper option: start the cluster, then
+		# replace its slurmctld with one under memcheck, started the
+		# way cluster.sh starts it (same marker, files and PID record).
+		echo "valgrind: starting $nodes nodes (cluster.sh has no --ctld-wrapper: swapping slurmctld)"
+		"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \
+			--plugin-dir "$plugdir" --locality-conf "$conf"
+		export SLURM_CONF="$rd/etc/slurm.conf"
+		pid=$(cat "$rd/run/slurmctld.recpid")
+		scontrol shutdown slurmctld >/dev/null
+		for _ in $(seq 300); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -0 "$pid" 2>/dev/null && { echo "valgrind.sh: slurmctld $pid did not stop" >&2; "$cluster" stop --dir "$rd"; return 1; }
+		(
+			export LOC_CLUSTER_DIR=$rd
+			cd "$rd" || exit 1
+			# shellcheck disable=SC2086
+			exec $vgcmd /usr/sbin/slurmctld -D -f "$rd/etc/slurm.conf" \
+				>>"$rd/log/slurmctld.out" 2>&1 </dev/null
+		) &
+		echo $! > "$rd/run/slurmctld.recpid"
+	fi
+	export SLURM_CONF="$rd/etc/slurm.conf"
+	pid=$(cat "$rd/run/slurmctld.recpid")
+	for _ in $(seq 600); do
+		scontrol ping 2>/dev/null | grep -q 'is UP' && break
+		kill -0 "$pid" 2>/dev/null || { echo "valgrind.sh: slurmctld under valgrind died" >&2; status=1; break; }
+		sleep 0.5
+	done
+	if [ $status = 0 ]; then
+		# Wait for the nodes to register with the new slurmctld.
+		for _ in $(seq 240); do
+			[ "$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle')" -ge "$nodes" ] && break
+			sleep 0.5
+		done
+		# submit SECONDS SIZE...: one job per size, each sleeping SECONDS.
+		submit() {
+			local k secs=$1
+			shift
+			for k in "$@"; do
+				sbatch --parsable -N "$k" --exclusive -t 1 \
+					-o /dev/null --wrap "sleep $secs" >/dev/null ||
+					{ status=1; continue; }
+				submitted=$((submitted + 1))
+			done
+		}
+		submit_and_wait() {
+			submit 1 "$@"
+			for _ in $(seq 600); do
+				[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+				sleep 0.5
+			done
+			[ -z "$(squeue -h -o %i 2>/dev/null)" ] ||
+				{ echo "valgrind.sh: jobs still queued:"; squeue; status=1; }
+			echo "valgrind: jobs of sizes $* ran"
+		}
+		submitted=0
+		submit_and_wait 1 2 3 4 5 7 8 $((nodes / 2)) "$nodes" 2 1 3
+		# Reconfigure while jobs run: the plugin reloads the file and
+		# rebuilds its ledger from slurmctld's job list.
+		submit 10 4 4 2 1
+		sleep 3
+		echo "valgrind: scontrol reconfigure with another locality.conf, 4 jobs running"
+		printf 'Dimensions=4x%d\nTorus=yes,no\nStrategy=mbs\nPartitionName=main Strategy=box WalltimeAware=adjest\n' \
+			$(( (nodes + 3) / 4 )) > "$rd/etc/locality.conf"
+		scontrol reconfigure || status=1
+		submit_and_wait 4 1 6 2 "$nodes" 1
+		echo "valgrind: shutting slurmctld down (memcheck writes its leak report)"
+		scontrol shutdown slurmctld >/dev/null || true
+		for _ in $(seq 1200); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.5
+		done
+	fi
+	"$cluster" stop --dir "$rd" >/dev/null 2>&1 || true
+	if [ $status = 0 ]; then
+		local done_ok
+		done_ok=$(grep -c 'JobState=COMPLETED' "$rd/jobcomp.txt" 2>/dev/null || true)
+		echo "valgrind: ${done_ok:-0} of $submitted jobs COMPLETED (jobcomp)"
+		[ "${done_ok:-0}" = "$submitted" ] || status=1
+	fi
+
+	# Errors and definite leaks whose stack has a frame of ours.
+	local logs f ours="$vdir/slurmctld-ours.txt"
+	logs=$(ls "$rd"/log/valgrind-slurmctld.*.log 2>/dev/null || true)
+	[ -n "$logs" ] || { echo "valgrind.sh: no valgrind log in $rd/log" >&2; return 1; }
+	: > "$ours"
+	for f in $logs; do
+		echo "valgrind: $(basename "$f"): $(vg_counts "$f" | awk '{ print $1 " errors in all of slurmctld, " $2 " bytes definitely lost" }')"
+		awk '
+			/^==[0-9]+== *$/ { if (blk ~ /(select_locality|[ :]loc_|[ :]sl_)/ && blk !~ /(ERROR|LEAK|HEAP) SUMMARY/) print blk "\n"; blk = ""; next }
+			{ blk = blk $0 "\n" }
+			END { if (blk ~ /(select_locality|[ :]loc_|[ :]sl_)/ && blk !~ /(ERROR|LEAK|HEAP) SUMMARY/) print blk }
+		' "$f" >> "$ours"
+	done
+	if [ -s "$ours" ]; then
+		echo "valgrind: errors or leaks in select/locality code:"
+		head -n 60 "$ours"
+		status=1
+	else
+		echo "valgrind: no error and no definite leak in select_locality/loc_/sl_ frames"
+	fi
+	return $status
+}
+
+if [ $mode = unit ]; then
+	run_unit
+else
+	run_slurmctld
+fi
