@@ -138,11 +138,16 @@ void loc_policy_init(loc_policy_t *policy)
 	policy->seed = 1;
 }
 
-static bool _sl_enabled(const loc_policy_t *policy)
+bool loc__policy_sl(const loc_policy_t *policy)
 {
 	return policy->walltime == LOC_WALLTIME_SL ||
 	       policy->walltime == LOC_WALLTIME_COMBO ||
 	       policy->walltime == LOC_WALLTIME_ADJEST;
+}
+
+double loc__policy_sl_tolerance(const loc_policy_t *policy)
+{
+	return loc__policy_sl(policy) ? policy->sl_tolerance : 0.0;
 }
 
 loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
@@ -176,7 +181,7 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 	a->policy = *policy;
 	a->ops = _strategy_ops[policy->strategy];
 	a->nnodes = n;
-	a->keep = _sl_enabled(policy) ? LOC_MAX_OFFERS : 1;
+	a->keep = loc__policy_sl(policy) ? LOC_MAX_OFFERS : 1;
 	a->curve = loc_curve_create(grid, policy->curve, err);
 	if (!a->curve) {
 		loc_alloc_destroy(a);

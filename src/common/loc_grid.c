@@ -263,6 +263,14 @@ int loc_grid_node_hops(const loc_grid_t *grid, int a, int b)
 				   grid->node_point[b]);
 }
 
+bool loc_grid_all_torus(const loc_grid_t *grid)
+{
+	for (int d = 0; d < grid->shape.ndims; d++)
+		if (!grid->shape.torus[d])
+			return false;
+	return true;
+}
+
 int loc_grid_diameter(const loc_grid_t *grid)
 {
 	int diam = 0;

@@ -97,6 +97,10 @@ int loc_grid_point_hops(const loc_grid_t *grid, int pa, int pb);
 /* Returns the hop distance between two nodes (0 when they share a point). */
 int loc_grid_node_hops(const loc_grid_t *grid, int a, int b);
 
+/* Returns true when every dimension wraps (the curve then closes into a
+ * ring, so 1-D strategies use ring span). */
+bool loc_grid_all_torus(const loc_grid_t *grid);
+
 /* Returns the largest possible hop distance between two points. */
 int loc_grid_diameter(const loc_grid_t *grid);
 

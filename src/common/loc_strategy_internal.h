@@ -170,6 +170,13 @@ void loc__shells_rank_push(loc__shell_rank_t *h, int *n, int m, int64_t cost,
 			   int idx);
 void loc__shells_rank_sort(loc__shell_rank_t *h, int n);
 
+/* Returns true when policy's walltime mode includes the SL tie-break
+ * (sl, combo, adjest): strategies then offer near-best alternatives. */
+bool loc__policy_sl(const loc_policy_t *policy);
+
+/* Returns policy's SL tolerance when SL is on, else 0. */
+double loc__policy_sl_tolerance(const loc_policy_t *policy);
+
 /* Deterministic 64-bit PRNG (splitmix64 seeding xoshiro256**). */
 typedef struct loc__rng {
 	uint64_t s[4];

@@ -60,26 +60,6 @@ typedef struct contig {
 	int64_t budget;
 } contig_t;
 
-static bool _all_torus(const loc_grid_t *grid)
-{
-	const loc_shape_t *s = loc_grid_shape(grid);
-
-	for (int d = 0; d < s->ndims; d++)
-		if (!s->torus[d])
-			return false;
-	return true;
-}
-
-/* The SL tolerance, when a walltime mode with the SL tie-break is on. */
-static double _sl_tolerance(const loc_policy_t *p)
-{
-	bool sl = p->walltime == LOC_WALLTIME_SL ||
-		  p->walltime == LOC_WALLTIME_COMBO ||
-		  p->walltime == LOC_WALLTIME_ADJEST;
-
-	return sl ? p->sl_tolerance : 0.0;
-}
-
 static void _heap_down(int64_t *h, int n, int i)
 {
 	for (;;) {
@@ -279,7 +259,7 @@ int loc__contiguous_select(loc__ctx_t *ctx)
 		.ranks = loc_curve_ranks(ctx->curve),
 		.n = n,
 		.k = ctx->k,
-		.ring = _all_torus(ctx->grid),
+		.ring = loc_grid_all_torus(ctx->grid),
 		.budget = (int64_t)CONTIG_BFS_SWEEPS * n + CONTIG_BFS_FLOOR,
 	};
 
@@ -303,7 +283,7 @@ int loc__contiguous_select(loc__ctx_t *ctx)
 		rc = _scan_interval(&c, start, leftover + c.k, &offers);
 		if (offers && limit == INFINITY)
 			limit = leftover +
-				_sl_tolerance(ctx->policy) * leftover;
+				loc__policy_sl_tolerance(ctx->policy) * leftover;
 	}
 	if (rc)
 		return rc;

@@ -54,29 +54,6 @@ typedef struct fit {
 	int ncand, maxcand; /* maxcand: 1 unless SL can use alternatives */
 } fit_t;
 
-static bool _all_torus(const loc_grid_t *grid)
-{
-	const loc_shape_t *s = loc_grid_shape(grid);
-
-	for (int d = 0; d < s->ndims; d++)
-		if (!s->torus[d])
-			return false;
-	return true;
-}
-
-/* The walltime modes with the SL tie-break, which chooses among offers. */
-static bool _sl_enabled(const loc_policy_t *p)
-{
-	return p->walltime == LOC_WALLTIME_SL ||
-	       p->walltime == LOC_WALLTIME_COMBO ||
-	       p->walltime == LOC_WALLTIME_ADJEST;
-}
-
-static double _sl_tolerance(const loc_policy_t *p)
-{
-	return _sl_enabled(p) ? p->sl_tolerance : 0.0;
-}
-
 /* Appends a candidate while there is room. Returns false when full. */
 static bool _add(fit_t *f, int cand, int64_t cost)
 {
@@ -177,7 +154,7 @@ static bool _collect_intervals(fit_t *f)
 		    !_add_interval(f, i, best))
 			break;
 	limit = (double)best +
-		_sl_tolerance(f->ctx->policy) * fabs((double)best);
+		loc__policy_sl_tolerance(f->ctx->policy) * fabs((double)best);
 	if (limit > (double)best)
 		for (int i = 0; i < f->nint; i++) {
 			int64_t c;
@@ -254,7 +231,7 @@ static void _collect_windows(fit_t *f, const int *frank, int m)
 		if (_arc(f, frank, m, i) == best)
 			_add(f, i, best + 1);
 	limit = (double)(best + 1) +
-		_sl_tolerance(f->ctx->policy) * fabs((double)(best + 1));
+		loc__policy_sl_tolerance(f->ctx->policy) * fabs((double)(best + 1));
 	if (!(limit > (double)(best + 1)))
 		return;
 	for (int i = 0; i < nwin; i++) {
@@ -321,9 +298,9 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 		.order = loc_curve_order(ctx->curve),
 		.n = n,
 		.k = ctx->k,
-		.ring = _all_torus(ctx->grid),
+		.ring = loc_grid_all_torus(ctx->grid),
 		.kind = kind,
-		.maxcand = _sl_enabled(ctx->policy) ? FIT_MAX_OFFERS : 1,
+		.maxcand = loc__policy_sl(ctx->policy) ? FIT_MAX_OFFERS : 1,
 	};
 
 	/* Scratch: iv[n + 1], then hist[n] (sum of squares), which ends up

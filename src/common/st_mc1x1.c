@@ -564,20 +564,13 @@ static void _mc_gather(loc__ctx_t *ctx, _mc_state_t *st, int point)
 		st->nodes[n++] = order[(uint32_t)st->key[i]];
 }
 
-static bool _sl_enabled(const loc_policy_t *policy)
-{
-	return policy->walltime == LOC_WALLTIME_SL ||
-	       policy->walltime == LOC_WALLTIME_COMBO ||
-	       policy->walltime == LOC_WALLTIME_ADJEST;
-}
-
 static int _mc_select(loc__ctx_t *ctx)
 {
 	_mc_state_t *st = ctx->state;
 	const int *order = loc_curve_order(ctx->curve);
 	loc__shell_rank_t best[MC_SL_ALTS];
 	int ncentre = 0, nbest = 0;
-	int want = _sl_enabled(ctx->policy) ? MC_SL_ALTS : 1;
+	int want = loc__policy_sl(ctx->policy) ? MC_SL_ALTS : 1;
 	uint32_t stamp = _mc_stamp(st);
 
 	memset(st->point_free, 0, sizeof(int) * st->npoints);

@@ -190,13 +190,6 @@ static void _mm_keep(_mm_pick_t *pick, int *n, int a, int64_t cost,
 	pick[i].point = point;
 }
 
-static bool _sl_enabled(const loc_policy_t *policy)
-{
-	return policy->walltime == LOC_WALLTIME_SL ||
-	       policy->walltime == LOC_WALLTIME_COMBO ||
-	       policy->walltime == LOC_WALLTIME_ADJEST;
-}
-
 /*
  * Evaluates the ranked centres exactly; pick[] receives the best distinct
  * sets (first evaluated wins ties). Returns how many.
@@ -269,7 +262,7 @@ static int _mm_select_common(loc__ctx_t *ctx, bool genalg)
 {
 	loc__mm_t *st = ctx->state;
 	_mm_pick_t pick[MM_SL_ALTS];
-	int a = _sl_enabled(ctx->policy) ? MM_SL_ALTS : 1, n;
+	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1, n;
 
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);
@@ -295,7 +288,7 @@ static int _mm_inc_select(loc__ctx_t *ctx)
 {
 	loc__mm_t *st = ctx->state;
 	_mm_pick_t pick[MM_SL_ALTS];
-	int a = _sl_enabled(ctx->policy) ? MM_SL_ALTS : 1;
+	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1;
 	int n, rc;
 	int64_t cost;
 

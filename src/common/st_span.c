@@ -49,29 +49,6 @@ typedef struct span {
 	int nwin, maxwin; /* maxwin: 1 unless SL can use alternatives */
 } span_t;
 
-static bool _all_torus(const loc_grid_t *grid)
-{
-	const loc_shape_t *s = loc_grid_shape(grid);
-
-	for (int d = 0; d < s->ndims; d++)
-		if (!s->torus[d])
-			return false;
-	return true;
-}
-
-/* The walltime modes with the SL tie-break, which chooses among offers. */
-static bool _sl_enabled(const loc_policy_t *p)
-{
-	return p->walltime == LOC_WALLTIME_SL ||
-	       p->walltime == LOC_WALLTIME_COMBO ||
-	       p->walltime == LOC_WALLTIME_ADJEST;
-}
-
-static double _sl_tolerance(const loc_policy_t *p)
-{
-	return _sl_enabled(p) ? p->sl_tolerance : 0.0;
-}
-
 /* Position t of the doubled point sequence (t < 2m). */
 static inline int64_t _q(const span_t *s, int t)
 {
@@ -288,9 +265,9 @@ static int _span_select(loc__ctx_t *ctx)
 		.n = n,
 		.k = ctx->k,
 		.m = m,
-		.ring = _all_torus(ctx->grid),
+		.ring = loc_grid_all_torus(ctx->grid),
 		.best = INT64_MAX,
-		.maxwin = _sl_enabled(ctx->policy) ? SPAN_MAX_OFFERS : 1,
+		.maxwin = loc__policy_sl(ctx->policy) ? SPAN_MAX_OFFERS : 1,
 	};
 
 	/* Scratch: prefix sums pre[m+1] (int64, first for alignment), the
@@ -312,7 +289,7 @@ static int _span_select(loc__ctx_t *ctx)
 	s.frank = frank;
 	_scan(&s, 0);
 	s.limit = (double)s.best +
-		  _sl_tolerance(ctx->policy) * fabs((double)s.best);
+		  loc__policy_sl_tolerance(ctx->policy) * fabs((double)s.best);
 	if (s.limit > (double)s.best && s.nwin < s.maxwin)
 		_scan(&s, 1);
 	for (int w = 0; w < s.nwin; w++) {
