@@ -9,6 +9,7 @@
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
 #   cluster.sh stop --dir RUNDIR
 #   cluster.sh restart-ctld --dir RUNDIR [--kill9]
+#   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
 #   cluster.sh env --dir RUNDIR          (prints "export SLURM_CONF=...")
 #
 # Daemons run in the foreground (-D) in the background of this script, so
@@ -33,7 +34,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -455,6 +456,47 @@ cmd_restart_ctld() {
 	echo "$PROG: slurmctld restarted (SIG$sig), pid $(cat "$dir/run/slurmctld.recpid")"
 }
 
+# Stops one node's slurmd (if it still runs) and starts it again, with the
+# same settings as at start; for fault tests that kill a slurmd.
+cmd_restart_slurmd() {
+	local dir="" node="" sig=TERM
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--dir) dir=$2; shift 2 ;;
+		--node) node=$2; shift 2 ;;
+		--kill9) sig=KILL; shift ;;
+		*) usage ;;
+		esac
+	done
+	[ -n "$dir" ] && [ -n "$node" ] || usage
+	dir=$(cd "$dir" && pwd)
+	[ -d "$dir/spool/$node" ] || die "no node $node in $dir"
+	local pid port0 port i
+	pid=$(cat "$dir/run/slurmd.$node.recpid" 2>/dev/null)
+	if [ -n "$pid" ] && alive "$pid"; then
+		kill -"$sig" "$pid"
+		wait_gone "$pid" 150 || die "slurmd $pid ($node) did not exit"
+	fi
+	# The node's port from slurm.conf (Port=[first-last], in node order).
+	port0=$(sed -n 's/^NodeName=.* Port=\[\([0-9]*\)-.*/\1/p' \
+		"$dir/etc/slurm.conf")
+	port=$((port0 + 10#${node#n} - 1))
+	for i in $(seq 100); do
+		port_busy "$port" || break
+		sleep 0.1
+	done
+	export SLURM_CONF=$dir/etc/slurm.conf
+	start_slurmd "$dir" "$node"
+	for i in $(seq 100); do
+		port_busy "$port" && break
+		alive "$(cat "$dir/run/slurmd.$node.recpid")" ||
+			die "slurmd for $node exited during start-up"
+		sleep 0.1
+	done
+	port_busy "$port" || die "slurmd for $node does not listen on port $port"
+	echo "$PROG: slurmd $node restarted, pid $(cat "$dir/run/slurmd.$node.recpid")"
+}
+
 [ $# -ge 1 ] || usage
 cmd=$1
 shift
@@ -462,6 +504,7 @@ case $cmd in
 start) cmd_start "$@" ;;
 stop) cmd_stop "$@" ;;
 restart-ctld) cmd_restart_ctld "$@" ;;
+restart-slurmd) cmd_restart_slurmd "$@" ;;
 env)
 	[ "${1:-}" = --dir ] && [ -n "${2:-}" ] || usage
 	cat "$2/env"

@@ -1,0 +1,912 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# fault-tests.sh - faults injected into the 64-node local cluster (an 8x8
+# torus) while select/locality (Strategy=mm) places jobs.
+#
+#   fault-tests.sh [BUILDDIR] [--plugin-dir DIR] [--short] [--only LIST]
+#                  [--restarts N] [--seed S] [--rundir DIR] [--keep]
+#
+# Cases (each on a fresh cluster; letters for --only):
+#   a  kill -9 of the slurmd (PID from its pid file) of a node that runs a
+#      job: the node goes DOWN (SlurmdTimeout=10, waited for at most 90 s);
+#      while it is down a 63-node job runs without it, a 64-node job stays
+#      pending and no job started in that time holds it; after
+#      cluster.sh restart-slurmd and scontrol update state=resume the
+#      64-node job runs, so the node is allocated again
+#   b  drain and resume sets of 8 random nodes (2 cycles; 4 without
+#      --short) during a stream of jobs: no job that started while a set
+#      was drained (StartTime after the drain returned, before the resume
+#      began; jobcomp has one-second resolution) holds one of its nodes;
+#      the nodes stay DRAIN/DRAINING all that time; no node in two jobs
+#   c  scontrol reconfigure while jobs run: with Strategy=mm changed to
+#      bestfit, slurmctld logs the new policy and jobs still complete, and
+#      a job on the then idle machine lands where bestfit (not mm) puts
+#      it; with a broken locality.conf, the plugin logs "keeping the
+#      running configuration" naming file and line, logs no new policy,
+#      jobs submitted afterwards complete and still land where bestfit
+#      puts them; a fixed file is taken on the next reconfigure
+#   d  slurmctld killed with -9 at random points of a stream of jobs and
+#      restarted with cluster.sh restart-ctld, 3 times (6 without --short;
+#      --restarts N): every job sbatch acknowledged at least 10 s before
+#      the next kill ("must survive") has exactly one COMPLETED jobcomp
+#      record; jobs acknowledged within 10 s before a kill may be lost by
+#      Slurm itself (it saves its job state every few seconds) and are
+#      counted apart, not failed; no node in two jobs at once
+# Each check prints "ok N - ..." or "not ok N - ..."; the last line is
+# "N passed, N failed"; the exit status is non-zero on any failure.
+# Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
+# defaults 6817, 17001-17064). Daemons are stopped by PID on exit.
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CLUSTER=$HERE/cluster.sh
+NODES=64
+ALLNODES="n[001-064]"
+GRACE_MS=10000 # acknowledged this long before a kill: must survive it
+
+BUILD="" PLUGDIR="" SHORT=0 ONLY="" RESTARTS="" SEED=1 RUNROOT="" KEEP=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plugin-dir) PLUGDIR=$2; shift 2 ;;
+	--short) SHORT=1; shift ;;
+	--only) ONLY=$2; shift 2 ;;
+	--restarts) RESTARTS=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--rundir) RUNROOT=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "fault-tests.sh: unknown option $1" >&2; exit 2 ;;
+	*) BUILD=$1; shift ;;
+	esac
+done
+if [ -z "$RESTARTS" ]; then
+	RESTARTS=6
+	[ "$SHORT" = 1 ] && RESTARTS=3
+fi
+CYCLES=4 STREAM_B=400 STREAM_C=80 HOLD_A=25 HOLD_B=12
+[ "$SHORT" = 1 ] && CYCLES=2 STREAM_B=200 STREAM_C=50 HOLD_A=15 HOLD_B=8
+
+if [ -z "$BUILD" ]; then
+	for d in "${LOC_BUILD_DIR:-}" "$REPO/build" "$PWD"; do
+		if [ -n "$d" ] && [ -x "$d/src/tools/locality-eval" ]; then
+			BUILD=$d
+			break
+		fi
+	done
+fi
+[ -n "$BUILD" ] && [ -d "$BUILD" ] && BUILD=$(cd "$BUILD" && pwd)
+EVAL=${BUILD:+$BUILD/src/tools/locality-eval}
+[ -n "$EVAL" ] && [ -x "$EVAL" ] || EVAL=""
+[ -z "$PLUGDIR" ] && [ -n "$BUILD" ] &&
+	PLUGDIR=$BUILD/src/plugins/select/locality/.libs
+[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && PLUGDIR=$(cd "$PLUGDIR" && pwd)
+
+if [ -z "$RUNROOT" ]; then
+	RUNROOT=$(mktemp -d /tmp/loc-fault.XXXXXX) || exit 1
+else
+	mkdir -p "$RUNROOT" || exit 1
+	RUNROOT=$(cd "$RUNROOT" && pwd)
+fi
+
+# --- bookkeeping --------------------------------------------------------
+
+NTEST=0 NPASS=0 NFAIL=0
+CURRENT="" SUBMITTER=""
+
+ok() {
+	NTEST=$((NTEST + 1)) NPASS=$((NPASS + 1))
+	echo "ok $NTEST - $1"
+}
+
+not_ok() {
+	NTEST=$((NTEST + 1)) NFAIL=$((NFAIL + 1))
+	echo "not ok $NTEST - $1${2:+ # $2}"
+}
+
+result() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
+}
+
+note() {
+	echo "# $*"
+}
+
+want() {
+	[ -z "$ONLY" ] && return 0
+	case ",$ONLY," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+stop_submitter() {
+	if [ -n "$SUBMITTER" ]; then
+		kill "$SUBMITTER" 2>/dev/null
+		wait "$SUBMITTER" 2>/dev/null
+		SUBMITTER=""
+	fi
+}
+
+cleanup() {
+	stop_submitter
+	if [ -n "$CURRENT" ]; then
+		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+		CURRENT=""
+	fi
+}
+trap cleanup EXIT
+trap 'echo "# interrupted"; exit 130' INT TERM
+
+# --- cluster and job helpers --------------------------------------------
+
+# start_cluster NAME CONF [slurm.conf lines...]
+start_cluster() {
+	local name=$1 conf=$2 dir=$RUNROOT/$1 args line
+	shift 2
+	cleanup
+	args=(start --dir "$dir" --nodes "$NODES" --select locality
+		--plugin-dir "$PLUGDIR" --locality-conf "$conf")
+	for line in "$@"; do
+		args+=(--extra "$line")
+	done
+	if ! "$CLUSTER" "${args[@]}" >"$RUNROOT/$name.start.log" 2>&1; then
+		sed 's/^/#   /' "$RUNROOT/$name.start.log" | tail -n 20
+		return 1
+	fi
+	CURRENT=$dir
+	export SLURM_CONF=$dir/etc/slurm.conf
+	cd "$dir/out" || return 1
+}
+
+# stop_cluster - stops the cluster; its run directory stays.
+stop_cluster() {
+	cleanup
+	cd "$RUNROOT" || return
+}
+
+# sub ARGS... SECS - sbatch a 'sleep SECS' job; prints its id.
+sub() {
+	local secs=${*: -1}
+	local args=("${@:1:$#-1}")
+	sbatch --parsable -o /dev/null "${args[@]}" --wrap "sleep $secs" \
+		2>>"$RUNROOT/sbatch.err" | cut -d';' -f1
+}
+
+job_field() {
+	scontrol -o show job "$1" 2>/dev/null |
+		tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+wait_state() {
+	local st
+	for _ in $(seq $(($3 * 4))); do
+		st=$(job_field "$1" JobState)
+		[ "$st" = "$2" ] && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+expand() {
+	[ -n "$1" ] && [ "$1" != "(null)" ] || return 0
+	scontrol show hostnames "$1" 2>/dev/null | sort | paste -sd, -
+}
+
+has_node() {
+	case ",$(expand "$1")," in *",$2,"*) return 0 ;; esac
+	return 1
+}
+
+node_state() {
+	sinfo -h -N -n "$1" -o %T 2>/dev/null | head -n 1
+}
+
+# wait_empty SECS - until no job is left in slurmctld, bounded.
+wait_empty() {
+	local end=$((SECONDS + $1)) left
+	while [ "$SECONDS" -lt "$end" ]; do
+		if left=$(squeue -h -o %i 2>/dev/null) && [ -z "$left" ]; then
+			return 0
+		fi
+		sleep 1
+	done
+	note "$(squeue -h -o %i 2>/dev/null | wc -l) jobs left after $1 s"
+	return 1
+}
+
+# wait_all_idle SECS - until all nodes are idle (none completing).
+wait_all_idle() {
+	local end=$((SECONDS + $1)) n
+	while [ "$SECONDS" -lt "$end" ]; do
+		n=$(sinfo -h -N -o %T 2>/dev/null | grep -c '^idle$')
+		[ "$n" -ge "$NODES" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+now_ms() {
+	local t=${EPOCHREALTIME/./}
+	echo $((t / 1000))
+}
+
+# Seeded job list for a stream: "label nodes secs", sizes 1-16
+# log-uniform, runtimes MIN..MAX seconds in tenths.
+gen_stream() {
+	local prefix=$1 n=$2 seed=$3 min=$4 max=$5
+	awk -v p="$prefix" -v n="$n" -v seed="$seed" -v lo="$min" -v hi="$max" '
+	BEGIN {
+		srand(seed)
+		for (i = 1; i <= n; i++) {
+			k = int(exp(rand() * log(17)))
+			k = k < 1 ? 1 : (k > 16 ? 16 : k)
+			printf "%s%d %d %.1f\n", p, i, k,
+				lo + int(rand() * (hi - lo) * 10 + 0.5) / 10
+		}
+	}'
+}
+
+# submitter LIST ACKS GAP STOPFILE - sbatch each job of LIST in turn,
+# GAP seconds apart, until the list ends or STOPFILE exists. Writes
+# "label id nodes ack_ms" for every job sbatch acknowledged, and
+# "label FAIL nodes ms" for every refusal (slurmctld down); a refused job
+# is not retried.
+submitter() {
+	local list=$1 acks=$2 gap=$3 stop=$4 label k secs id
+	: >"$acks"
+	while read -r label k secs; do
+		[ -e "$stop" ] && break
+		if id=$(sbatch --parsable -N "$k" -t 1 -J "$label" -o /dev/null \
+			--wrap "sleep $secs" 2>>"$RUNROOT/sbatch.err"); then
+			echo "$label ${id%%;*} $k $(now_ms)" >>"$acks"
+		else
+			echo "$label FAIL $k $(now_ms)" >>"$acks"
+		fi
+		sleep "$gap"
+	done <"$list"
+}
+
+# Jobcomp records as "id name state start end nodes,comma,separated" with
+# epoch seconds (-1 when unknown) and node lists expanded.
+jobcomp_table() {
+	awk '
+	function epoch(t) {
+		if (t !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9:]+$/)
+			return -1
+		gsub(/[-T:]/, " ", t)
+		return mktime(t)
+	}
+	function expand(hl,   n, i, c, cur, depth, items, out, pre, r, m, j,
+			ab, a, b, w, x) {
+		n = 0; depth = 0; cur = ""
+		for (i = 1; i <= length(hl); i++) {
+			c = substr(hl, i, 1)
+			if (c == "[") depth++
+			else if (c == "]") depth--
+			if (c == "," && depth == 0) { items[++n] = cur; cur = ""; continue }
+			cur = cur c
+		}
+		if (cur != "") items[++n] = cur
+		out = ""
+		for (i = 1; i <= n; i++) {
+			if (match(items[i], /\[[^]]*\]$/)) {
+				pre = substr(items[i], 1, RSTART - 1)
+				r = substr(items[i], RSTART + 1, RLENGTH - 2)
+				m = split(r, ab, ",")
+				for (j = 1; j <= m; j++) {
+					if (index(ab[j], "-")) {
+						a = substr(ab[j], 1, index(ab[j], "-") - 1)
+						b = substr(ab[j], index(ab[j], "-") + 1)
+					} else {
+						a = ab[j]; b = ab[j]
+					}
+					w = length(a)
+					for (x = a + 0; x <= b + 0; x++)
+						out = out (out == "" ? "" : ",") pre sprintf("%0" w "d", x)
+				}
+			} else {
+				out = out (out == "" ? "" : ",") items[i]
+			}
+		}
+		return out
+	}
+	{
+		id = name = st = nl = ""; s = e = -1
+		for (i = 1; i <= NF; i++) {
+			split($i, kv, "=")
+			v = substr($i, length(kv[1]) + 2)
+			if (kv[1] == "JobId") id = v
+			else if (kv[1] == "Name") name = v
+			else if (kv[1] == "JobState") st = v
+			else if (kv[1] == "StartTime") s = epoch(v)
+			else if (kv[1] == "EndTime") e = epoch(v)
+			else if (kv[1] == "NodeList") nl = v
+		}
+		printf "%s %s %s %d %d %s\n", id, name, st, s, e,
+			(nl == "" || nl == "(null)") ? "-" : expand(nl)
+	}' "$1"
+}
+
+# overlap JOBCOMP - prints why, if a node was in two jobs at once.
+overlap() {
+	if [ -z "$EVAL" ]; then
+		echo "locality-eval not built (overlap checker)"
+	elif ! "$EVAL" --check-overlap --jobcomp "$1" >"$1.overlap" 2>&1; then
+		head -n 2 "$1.overlap" | tr '\n' ' '
+	fi
+}
+
+# The policy's prediction for k nodes on the idle machine.
+predict() {
+	"$EVAL" --conf "$1" --nodes "$ALLNODES" --predict -k "$2" 2>/dev/null
+}
+
+LCONF_MM=$RUNROOT/locality-mm.conf
+LCONF_BF=$RUNROOT/locality-bestfit.conf
+printf '# 8x8 torus, n001..n064 row-major\nDimensions=8x8\nTorus=yes\nStrategy=mm\nCurve=hilbert\n' \
+	>"$LCONF_MM"
+sed 's/^Strategy=mm$/Strategy=bestfit/' "$LCONF_MM" >"$LCONF_BF"
+
+# --- a: a slurmd killed under a running job -----------------------------
+
+case_a() {
+	local n1="a: a slurmd killed with -9 under a running job: its node goes DOWN"
+	local n2="a: the DOWN node is never allocated while its slurmd is dead"
+	local n3="a: after slurmd restart and resume, the node is allocated again"
+	local bad1="" bad2="" bad3=""
+	if ! start_cluster a "$LCONF_MM" "SlurmdTimeout=10"; then
+		not_ok "$n1" "cluster did not start"
+		not_ok "$n2" "cluster did not start"
+		not_ok "$n3" "cluster did not start"
+		return
+	fi
+	local holder victim pid t_kill t_down="" t_restart st i
+	holder=$(sub -N4 -t 10 600)
+	if ! wait_state "$holder" RUNNING 20; then
+		bad1="holder job $holder did not start"
+	else
+		victim=$(expand "$(job_field "$holder" NodeList)" | tr ',' '\n' | tail -n 1)
+		pid=$(cat "$CURRENT/run/slurmd.$victim.pid" 2>/dev/null)
+		if [ -z "$pid" ] ||
+			! tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+			grep -q -- "-N $victim "; then
+			bad1="no live slurmd for $victim in its pid file (${pid:-none})"
+		fi
+	fi
+	if [ -n "$bad1" ]; then
+		not_ok "$n1" "$bad1"
+		not_ok "$n2" "$bad1"
+		not_ok "$n3" "$bad1"
+		stop_cluster
+		return
+	fi
+	t_kill=$(date +%s)
+	kill -9 "$pid"
+	for i in $(seq 90); do
+		st=$(node_state "$victim")
+		case $st in down*) t_down=$(date +%s); break ;; esac
+		sleep 1
+	done
+	if [ -z "$t_down" ]; then
+		bad1="$victim is '$st' 90 s after its slurmd was killed"
+	else
+		note "a: slurmd of $victim (pid $pid) killed; $victim $st after $((t_down - t_kill)) s;" \
+			"job $holder is $(job_field "$holder" JobState)"
+	fi
+	result "$n1" "$bad1"
+	if [ -n "$bad1" ]; then
+		not_ok "$n2" "the node never went DOWN"
+		not_ok "$n3" "the node never went DOWN"
+		stop_cluster
+		return
+	fi
+	# The holder would take its 3 healthy nodes back when requeued and
+	# block the big jobs for 10 minutes: its part is done.
+	scancel "$holder" 2>/dev/null
+	# Jobs that need most of the machine: 63 nodes fit only without the
+	# dead node, 64 cannot run until it returns; then smaller ones.
+	local big full ids=() id nl
+	big=$(sub -N63 -t 2 4)
+	full=$(sub -N64 -t 2 3)
+	for i in 20 16 12 8 30 2; do
+		ids+=("$(sub -N"$i" -t 2 2)")
+	done
+	# Hold the node dead, watching it and the 64-node job.
+	for i in $(seq "$HOLD_A"); do
+		st=$(node_state "$victim")
+		case $st in down*) ;; *) bad2="$victim became '$st' while its slurmd was dead" ;; esac
+		[ "$(job_field "$full" JobState)" = PENDING ] ||
+			bad2="the 64-node job $full is $(job_field "$full" JobState) with $victim dead"
+		[ -n "$bad2" ] && break
+		sleep 1
+	done
+	[ "$(job_field "$big" JobState)" = PENDING ] &&
+		bad2="${bad2:+$bad2; }the 63-node job $big did not run while $victim was down ($(job_field "$big" Reason))"
+	t_restart=$(date +%s)
+	if ! "$CLUSTER" restart-slurmd --dir "$CURRENT" --node "$victim" \
+		>"$RUNROOT/a.restart.log" 2>&1; then
+		bad3="restart-slurmd failed: $(tail -n 1 "$RUNROOT/a.restart.log")"
+	fi
+	sleep 2
+	note "a: $victim after slurmd restart: $(node_state "$victim"); scontrol update state=resume:" \
+		"$(scontrol update nodename="$victim" state=resume 2>&1 || true)"
+	if [ -z "$bad3" ]; then
+		if wait_state "$full" RUNNING 60; then
+			nl=$(job_field "$full" NodeList)
+			has_node "$nl" "$victim" ||
+				bad3="the 64-node job $full runs on $nl without $victim"
+		else
+			bad3="the 64-node job $full did not start after $victim returned ($(node_state "$victim"), $(job_field "$full" Reason))"
+		fi
+	fi
+	wait_empty 60 || bad3="${bad3:+$bad3; }jobs did not finish"
+	sleep 1
+	# From jobcomp: no job that started while the node was DOWN holds it.
+	local tab=$RUNROOT/a.table n_during
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
+	# The holder's own records (killed with its node, then cancelled)
+	# are not allocations made while the node was down.
+	note "a: records of the holder job: $(awk -v h="$holder" '$1 == h { printf "%s[%s %d-%d] ", sep, $3, $4, $5; sep = " " }' "$tab")"
+	n_during=$(awk -v a="$t_down" -v b="$t_restart" -v h="$holder" \
+		'$1 != h && $4 >= a && $4 < b' "$tab" | wc -l)
+	id=$(awk -v a="$t_down" -v b="$t_restart" -v v="$victim" -v h="$holder" \
+		'$1 != h && $4 >= a && $4 < b && index("," $6 ",", "," v ",") { print $1 " (" $6 ")"; exit }' "$tab")
+	[ -n "$id" ] && bad2="${bad2:+$bad2; }job $id started while $victim was DOWN and holds it"
+	local ov
+	ov=$(overlap "$CURRENT/jobcomp.txt")
+	[ -n "$ov" ] && bad2="${bad2:+$bad2; }$ov"
+	note "a: $n_during jobs started while $victim was down, none on it;" \
+		"the 64-node job started $(($(awk -v j="$full" '$1 == j { print $4 }' "$tab") - t_restart)) s after the slurmd restart"
+	result "$n2" "$bad2"
+	result "$n3" "$bad3"
+	stop_cluster
+}
+
+# --- b: drain and resume during a run -----------------------------------
+
+case_b() {
+	local n1="b: no job starts on a node while it is drained ($CYCLES drain/resume cycles during $STREAM_B jobs)"
+	local n2="b: drained nodes stay DRAIN/DRAINING until resumed"
+	local n3="b: every job completes, no node in two jobs at once"
+	local bad1="" bad2="" bad3=""
+	if ! start_cluster b "$LCONF_MM"; then
+		not_ok "$n1" "cluster did not start"
+		not_ok "$n2" "cluster did not start"
+		not_ok "$n3" "cluster did not start"
+		return
+	fi
+	gen_stream B "$STREAM_B" "$SEED" 0.5 4 >"$RUNROOT/b.list"
+	rm -f "$RUNROOT/b.stop"
+	submitter "$RUNROOT/b.list" "$RUNROOT/b.acks" 0.1 "$RUNROOT/b.stop" &
+	SUBMITTER=$!
+	local c set t1 t2 i st intervals=$RUNROOT/b.intervals
+	: >"$intervals"
+	for c in $(seq "$CYCLES"); do
+		sleep 6
+		set=$(awk -v seed="$((SEED * 100 + c))" 'BEGIN {
+			srand(seed)
+			while (n < 8) {
+				x = 1 + int(rand() * 64)
+				if (!(x in s)) { s[x] = 1; n++; out = out (n > 1 ? "," : "") sprintf("n%03d", x) }
+			}
+			print out }')
+		scontrol update nodename="$set" state=drain reason=fault-test ||
+			bad1="scontrol update state=drain failed"
+		t1=$(date +%s)
+		for i in $(seq "$HOLD_B"); do
+			for st in $(sinfo -h -N -n "$set" -o %T); do
+				case $st in drain* | drng*) ;;
+				*) bad2="a node of $set was '$st' while drained" ;;
+				esac
+			done
+			sleep 1
+		done
+		t2=$(date +%s)
+		scontrol update nodename="$set" state=resume ||
+			bad1="scontrol update state=resume failed"
+		echo "$t1 $t2 $set" >>"$intervals"
+	done
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	wait_empty 240 || bad3="jobs did not finish"
+	sleep 1
+	local tab=$RUNROOT/b.table during=0 viol reused=0
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
+	while read -r t1 t2 set; do
+		viol=$(awk -v a="$t1" -v b="$t2" -v set="$set" '
+			BEGIN { n = split(set, s, ","); for (i = 1; i <= n; i++) d[s[i]] = 1 }
+			$4 > a && $4 < b {
+				m = split($6, x, ",")
+				for (i = 1; i <= m; i++)
+					if (x[i] in d) { print "job " $1 " started at " $4 " on drained " x[i]; exit }
+			}' "$tab")
+		[ -n "$viol" ] && bad1="$viol (drained [$t1,$t2]: $set)"
+		during=$((during + $(awk -v a="$t1" -v b="$t2" '$4 > a && $4 < b' "$tab" | wc -l)))
+		reused=$((reused + $(awk -v b="$t2" -v set="$set" '
+			BEGIN { n = split(set, s, ","); for (i = 1; i <= n; i++) d[s[i]] = 1 }
+			$4 > b { m = split($6, x, ","); for (i = 1; i <= m; i++) if (x[i] in d) { c++; break } }
+			END { print c + 0 }' "$tab")))
+	done <"$intervals"
+	[ "$during" -gt 0 ] || bad1="${bad1:+$bad1; }no job started while nodes were drained (the check proved nothing)"
+	note "b: $during jobs started while nodes were drained, none on them; $reused jobs started on a once-drained node after its resume"
+	local nack ndone
+	nack=$(awk '$2 != "FAIL"' "$RUNROOT/b.acks" | wc -l)
+	ndone=$(awk 'FNR == NR { if ($2 != "FAIL") w[$2] = 1; next }
+		($1 in w) && $3 == "COMPLETED" { c++ } END { print c + 0 }' \
+		"$RUNROOT/b.acks" "$tab")
+	[ "$ndone" = "$nack" ] && [ "$nack" = "$STREAM_B" ] ||
+		bad3="${bad3:+$bad3; }$ndone of $nack acknowledged jobs ($STREAM_B sent) completed"
+	local ov
+	ov=$(overlap "$CURRENT/jobcomp.txt")
+	[ -n "$ov" ] && bad3="${bad3:+$bad3; }$ov"
+	result "$n1" "$bad1"
+	result "$n2" "$bad2"
+	result "$n3" "$bad3"
+	stop_cluster
+}
+
+# --- c: scontrol reconfigure with a changed and a broken locality.conf ---
+
+# c_idle_check EXPECT_CONF OTHER_CONF - on the idle machine, a job of a
+# size the two policies place differently lands where EXPECT_CONF's
+# policy puts it. Sets C_WHY to the reason when not.
+c_idle_check() {
+	local want=$1 other=$2 k pw po id got sw so
+	C_WHY=""
+	sw=$(sed -n 's/^Strategy=//p' "$want")
+	so=$(sed -n 's/^Strategy=//p' "$other")
+	[ -n "$EVAL" ] || { C_WHY="locality-eval not built"; return; }
+	wait_empty 60 || { C_WHY="jobs still running"; return; }
+	wait_all_idle 30 || { C_WHY="not all nodes idle"; return; }
+	for k in 5 3 6 7 10 12; do
+		pw=$(predict "$want" "$k")
+		po=$(predict "$other" "$k")
+		[ -n "$pw" ] && [ "$(expand "$pw")" != "$(expand "$po")" ] && break
+		pw=""
+	done
+	[ -n "$pw" ] || { C_WHY="no size where $sw and $so differ"; return; }
+	id=$(sub -N"$k" -t 2 3)
+	if ! wait_state "$id" RUNNING 20; then
+		C_WHY="-N$k job $id did not start"
+		return
+	fi
+	got=$(job_field "$id" NodeList)
+	if [ "$(expand "$got")" != "$(expand "$pw")" ]; then
+		C_WHY="-N$k job got $got; $sw predicts $pw, $so $po"
+	else
+		note "c: -N$k on the idle machine -> $got ($sw's choice; $so would give $po)"
+	fi
+	wait_empty 30 >/dev/null
+}
+
+# c_stream TAG - submits a stream in the background.
+c_stream() {
+	gen_stream "C$1-" "$STREAM_C" "$((SEED + 7))" 0.5 4 >"$RUNROOT/c$1.list"
+	rm -f "$RUNROOT/c.stop"
+	submitter "$RUNROOT/c$1.list" "$RUNROOT/c$1.acks" 0.1 "$RUNROOT/c.stop" &
+	SUBMITTER=$!
+}
+
+# c_completed TAG - prints why, if a job of stream TAG did not complete.
+c_completed() {
+	local nack ndone
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$RUNROOT/c.table"
+	nack=$(awk '$2 != "FAIL"' "$RUNROOT/c$1.acks" | wc -l)
+	ndone=$(awk 'FNR == NR { if ($2 != "FAIL") w[$2] = 1; next }
+		($1 in w) && $3 == "COMPLETED" { c++ } END { print c + 0 }' \
+		"$RUNROOT/c$1.acks" "$RUNROOT/c.table")
+	[ "$ndone" = "$nack" ] && [ "$nack" = "$STREAM_C" ] ||
+		echo "$ndone of $nack acknowledged jobs ($STREAM_C sent) completed"
+}
+
+case_c() {
+	local n1="c: reconfigure with Strategy=mm changed to bestfit while jobs run: new policy logged and used, jobs complete"
+	local n2="c: reconfigure with a broken locality.conf while jobs run: error logged, running configuration kept, jobs still placed"
+	local n3="c: after the broken file is fixed, the next reconfigure loads it"
+	local bad1="" bad2="" bad3=""
+	if ! start_cluster c "$LCONF_MM"; then
+		not_ok "$n1" "cluster did not start"
+		not_ok "$n2" "cluster did not start"
+		not_ok "$n3" "cluster did not start"
+		return
+	fi
+	local log=$CURRENT/log/slurmctld.log conf=$CURRENT/etc/locality.conf
+	local off line r pid
+	pid=$(cat "$CURRENT/run/slurmctld.recpid")
+	grep -q 'select/locality: Strategy=mm ' "$log" ||
+		bad1="the start-up log lacks 'Strategy=mm'"
+
+	# Changed: mm -> bestfit while the stream runs.
+	c_stream 1
+	sleep 4
+	off=$(stat -c %s "$log")
+	cp "$LCONF_BF" "$conf"
+	scontrol reconfigure || bad1="scontrol reconfigure failed"
+	for _ in $(seq 20); do
+		line=$(tail -c +$((off + 1)) "$log" | grep -m1 'select/locality: Strategy=bestfit ')
+		[ -n "$line" ] && break
+		sleep 0.5
+	done
+	if [ -n "$line" ]; then
+		note "c: after reconfigure: ${line#*] }"
+	else
+		bad1="${bad1:+$bad1; }no 'select/locality: Strategy=bestfit' in slurmctld.log after the reconfigure"
+	fi
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	wait_empty 120 || bad1="${bad1:+$bad1; }jobs did not finish"
+	sleep 1
+	r=$(c_completed 1)
+	[ -n "$r" ] && bad1="${bad1:+$bad1; }$r"
+	c_idle_check "$LCONF_BF" "$LCONF_MM"
+	[ -n "$C_WHY" ] && bad1="${bad1:+$bad1; }$C_WHY"
+	result "$n1" "$bad1"
+
+	# Broken: an unknown strategy on line 4, while the stream runs.
+	c_stream 2
+	sleep 4
+	off=$(stat -c %s "$log")
+	printf '# broken on purpose\nDimensions=8x8\nTorus=yes\nStrategy=nosuch\nCurve=hilbert\n' >"$conf"
+	scontrol reconfigure || note "c: scontrol reconfigure with the broken file returned non-zero"
+	line=""
+	for _ in $(seq 20); do
+		line=$(tail -c +$((off + 1)) "$log" | grep -m1 'keeping the running configuration')
+		[ -n "$line" ] && break
+		sleep 0.5
+	done
+	if [ -z "$line" ]; then
+		bad2="no 'keeping the running configuration' in slurmctld.log"
+	else
+		note "c: broken file: ${line#*] }"
+		case $line in *locality.conf:4*) ;;
+		*) bad2="the error does not name locality.conf:4: $line" ;;
+		esac
+	fi
+	sleep 2
+	[ -d "/proc/$pid" ] || bad2="${bad2:+$bad2; }slurmctld died"
+	if tail -c +$((off + 1)) "$log" | grep -q 'select/locality: Strategy='; then
+		bad2="${bad2:+$bad2; }a policy was logged after the broken reconfigure: $(tail -c +$((off + 1)) "$log" | grep -m1 'select/locality: Strategy=')"
+	fi
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	wait_empty 120 || bad2="${bad2:+$bad2; }jobs did not finish"
+	sleep 1
+	r=$(c_completed 2)
+	[ -n "$r" ] && bad2="${bad2:+$bad2; }$r"
+	# The running configuration (bestfit) still places jobs.
+	c_idle_check "$LCONF_BF" "$LCONF_MM"
+	[ -n "$C_WHY" ] && bad2="${bad2:+$bad2; }$C_WHY"
+	local ov
+	ov=$(overlap "$CURRENT/jobcomp.txt")
+	[ -n "$ov" ] && bad2="${bad2:+$bad2; }$ov"
+	result "$n2" "$bad2"
+
+	# Fixed again: back to mm.
+	off=$(stat -c %s "$log")
+	cp "$LCONF_MM" "$conf"
+	scontrol reconfigure || bad3="scontrol reconfigure failed"
+	line=""
+	for _ in $(seq 20); do
+		line=$(tail -c +$((off + 1)) "$log" | grep -m1 'select/locality: Strategy=mm ')
+		[ -n "$line" ] && break
+		sleep 0.5
+	done
+	[ -n "$line" ] || bad3="no 'select/locality: Strategy=mm' in slurmctld.log after the fix"
+	c_idle_check "$LCONF_MM" "$LCONF_BF"
+	[ -n "$C_WHY" ] && bad3="${bad3:+$bad3; }$C_WHY"
+	result "$n3" "$bad3"
+	stop_cluster
+}
+
+# --- d: slurmctld killed with -9 during a stream ------------------------
+
+# d_drain SECS - waits for the queue to empty, bounded. Jobs Slurm holds
+# after a launch clash (a job it restarted from saved state while the
+# first run was still known to the slurmd: "launch failed requeued held")
+# are released, and nodes it drained for "Duplicate jobid" are resumed,
+# as an administrator would; both are counted in D_HELD and D_DRAINED.
+d_drain() {
+	local end=$((SECONDS + $1)) left held nodes
+	while [ "$SECONDS" -lt "$end" ]; do
+		left=$(squeue -h -o '%i %t %r' 2>/dev/null) || { sleep 1; continue; }
+		[ -z "$left" ] && return 0
+		held=$(echo "$left" | awk '$2 == "PD" && tolower($0) ~ /held/ { print $1 }')
+		if [ -n "$held" ]; then
+			D_HELD=$((D_HELD + $(echo "$held" | wc -w)))
+			note "d: releasing job(s) $(echo $held) held by Slurm: $(echo "$left" | awk '$2 == "PD" && tolower($0) ~ /held/ { $1 = $2 = ""; print; exit }')"
+			# shellcheck disable=SC2086
+			scontrol release $held 2>/dev/null
+		fi
+		nodes=$(sinfo -h -R -o '%N|%E' 2>/dev/null | awk -F'|' '/Duplicate jobid/ { print $1 }' | paste -sd, -)
+		if [ -n "$nodes" ]; then
+			D_DRAINED="${D_DRAINED:+$D_DRAINED,}$nodes"
+			scontrol update nodename="$nodes" state=resume 2>/dev/null
+		fi
+		sleep 1
+	done
+	note "$(squeue -h -o '%i %t %r' 2>/dev/null | wc -l) jobs left after $1 s: $(squeue -h -o '%i %t %r' 2>/dev/null | head -n 3 | paste -sd';' -)"
+	return 1
+}
+
+case_d() {
+	local n1="d: $RESTARTS kill -9 + restarts of slurmctld during a stream: slurmctld comes back every time"
+	local n2="d: no job acknowledged >= $((GRACE_MS / 1000)) s before a kill is lost; each completes once, but for Slurm's state-save window"
+	local n3="d: no node in two jobs at once across the restarts (jobcomp)"
+	local bad1="" bad2="" bad3=""
+	D_HELD=0 D_DRAINED=""
+	if ! start_cluster d "$LCONF_MM"; then
+		not_ok "$n1" "cluster did not start"
+		not_ok "$n2" "cluster did not start"
+		not_ok "$n3" "cluster did not start"
+		return
+	fi
+	RANDOM=$SEED
+	gen_stream D 100000 "$((SEED + 3))" 0 4 >"$RUNROOT/d.list"
+	rm -f "$RUNROOT/d.stop"
+	submitter "$RUNROOT/d.list" "$RUNROOT/d.acks" 0.15 "$RUNROOT/d.stop" &
+	SUBMITTER=$!
+	local r delay pid t_kill kills=$RUNROOT/d.kills survived=0 q
+	: >"$kills"
+	for r in $(seq "$RESTARTS"); do
+		delay=$((8 + RANDOM % 13))
+		sleep "$delay.$((RANDOM % 10))"
+		pid=$(cat "$CURRENT/run/slurmctld.pid" 2>/dev/null) ||
+			pid=$(cat "$CURRENT/run/slurmctld.recpid" 2>/dev/null)
+		if [ -z "$pid" ] || [ ! -d "/proc/$pid" ]; then
+			bad1="no live slurmctld in its pid file before kill $r"
+			break
+		fi
+		q=$(squeue -h -o %t 2>/dev/null | sort | uniq -c |
+			awk '{ printf "%s%s=%d", (NR > 1 ? " " : ""), $2, $1 }')
+		t_kill=$(now_ms)
+		kill -9 "$pid"
+		echo "$t_kill" >>"$kills"
+		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
+		if ! "$CLUSTER" restart-ctld --dir "$CURRENT" >"$RUNROOT/d.restart.$r.log" 2>&1; then
+			bad1="restart $r failed: $(tail -n 2 "$RUNROOT/d.restart.$r.log" | tr '\n' ' ')"
+			break
+		fi
+		survived=$((survived + 1))
+		note "d: kill $r after $delay s (jobs: ${q:-none}); slurmctld back in $((($(now_ms) - t_kill) / 1000)) s"
+	done
+	touch "$RUNROOT/d.stop"
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	result "$n1" "$bad1"
+	d_drain 300 || bad2="jobs did not finish within 300 s of the last restart"
+	sleep 1
+	local tab=$RUNROOT/d.table
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
+	# Every acknowledged job by the first kill after its ack: "must"
+	# when acknowledged GRACE before it (or after the last kill). Its
+	# records (by name: Slurm reuses the id of a job it lost) are then
+	# one COMPLETED record, or explained by the state-save window: one
+	# of the job's records starts or ends within GRACE before a kill, so
+	# the restarted slurmctld did not know that start (it ran the job
+	# again) or that end (it resurrected the job until its time limit).
+	# Also writes the records for the overlap check, a resurrected
+	# record (same id and start as an earlier one) starting at the kill
+	# that resurrected it: until then the first slurmctld had it ended.
+	local summary
+	summary=$(awk -v grace="$GRACE_MS" -v clip="$RUNROOT/d.clipped" '
+		function inwin(t,   k) {
+			if (t < 0) return 0
+			for (k = 1; k <= nk; k++)
+				if (t * 1000 <= kill[k] && t * 1000 + 1000 > kill[k] - grace)
+					return 1
+			return 0
+		}
+		FILENAME == ARGV[1] { kill[++nk] = $1; next }
+		FILENAME == ARGV[2] {
+			if ($2 == "FAIL") { refused++; next }
+			label[++n] = $1; jid[$1] = $2; ack[$1] = $4
+			acked[$2] = 1; pair[$2 " " $1] = 1
+			next
+		}
+		{
+			nrec[$2]++
+			if ($3 == "COMPLETED") done[$2]++
+			if (inwin($4) || inwin($5)) win[$2] = 1
+			if (($1 in acked) && !(($1 " " $2) in pair) && !($1 in rid)) {
+				rid[$1] = 1; reused++
+			}
+			s = $4
+			key = $1 " " $2 " " $4
+			if (key in seen_end) {
+				for (k = 1; k <= nk; k++)
+					if (kill[k] >= seen_end[key] * 1000) {
+						s = int(kill[k] / 1000); clipped++
+						break
+					}
+			}
+			if (!(key in seen_end) || $5 > seen_end[key]) seen_end[key] = $5
+			if ($6 != "-" && $4 >= 0 && $5 >= 0)
+				print $1, $6, s, ($5 > s ? $5 : s) > clip
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				l = label[i]; must = 1
+				for (k = 1; k <= nk; k++)
+					if (kill[k] >= ack[l]) {
+						must = ack[l] <= kill[k] - grace
+						break
+					}
+				c = done[l] + 0
+				if (!must) {
+					nrisk++
+					if (!c) risklost++
+					continue
+				}
+				nmust++
+				if (!c) { lost++; if (!lost1) lost1 = l "/" jid[l]; continue }
+				if (nrec[l] == 1) continue
+				if (l in win) { nwin++; if (!win1) win1 = l "/" jid[l]; continue }
+				odd++
+				if (!odd1) odd1 = l "/" jid[l]
+			}
+			printf "%d %d %d %d %d %d %d %d %d %d %s %s %s\n", n, refused,
+				nmust, lost, nwin, odd, nrisk, risklost, reused, clipped,
+				lost1 == "" ? "-" : lost1, odd1 == "" ? "-" : odd1,
+				win1 == "" ? "-" : win1
+		}' "$kills" "$RUNROOT/d.acks" "$tab")
+	local n refused nmust lost nwin odd nrisk risklost reused clipped lost1 odd1 win1
+	read -r n refused nmust lost nwin odd nrisk risklost reused clipped lost1 odd1 win1 <<<"$summary"
+	note "d: $n jobs acknowledged ($refused refused while slurmctld was down), $(wc -l <"$CURRENT/jobcomp.txt") jobcomp records"
+	note "d: $nmust must survive: $lost lost, $((nmust - lost - nwin - odd)) completed exactly once," \
+		"$nwin more than once or resurrected within the state-save window (e.g. $win1), $odd otherwise"
+	note "d: $nrisk acknowledged within $((GRACE_MS / 1000)) s before a kill: $risklost lost (Slurm's state-save window; not failed)"
+	note "d: Slurm gave $reused acknowledged ids to other jobs after losing them; held $D_HELD job(s) after a launch clash (released);" \
+		"drained ${D_DRAINED:-no nodes} for 'Duplicate jobid' (resumed)"
+	[ "$n" -gt 0 ] || bad2="${bad2:+$bad2; }no job was acknowledged"
+	[ "$lost" -gt 0 ] && bad2="${bad2:+$bad2; }$lost must-survive jobs have no COMPLETED record (first: label/id $lost1)"
+	[ "$odd" -gt 0 ] && bad2="${bad2:+$bad2; }$odd must-survive jobs have several records outside the state-save window (first: label/id $odd1)"
+	result "$n2" "$bad2"
+	if [ -z "$EVAL" ]; then
+		bad3="locality-eval not built (overlap checker)"
+	else
+		"$EVAL" --check-overlap "$RUNROOT/d.clipped" >"$RUNROOT/d.overlap" 2>&1 ||
+			bad3=$(head -n 2 "$RUNROOT/d.overlap" | tr '\n' ' ')
+		local raw
+		raw=$(overlap "$CURRENT/jobcomp.txt")
+		note "d: $(tail -n 1 "$RUNROOT/d.overlap"); $clipped resurrected records start at their kill;" \
+			"raw jobcomp: ${raw:-no overlap}"
+	fi
+	result "$n3" "$bad3"
+	D_FIG="$survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
+	stop_cluster
+}
+
+# --- run ----------------------------------------------------------------
+
+main() {
+	local t0=$SECONDS c
+	D_FIG=""
+	note "build dir: ${BUILD:-none}; plugin: ${PLUGDIR:-none}; run dir: $RUNROOT"
+	note "$([ "$SHORT" = 1 ] && echo short || echo long) form: $CYCLES drain cycles, $RESTARTS slurmctld restarts"
+	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/select_locality.so" ]; then
+		for c in a b c d; do
+			want "$c" && not_ok "$c: fault case" "plugin not built"
+		done
+	else
+		for c in a b c d; do
+			want "$c" || continue
+			local tc=$SECONDS
+			"case_$c"
+			note "$c: $((SECONDS - tc)) s"
+		done
+	fi
+	cleanup
+	cd /
+	[ -n "$D_FIG" ] && note "d: $D_FIG"
+	note "total $((SECONDS - t0)) s"
+	if [ "$KEEP" = 0 ] && [ "$NFAIL" = 0 ]; then
+		rm -rf "$RUNROOT"
+	else
+		note "logs kept in $RUNROOT"
+	fi
+	echo "$NPASS passed, $NFAIL failed"
+	[ "$NFAIL" = 0 ]
+}
+
+main; exit $?

@@ -1,0 +1,393 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# load-test.sh - a burst of short jobs on the 64-node local cluster (an
+# 8x8 torus) under select/locality, one cluster per strategy family.
+#
+#   load-test.sh [BUILDDIR] [--plugin-dir DIR] [--jobs N] [--short]
+#                [--strategies LIST] [--box-sizes LIST] [--seed S]
+#                [--timeout SEC] [--min-job-age SEC] [--rundir DIR]
+#                [--keep] [--harness-check]
+#
+# For each strategy in LIST (default bestfit,mm,mbs,box: one per family -
+# curve, geometric, buddy, box), start a fresh cluster with
+# Strategy=<it>, submit N jobs (default 5000; --short: 500) as fast as
+# sbatch takes them: sizes 1-16 nodes (log-uniform, so small jobs are
+# common), runtimes 0-2 s (sbatch -t 1 --wrap 'sleep X'). Box jobs take
+# sizes from --box-sizes (default 1,2,4,8,16): Strategy=box gives only
+# boxes, and 11 or 13 nodes are no box on an 8x8 grid, so such a job
+# would wait forever; powers of two up to 16 are boxes (1x1 .. 4x4) that
+# tile the torus, so the burst drains like the others. Then wait (at most
+# --timeout seconds, default 120 + N/4) for the queue to empty and check:
+#   completed  every acknowledged job has exactly one jobcomp record, in
+#              state COMPLETED, with the node count it asked for
+#   overlap    no node in two jobs at overlapping times (locality-eval
+#              --check-overlap over the jobcomp file)
+#   memory     slurmctld's RSS, sampled every 2 s from /proc, stays flat:
+#              fails when the peak exceeds 3x the RSS once 10% of the jobs
+#              had finished (when every job is already queued). The
+#              clusters run with MinJobAge=10 (--min-job-age): Slurm keeps
+#              a finished job's record (about 15 kB of RSS, the same under
+#              select/linear) for MinJobAge seconds, which at the
+#              default 600 would hide a leak behind Slurm's own growth.
+#   boxes      (box only) every job's nodes form a box (bounding box = k)
+# Prints the figures per strategy: jobs, minutes, RSS at 10%, peak and
+# last, and the growth over the second half in kB per 1000 jobs.
+# --harness-check runs the same bursts on select/linear (a control for
+# this script and for the memory figures; it proves nothing about the
+# plugin).
+# Each check prints "ok N - ..." or "not ok N - ..."; the last line is
+# "N passed, N failed"; the exit status is non-zero on any failure.
+# Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
+# defaults 6817, 17001-17064). Daemons are stopped by PID on exit.
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CLUSTER=$HERE/cluster.sh
+NODES=64
+ALLNODES="n[001-064]"
+
+BUILD="" PLUGDIR="" NJOBS="" SHORT=0 STRATS="bestfit,mm,mbs,box"
+BOXSIZES="1,2,4,8,16" SEED=1 TIMEOUT="" RUNROOT="" KEEP=0 SELECT=locality
+MINJOBAGE=10
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plugin-dir) PLUGDIR=$2; shift 2 ;;
+	--jobs) NJOBS=$2; shift 2 ;;
+	--short) SHORT=1; shift ;;
+	--strategies) STRATS=$2; shift 2 ;;
+	--box-sizes) BOXSIZES=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--rundir) RUNROOT=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	--min-job-age) MINJOBAGE=$2; shift 2 ;;
+	--harness-check) SELECT=linear; shift ;;
+	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "load-test.sh: unknown option $1" >&2; exit 2 ;;
+	*) BUILD=$1; shift ;;
+	esac
+done
+if [ -z "$NJOBS" ]; then
+	NJOBS=5000
+	[ "$SHORT" = 1 ] && NJOBS=500
+fi
+case $NJOBS in
+'' | *[!0-9]* | 0) echo "load-test.sh: --jobs wants a positive number" >&2; exit 2 ;;
+esac
+[ -n "$TIMEOUT" ] || TIMEOUT=$((120 + NJOBS / 4))
+
+if [ -z "$BUILD" ]; then
+	for d in "${LOC_BUILD_DIR:-}" "$REPO/build" "$PWD"; do
+		if [ -n "$d" ] && [ -x "$d/src/tools/locality-eval" ]; then
+			BUILD=$d
+			break
+		fi
+	done
+fi
+[ -n "$BUILD" ] && [ -d "$BUILD" ] && BUILD=$(cd "$BUILD" && pwd)
+EVAL=${BUILD:+$BUILD/src/tools/locality-eval}
+[ -n "$EVAL" ] && [ -x "$EVAL" ] || EVAL=""
+[ -z "$PLUGDIR" ] && [ -n "$BUILD" ] &&
+	PLUGDIR=$BUILD/src/plugins/select/locality/.libs
+[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && PLUGDIR=$(cd "$PLUGDIR" && pwd)
+
+if [ -z "$RUNROOT" ]; then
+	RUNROOT=$(mktemp -d /tmp/loc-load.XXXXXX) || exit 1
+else
+	mkdir -p "$RUNROOT" || exit 1
+	RUNROOT=$(cd "$RUNROOT" && pwd)
+fi
+
+NTEST=0 NPASS=0 NFAIL=0
+CURRENT="" SAMPLER=""
+
+ok() {
+	NTEST=$((NTEST + 1)) NPASS=$((NPASS + 1))
+	echo "ok $NTEST - $1"
+}
+
+not_ok() {
+	NTEST=$((NTEST + 1)) NFAIL=$((NFAIL + 1))
+	echo "not ok $NTEST - $1${2:+ # $2}"
+}
+
+result() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
+}
+
+note() {
+	echo "# $*"
+}
+
+stop_sampler() {
+	if [ -n "$SAMPLER" ]; then
+		kill "$SAMPLER" 2>/dev/null
+		wait "$SAMPLER" 2>/dev/null
+		SAMPLER=""
+	fi
+}
+
+cleanup() {
+	stop_sampler
+	if [ -n "$CURRENT" ]; then
+		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+		CURRENT=""
+	fi
+}
+trap cleanup EXIT
+trap 'echo "# interrupted"; exit 130' INT TERM
+
+# The job list: "label nodes sleep" lines, seeded, the same for every
+# strategy but box (which draws from the box sizes).
+gen_jobs() {
+	local sizes=$1
+	awk -v n="$NJOBS" -v seed="$SEED" -v sizes="$sizes" '
+	BEGIN {
+		srand(seed)
+		ns = split(sizes, s, ",")
+		for (i = 1; i <= n; i++) {
+			if (ns) {
+				k = s[1 + int(rand() * ns)]
+			} else {
+				k = int(exp(rand() * log(17)))
+				k = k < 1 ? 1 : (k > 16 ? 16 : k)
+			}
+			printf "L%d %d %.1f\n", i, k, int(rand() * 21) / 10
+		}
+	}'
+}
+
+# RSS sampler: "epoch_s rss_kb finished_jobs" every 2 s while slurmctld
+# (PID in $1's run dir) lives. Runs in the background.
+sample_rss() {
+	local dir=$1 out=$2 pid rss done_n
+	pid=$(cat "$dir/run/slurmctld.recpid")
+	while :; do
+		rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$rss" ] || break
+		done_n=$({ wc -l <"$dir/jobcomp.txt"; } 2>/dev/null)
+		echo "$(date +%s) $rss ${done_n:-0}" >>"$out"
+		sleep 2
+	done
+}
+
+# submit JOBFILE IDFILE - one sbatch per line; a refused submission is
+# retried (slurmctld may be busy) up to 5 times. Writes "label id nodes".
+submit_all() {
+	local jobs=$1 ids=$2 label k secs id
+	: >"$ids"
+	while read -r label k secs; do
+		for _ in 1 2 3 4 5; do
+			id=$(sbatch --parsable -N "$k" -t 1 -J "$label" -o /dev/null \
+				--wrap "sleep $secs" 2>>"$RUNROOT/sbatch.err") && break
+			id=""
+			sleep 1
+		done
+		[ -n "$id" ] || return 1
+		echo "$label ${id%%;*} $k" >>"$ids"
+	done <"$jobs"
+}
+
+# wait_done IDFILE SECS - until slurmctld has no job left, or SECS pass,
+# or slurmctld dies. Returns 0 when the queue emptied.
+wait_done() {
+	local t=$2 end left pid
+	pid=$(cat "$CURRENT/run/slurmctld.recpid")
+	end=$((SECONDS + t))
+	while [ "$SECONDS" -lt "$end" ]; do
+		[ -d "/proc/$pid" ] || { note "slurmctld $pid died"; return 1; }
+		left=$(squeue -h -o %i 2>/dev/null | wc -l)
+		if [ "$left" = 0 ] && squeue -h >/dev/null 2>&1; then
+			return 0
+		fi
+		sleep 2
+	done
+	note "$left jobs still queued or running after ${t}s"
+	return 1
+}
+
+# check_completed IDFILE JOBCOMP - prints the reason of failure, if any.
+check_completed() {
+	awk '
+	FNR == NR { want[$2] = $3; n++; next }
+	{
+		id = ""; st = ""; cnt = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^JobId=/) id = substr($i, 7)
+			else if ($i ~ /^JobState=/) st = substr($i, 10)
+			else if ($i ~ /^NodeCnt=/) cnt = substr($i, 9)
+		}
+		if (!(id in want)) { extra++; next }
+		seen[id]++
+		if (st != "COMPLETED" && !badst) badst = id " " st
+		if (cnt != want[id] && !badcnt)
+			badcnt = id " got " cnt " nodes, asked " want[id]
+	}
+	END {
+		for (id in want) {
+			if (!(id in seen)) { lost++; if (!lost1) lost1 = id }
+			else if (seen[id] > 1) { dup++; if (!dup1) dup1 = id }
+		}
+		if (lost) printf "%d of %d jobs have no jobcomp record (first: %s) ", lost, n, lost1
+		if (dup) printf "%d jobs recorded twice (first: %s) ", dup, dup1
+		if (badst) printf "job %s not COMPLETED ", badst
+		if (badcnt) printf "job %s ", badcnt
+		if (extra) printf "%d records of jobs never submitted ", extra
+	}' "$1" "$2"
+}
+
+run_strategy() {
+	local strat=$1 dir=$RUNROOT/$1 conf=$RUNROOT/$1.conf sizes=""
+	local t0 t1 secs mins why
+	[ "$strat" = box ] && sizes=$BOXSIZES
+	printf 'Dimensions=8x8\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
+		"$strat" >"$conf"
+	gen_jobs "$sizes" >"$RUNROOT/$strat.jobs"
+	note "$strat: $NJOBS jobs, sizes ${sizes:-1-16 log-uniform}," \
+		"$(awk '{ s += $2 } END { print s }' "$RUNROOT/$strat.jobs") node-jobs"
+
+	local names=("$strat: all $NJOBS jobs complete, each once, with its node count"
+		"$strat: no node in two jobs at once (jobcomp)"
+		"$strat: slurmctld RSS stays flat")
+	[ "$strat" = box ] && names+=("$strat: every job's nodes form a box")
+	fail_all() {
+		local n
+		for n in "${names[@]}"; do not_ok "$n" "$1"; done
+	}
+	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/select_locality.so" ]; then
+		fail_all "plugin not built"
+		return
+	fi
+	local args=(start --dir "$dir" --nodes "$NODES" --select "$SELECT")
+	[ "$SELECT" = locality ] &&
+		args+=(--plugin-dir "$PLUGDIR" --locality-conf "$conf")
+	args+=(--extra "MinJobAge=$MINJOBAGE")
+	if ! "$CLUSTER" "${args[@]}" >"$RUNROOT/$strat.start.log" 2>&1; then
+		sed 's/^/#   /' "$RUNROOT/$strat.start.log" | tail -n 20
+		fail_all "cluster did not start"
+		return
+	fi
+	CURRENT=$dir
+	export SLURM_CONF=$dir/etc/slurm.conf
+	cd "$dir/out" || return
+	: >"$RUNROOT/$strat.rss"
+	sample_rss "$dir" "$RUNROOT/$strat.rss" &
+	SAMPLER=$!
+
+	t0=$SECONDS
+	why=""
+	submit_all "$RUNROOT/$strat.jobs" "$RUNROOT/$strat.ids" ||
+		why="sbatch refused a job 5 times: $(tail -n 1 "$RUNROOT/sbatch.err")"
+	note "$strat: $(wc -l <"$RUNROOT/$strat.ids") jobs submitted in $((SECONDS - t0)) s"
+	if ! wait_done "$RUNROOT/$strat.ids" "$TIMEOUT"; then
+		why="${why:+$why; }queue not empty after ${TIMEOUT}s"
+	fi
+	t1=$SECONDS
+	secs=$((t1 - t0))
+	sleep 3 # the last RSS samples after the queue emptied
+	stop_sampler
+	cp "$dir/jobcomp.txt" "$RUNROOT/$strat.jobcomp" 2>/dev/null ||
+		: >"$RUNROOT/$strat.jobcomp"
+	"$CLUSTER" stop --dir "$dir" >/dev/null 2>&1
+	CURRENT=""
+	cd "$RUNROOT" || return
+
+	# completed
+	local r
+	r=$(check_completed "$RUNROOT/$strat.ids" "$RUNROOT/$strat.jobcomp")
+	[ "$(wc -l <"$RUNROOT/$strat.ids")" = "$NJOBS" ] ||
+		r="only $(wc -l <"$RUNROOT/$strat.ids") of $NJOBS submitted; $r"
+	result "${names[0]}" "${why:+$why; }$r"
+
+	# overlap
+	r=""
+	if [ -z "$EVAL" ]; then
+		r="locality-eval not built"
+	elif ! "$EVAL" --check-overlap --jobcomp "$RUNROOT/$strat.jobcomp" \
+		>"$RUNROOT/$strat.overlap" 2>&1; then
+		r=$(head -n 2 "$RUNROOT/$strat.overlap" | tr '\n' ' ')
+	else
+		note "$strat: $(tail -n 1 "$RUNROOT/$strat.overlap")"
+	fi
+	result "${names[1]}" "$r"
+
+	# memory
+	local fig
+	fig=$(awk -v n="$NJOBS" '
+		NR == 1 { first = $2 }
+		base == "" && $3 >= n / 10 { base = $2 }
+		half == "" && $3 >= n / 2 { half = $2; half_n = $3 }
+		$2 > peak { peak = $2 }
+		{ last = $2; last_n = $3; samples++ }
+		END {
+			if (!samples) { print "none"; exit }
+			if (base == "") base = last
+			if (half == "" || last_n <= half_n) slope = "?"
+			else slope = int((last - half) * 1000 / (last_n - half_n))
+			printf "%d %d %d %d %d %s\n", first, base, peak, last,
+				samples, slope
+		}' "$RUNROOT/$strat.rss")
+	local first base peak last samples slope
+	read -r first base peak last samples slope <<<"$fig"
+	r=""
+	if [ "$first" = none ] || [ -z "$peak" ]; then
+		r="no RSS sample"
+	elif [ "$peak" -gt $((3 * base)) ]; then
+		r="peak RSS $peak kB > 3 x $base kB (RSS at 10% of jobs)"
+	fi
+	note "$strat: slurmctld RSS kB: first $first, at 10% $base, peak $peak, last $last ($samples samples); second half: $slope kB per 1000 jobs"
+	result "${names[2]}" "$r"
+
+	# boxes
+	if [ "$strat" = box ]; then
+		r=""
+		if [ -z "$EVAL" ]; then
+			r="locality-eval not built"
+		else
+			r=$("$EVAL" --conf "$conf" --nodes "$ALLNODES" \
+				--jobcomp "$RUNROOT/$strat.jobcomp" 2>&1 |
+				awk 'NR > 1 && $1 != "summary:" && $5 != $2 {
+					print "job " $1 " (" $2 " nodes) has bounding box " $5 ": " $7; exit }')
+		fi
+		result "${names[3]}" "$r"
+	fi
+
+	mins=$(awk -v s="$secs" 'BEGIN { printf "%.1f", s / 60 }')
+	local hops
+	hops=$([ -n "$EVAL" ] && "$EVAL" --conf "$conf" --nodes "$ALLNODES" \
+		--jobcomp "$RUNROOT/$strat.jobcomp" --quiet 2>/dev/null |
+		sed -n 's/.*mean_avg_hops=\([0-9.]*\).*/\1/p')
+	FIGURES+=("$(printf '%-10s %6d %7s %8s %8s %8s %8s %8s' "$strat" \
+		"$(grep -c 'JobState=COMPLETED' "$RUNROOT/$strat.jobcomp")" \
+		"$mins" "$base" "$peak" "$last" "$slope" "${hops:-?}")")
+}
+
+main() {
+	FIGURES=()
+	note "build dir: ${BUILD:-none}; plugin: ${PLUGDIR:-none}; run dir: $RUNROOT"
+	note "$NJOBS jobs per strategy, strategies $STRATS, wait bound ${TIMEOUT}s"
+	local s
+	for s in ${STRATS//,/ }; do
+		run_strategy "$s"
+	done
+	cd /
+	note "figures (RSS in kB; minutes from first sbatch to empty queue):"
+	note "$(printf '%-10s %6s %7s %8s %8s %8s %8s %8s' strategy jobs minutes \
+		rss@10% peak last kB/1000 avg_hops)"
+	local f
+	for f in "${FIGURES[@]}"; do
+		note "$f"
+	done
+	if [ "$KEEP" = 0 ] && [ "$NFAIL" = 0 ]; then
+		rm -rf "$RUNROOT"
+	else
+		note "logs kept in $RUNROOT"
+	fi
+	echo "$NPASS passed, $NFAIL failed"
+	[ "$NFAIL" = 0 ]
+}
+
+main; exit $?
