@@ -352,7 +352,7 @@ int main(int argc, char **argv)
 			printf("%-11s", loc_strategy_kind_name(s));
 			for (int ki = 0; ki < NKS; ki++) {
 				double t, base;
-				char tb[32], rb[32], c[48];
+				char tb[32], rb[32], c[sizeof(tb) + sizeof(rb)];
 
 				if (_ks[ki] > n / 2)
 					continue;

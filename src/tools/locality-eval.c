@@ -497,6 +497,43 @@ static char *_compress(const model_t *mo, const int *nodes, int k)
 	return buf;
 }
 
+/*
+ * Checks that every name of job j is a known node, listed once, before
+ * anything is allocated for it (so an exit on bad input frees all).
+ * seen[] is all zero on entry and on return.
+ */
+static void _check_job_names(const name_index_t *ix, const job_t *j,
+			     uint8_t *seen)
+{
+	const char *bad = NULL;
+	int n, twice = 0;
+
+	for (n = 0; n < j->k && !bad; n++) {
+		int node = _index_find(ix, j->names[n]);
+
+		if (node == LOC_NONE)
+			bad = j->names[n];
+		else if (seen[node])
+			bad = j->names[n], twice = 1;
+		else
+			seen[node] = 1;
+	}
+	for (int m = 0; m < n; m++) {
+		int node = _index_find(ix, j->names[m]);
+
+		if (node != LOC_NONE)
+			seen[node] = 0;
+	}
+	if (!bad)
+		return;
+	free(seen);
+	if (twice)
+		_die("%s:%d: job %s: node '%s' listed twice", j->file, j->line,
+		     j->id, bad);
+	_die("%s:%d: job %s: unknown node '%s'", j->file, j->line, j->id,
+	     bad);
+}
+
 /* Resolves every job's names to sorted node indices and computes metrics. */
 static void _resolve_jobs(const model_t *mo, const name_index_t *ix,
 			  jobs_t *jobs)
@@ -508,21 +545,10 @@ static void _resolve_jobs(const model_t *mo, const name_index_t *ix,
 		job_t *j = &jobs->v[i];
 		int rc;
 
+		_check_job_names(ix, j, seen);
 		j->nodes = _xcalloc((size_t)j->k, sizeof(int));
-		for (int n = 0; n < j->k; n++) {
-			int node = _index_find(ix, j->names[n]);
-
-			if (node == LOC_NONE)
-				_die("%s:%d: job %s: unknown node '%s'",
-				     j->file, j->line, j->id, j->names[n]);
-			if (seen[node])
-				_die("%s:%d: job %s: node '%s' listed twice",
-				     j->file, j->line, j->id, j->names[n]);
-			seen[node] = 1;
-			j->nodes[n] = node;
-		}
 		for (int n = 0; n < j->k; n++)
-			seen[j->nodes[n]] = 0;
+			j->nodes[n] = _index_find(ix, j->names[n]);
 		qsort(j->nodes, (size_t)j->k, sizeof(int), _cmp_int);
 		rc = loc_metrics_compute(mo->grid, mo->curve, j->nodes, j->k,
 					 &j->m);
