@@ -14,6 +14,8 @@
 #       clean shutdown; fails on any error or definite leak with a
 #       select_locality/loc_/sl_ frame, or when a job does not finish.
 #
+# Each check prints "ok N - ..." or "not ok N - ..."; the last line is
+# "N passed, N failed".
 # DIR is a configured and built tree (default: build, as scripts/setup.sh
 # makes it; the plugin must be built there for --slurmctld). Logs go to
 # DIR/valgrind/. Ports for --slurmctld: LOC_CTLD_PORT (default 6917) and
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--slurmctld) mode=slurmctld; shift ;;
 	--nodes) nodes=$2; shift 2 ;;
 	--rundir) rundir=$2; shift 2 ;;
-	-h|--help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "valgrind.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -78,11 +80,11 @@ run_unit() {
 		if [ $rc -ne 0 ] || [ "${counts%% *}" != 0 ]; then
 			bad=$((bad + 1))
 			status=1
-			printf '%-28s FAIL exit=%d errors=%s definitely-lost=%sB (%s)\n' \
-				"$name" $rc "${counts%% *}" "${counts##* }" "$log" | tee -a "$summary"
+			printf 'not ok %d - %s under memcheck # exit %d, %s errors, %s B definitely lost (%s)\n' \
+				$n "$name" $rc "${counts%% *}" "${counts##* }" "$log" | tee -a "$summary"
 		else
-			printf '%-28s ok   errors=0 definitely-lost=%sB\n' \
-				"$name" "${counts##* }" | tee -a "$summary"
+			printf 'ok %d - %s under memcheck: 0 errors, %s B definitely lost\n' \
+				$n "$name" "${counts##* }" | tee -a "$summary"
 		fi
 	}
 
@@ -110,7 +112,8 @@ run_unit() {
 			--strategies freelist,bestfit,span,mm,mc1x1,mbs,paging,random,box \
 			--walltime none,combo --no-svg --quiet --threads 1 --out "$out"
 	fi
-	echo "valgrind: $n programs, $((n - bad)) clean, $bad with errors or definite leaks (logs: $vdir)"
+	echo "valgrind: logs in $vdir"
+	echo "$((n - bad)) passed, $bad failed"
 	return $status
 }
 
@@ -127,7 +130,10 @@ run_slurmctld() {
 		{ echo "valgrind.sh: no plugin in $plugdir (configure with the Slurm source and build)" >&2; return 2; }
 	export LOC_CTLD_PORT=${LOC_CTLD_PORT:-6917}
 	export LOC_NODE_PORT0=${LOC_NODE_PORT0:-27001}
+	# memcheck slows slurmctld ~20x: longer start-up and stop deadlines.
 	export LOC_START_TIMEOUT=${LOC_START_TIMEOUT:-300}
+	export LOC_CTLD_TIMEOUT=${LOC_CTLD_TIMEOUT:-300}
+	export LOC_STOP_TIMEOUT=${LOC_STOP_TIMEOUT:-120}
 	# Our own default run directory is recreated every time; cluster.sh
 	# refuses a non-empty directory it did not make.
 	if [ -z "$rundir" ] && [ -d "$rd" ]; then
@@ -145,99 +151,65 @@ run_slurmctld() {
 	local vglog="$rd/log/valgrind-slurmctld.%p.log"
 	local vgcmd="${VG[*]} --log-file=$vglog"
 
-	if grep -q -- '--ctld-wrapper' "$cluster"; then
-		echo "valgrind: starting $nodes nodes, slurmctld under memcheck"
-		"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \
-			--plugin-dir "$plugdir" --locality-conf "$conf" \
-			--ctld-wrapper "$vgcmd"
-	else
-		# cluster.sh has no wrapper option: start the cluster, then
-		# replace its slurmctld with one under memcheck, started the
-		# way cluster.sh starts it (same marker, files and PID record).
-		echo "valgrind: starting $nodes nodes (cluster.sh has no --ctld-wrapper: swapping slurmctld)"
-		"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \
-			--plugin-dir "$plugdir" --locality-conf "$conf"
-		export SLURM_CONF="$rd/etc/slurm.conf"
-		pid=$(cat "$rd/run/slurmctld.recpid")
-		scontrol shutdown slurmctld >/dev/null
-		for _ in $(seq 300); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -0 "$pid" 2>/dev/null && { echo "valgrind.sh: slurmctld $pid did not stop" >&2; "$cluster" stop --dir "$rd"; return 1; }
-		(
-			export LOC_CLUSTER_DIR=$rd
-			cd "$rd" || exit 1
-			# shellcheck disable=SC2086
-			exec $vgcmd /usr/sbin/slurmctld -D -f "$rd/etc/slurm.conf" \
-				>>"$rd/log/slurmctld.out" 2>&1 </dev/null
-		) &
-		echo $! > "$rd/run/slurmctld.recpid"
-	fi
+	echo "valgrind: starting $nodes nodes, slurmctld under memcheck"
+	"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \
+		--plugin-dir "$plugdir" --locality-conf "$conf" \
+		--ctld-wrapper "$vgcmd"
 	export SLURM_CONF="$rd/etc/slurm.conf"
 	pid=$(cat "$rd/run/slurmctld.recpid")
-	for _ in $(seq 600); do
-		scontrol ping 2>/dev/null | grep -q 'is UP' && break
-		kill -0 "$pid" 2>/dev/null || { echo "valgrind.sh: slurmctld under valgrind died" >&2; status=1; break; }
+	# cluster.sh start returned: slurmctld answers, every node is idle.
+
+	# submit SECONDS SIZE...: one job per size, each sleeping SECONDS.
+	submit() {
+		local k secs=$1
+		shift
+		for k in "$@"; do
+			sbatch --parsable -N "$k" --exclusive -t 1 \
+				-o /dev/null --wrap "sleep $secs" >/dev/null ||
+				{ status=1; continue; }
+			submitted=$((submitted + 1))
+		done
+	}
+	submit_and_wait() {
+		submit 1 "$@"
+		for _ in $(seq 600); do
+			[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+			sleep 0.5
+		done
+		[ -z "$(squeue -h -o %i 2>/dev/null)" ] ||
+			{ echo "valgrind.sh: jobs still queued:"; squeue; status=1; }
+		echo "valgrind: jobs of sizes $* ran"
+	}
+	submitted=0
+	submit_and_wait 1 2 3 4 5 7 8 $((nodes / 2)) "$nodes" 2 1 3
+	# Reconfigure while jobs run: the plugin reloads the file and
+	# rebuilds its ledger from slurmctld's job list.
+	submit 10 4 4 2 1
+	sleep 3
+	echo "valgrind: scontrol reconfigure with another locality.conf, 4 jobs running"
+	printf 'Dimensions=4x%d\nTorus=yes,no\nStrategy=mbs\nPartitionName=main Strategy=box WalltimeAware=adjest\n' \
+		$(( (nodes + 3) / 4 )) > "$rd/etc/locality.conf"
+	scontrol reconfigure || status=1
+	submit_and_wait 4 1 6 2 "$nodes" 1
+	echo "valgrind: shutting slurmctld down (memcheck writes its leak report)"
+	scontrol shutdown slurmctld >/dev/null || true
+	for _ in $(seq 1200); do
+		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.5
 	done
-	if [ $status = 0 ]; then
-		# Wait for the nodes to register with the new slurmctld.
-		for _ in $(seq 240); do
-			[ "$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle')" -ge "$nodes" ] && break
-			sleep 0.5
-		done
-		# submit SECONDS SIZE...: one job per size, each sleeping SECONDS.
-		submit() {
-			local k secs=$1
-			shift
-			for k in "$@"; do
-				sbatch --parsable -N "$k" --exclusive -t 1 \
-					-o /dev/null --wrap "sleep $secs" >/dev/null ||
-					{ status=1; continue; }
-				submitted=$((submitted + 1))
-			done
-		}
-		submit_and_wait() {
-			submit 1 "$@"
-			for _ in $(seq 600); do
-				[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
-				sleep 0.5
-			done
-			[ -z "$(squeue -h -o %i 2>/dev/null)" ] ||
-				{ echo "valgrind.sh: jobs still queued:"; squeue; status=1; }
-			echo "valgrind: jobs of sizes $* ran"
-		}
-		submitted=0
-		submit_and_wait 1 2 3 4 5 7 8 $((nodes / 2)) "$nodes" 2 1 3
-		# Reconfigure while jobs run: the plugin reloads the file and
-		# rebuilds its ledger from slurmctld's job list.
-		submit 10 4 4 2 1
-		sleep 3
-		echo "valgrind: scontrol reconfigure with another locality.conf, 4 jobs running"
-		printf 'Dimensions=4x%d\nTorus=yes,no\nStrategy=mbs\nPartitionName=main Strategy=box WalltimeAware=adjest\n' \
-			$(( (nodes + 3) / 4 )) > "$rd/etc/locality.conf"
-		scontrol reconfigure || status=1
-		submit_and_wait 4 1 6 2 "$nodes" 1
-		echo "valgrind: shutting slurmctld down (memcheck writes its leak report)"
-		scontrol shutdown slurmctld >/dev/null || true
-		for _ in $(seq 1200); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.5
-		done
-	fi
 	"$cluster" stop --dir "$rd" >/dev/null 2>&1 || true
-	if [ $status = 0 ]; then
-		local done_ok
-		done_ok=$(grep -c 'JobState=COMPLETED' "$rd/jobcomp.txt" 2>/dev/null || true)
-		echo "valgrind: ${done_ok:-0} of $submitted jobs COMPLETED (jobcomp)"
-		[ "${done_ok:-0}" = "$submitted" ] || status=1
+	local done_ok fails=0
+	done_ok=$(grep -c 'JobState=COMPLETED' "$rd/jobcomp.txt" 2>/dev/null || true)
+	if [ $status = 0 ] && [ "${done_ok:-0}" = "$submitted" ]; then
+		echo "ok 1 - ${done_ok:-0} of $submitted jobs COMPLETED with slurmctld under memcheck"
+	else
+		echo "not ok 1 - ${done_ok:-0} of $submitted jobs COMPLETED with slurmctld under memcheck"
+		fails=1
 	fi
 
 	# Errors and definite leaks whose stack has a frame of ours.
 	local logs f ours="$vdir/slurmctld-ours.txt"
 	logs=$(ls "$rd"/log/valgrind-slurmctld.*.log 2>/dev/null || true)
-	[ -n "$logs" ] || { echo "valgrind.sh: no valgrind log in $rd/log" >&2; return 1; }
 	: > "$ours"
 	for f in $logs; do
 		echo "valgrind: $(basename "$f"): $(vg_counts "$f" | awk '{ print $1 " errors in all of slurmctld, " $2 " bytes definitely lost" }')"
@@ -247,14 +219,19 @@ run_slurmctld() {
 			END { if (blk ~ /(select_locality|[ :]loc_|[ :]sl_)/ && blk !~ /(ERROR|LEAK|HEAP) SUMMARY/) print blk }
 		' "$f" >> "$ours"
 	done
-	if [ -s "$ours" ]; then
-		echo "valgrind: errors or leaks in select/locality code:"
+	local what="no memcheck error or definite leak in select_locality/loc_/sl_ frames"
+	if [ -z "$logs" ]; then
+		echo "not ok 2 - $what # no valgrind log in $rd/log"
+		fails=$((fails + 1))
+	elif [ -s "$ours" ]; then
+		echo "not ok 2 - $what"
 		head -n 60 "$ours"
-		status=1
+		fails=$((fails + 1))
 	else
-		echo "valgrind: no error and no definite leak in select_locality/loc_/sl_ frames"
+		echo "ok 2 - $what"
 	fi
-	return $status
+	echo "$((2 - fails)) passed, $fails failed"
+	[ $fails = 0 ]
 }
 
 if [ $mode = unit ]; then

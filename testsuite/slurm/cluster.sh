@@ -7,6 +7,7 @@
 #   cluster.sh start --dir RUNDIR [--nodes 64] [--select linear|locality]
 #                    [--plugin-dir DIR] [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
+#                    [--ctld-wrapper 'COMMAND ARGS']
 #   cluster.sh stop --dir RUNDIR
 #   cluster.sh restart-ctld --dir RUNDIR [--kill9]
 #   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
@@ -17,6 +18,11 @@
 # those PIDs, then any process that inherited this cluster's marker
 # variable (slurmstepd and job steps), never anything found by name.
 # Nothing is written outside RUNDIR except /run/munge (munged may stay).
+# --ctld-wrapper runs slurmctld under a command that execs it in the same
+# process (valgrind, for one); restart-ctld keeps the wrapper.
+# Timeouts (seconds, from the environment): LOC_START_TIMEOUT (nodes idle
+# after start, 90), LOC_CTLD_TIMEOUT (slurmctld answers after a (re)start,
+# 30), LOC_STOP_TIMEOUT (daemons exit on SIGTERM before SIGKILL, 5).
 # Facts behind the settings: slurm-22.05-notes.md (multiple slurmd on one
 # host, config_overrides, PluginDir colon list).
 
@@ -27,6 +33,8 @@ SYSPLUGDIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
 CTLD_PORT=${LOC_CTLD_PORT:-6817}
 NODE_PORT0=${LOC_NODE_PORT0:-17001}
 START_TIMEOUT=${LOC_START_TIMEOUT:-90}
+CTLD_TIMEOUT=${LOC_CTLD_TIMEOUT:-30}
+STOP_TIMEOUT=${LOC_STOP_TIMEOUT:-5}
 
 die() {
 	echo "$PROG: $*" >&2
@@ -34,7 +42,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -193,15 +201,18 @@ EOF
 	done
 }
 
-# Starts slurmctld in the foreground, in the background of this shell;
-# records its PID. $2 = extra flags (-c for a clean start).
+# Starts slurmctld in the foreground, in the background of this shell,
+# under the wrapper recorded at start (if any); records its PID.
+# $2 = extra flags (-c for a clean start).
 start_ctld() {
-	local dir=$1 flags=$2
+	local dir=$1 flags=$2 wrapper=""
+	[ -f "$dir/run/ctld-wrapper" ] && wrapper=$(cat "$dir/run/ctld-wrapper")
 	(
 		export LOC_CLUSTER_DIR=$dir SLURM_CONF=$dir/etc/slurm.conf
 		cd "$dir" || exit 1
 		# shellcheck disable=SC2086
-		exec /usr/sbin/slurmctld -D $flags -f "$dir/etc/slurm.conf" \
+		exec $wrapper /usr/sbin/slurmctld -D $flags \
+			-f "$dir/etc/slurm.conf" \
 			>>"$dir/log/slurmctld.out" 2>&1 </dev/null
 	) &
 	echo $! >"$dir/run/slurmctld.recpid"
@@ -268,6 +279,7 @@ wait_idle() {
 
 cmd_start() {
 	local dir="" nodes=64 select=linear plugdir="" lconf="" debug=info
+	local wrapper=""
 	EXTRA=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -278,6 +290,7 @@ cmd_start() {
 		--locality-conf) lconf=$2; shift 2 ;;
 		--debug) debug=$2; shift 2 ;;
 		--extra) EXTRA+=("$2"); shift 2 ;;
+		--ctld-wrapper) wrapper=$2; shift 2 ;;
 		*) usage ;;
 		esac
 	done
@@ -323,11 +336,12 @@ cmd_start() {
 	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug"
 	[ -n "$lconf" ] && cp "$lconf" "$dir/etc/locality.conf"
 	echo "export SLURM_CONF=$dir/etc/slurm.conf" >"$dir/env"
+	[ -n "$wrapper" ] && echo "$wrapper" >"$dir/run/ctld-wrapper"
 
 	ensure_munge
 	export SLURM_CONF=$dir/etc/slurm.conf
 	start_ctld "$dir" -c
-	wait_ctld "$dir" 30
+	wait_ctld "$dir" "$CTLD_TIMEOUT"
 	local i
 	for i in $(seq "$nodes"); do
 		start_slurmd "$dir" "$(node_name "$i")"
@@ -383,8 +397,8 @@ cmd_stop() {
 	for pid in "${pids[@]}"; do
 		kill -TERM "$pid" 2>/dev/null
 	done
-	# One shared deadline (5 s) for all of them, then SIGKILL.
-	local n=50 live
+	# One shared deadline (LOC_STOP_TIMEOUT) for all of them, then SIGKILL.
+	local n=$((STOP_TIMEOUT * 10)) live
 	while [ "$n" -gt 0 ]; do
 		live=0
 		for pid in "${pids[@]}"; do
@@ -433,7 +447,8 @@ cmd_restart_ctld() {
 		die "no slurmctld recorded in $dir"
 	if alive "$pid"; then
 		kill -"$sig" "$pid"
-		wait_gone "$pid" 150 || die "slurmctld $pid did not exit"
+		wait_gone "$pid" $((STOP_TIMEOUT * 30)) ||
+			die "slurmctld $pid did not exit"
 	fi
 	local i
 	for i in $(seq 100); do
@@ -442,7 +457,7 @@ cmd_restart_ctld() {
 	done
 	export SLURM_CONF=$dir/etc/slurm.conf
 	start_ctld "$dir" ""
-	wait_ctld "$dir" 30
+	wait_ctld "$dir" "$CTLD_TIMEOUT"
 	# Nodes answer the new slurmctld within a ping cycle; wait for that
 	# so callers see real node states, not "unknown" or "not responding".
 	local st=""
