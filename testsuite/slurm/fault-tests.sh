@@ -41,10 +41,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-CLUSTER=$HERE/cluster.sh
-NODES=64
-ALLNODES="n[001-064]"
+. "$HERE/lib.sh"
 GRACE_MS=10000 # acknowledged this long before a kill: must survive it
 
 BUILD="" PLUGDIR="" SHORT=0 ONLY="" RESTARTS="" SEED=1 RUNROOT="" KEEP=0
@@ -69,56 +66,11 @@ fi
 CYCLES=4 STREAM_B=400 STREAM_C=80 HOLD_A=25 HOLD_B=12
 [ "$SHORT" = 1 ] && CYCLES=2 STREAM_B=200 STREAM_C=50 HOLD_A=15 HOLD_B=8
 
-if [ -z "$BUILD" ]; then
-	for d in "${LOC_BUILD_DIR:-}" "$REPO/build" "$PWD"; do
-		if [ -n "$d" ] && [ -x "$d/src/tools/locality-eval" ]; then
-			BUILD=$d
-			break
-		fi
-	done
-fi
-[ -n "$BUILD" ] && [ -d "$BUILD" ] && BUILD=$(cd "$BUILD" && pwd)
-EVAL=${BUILD:+$BUILD/src/tools/locality-eval}
-[ -n "$EVAL" ] && [ -x "$EVAL" ] || EVAL=""
-[ -z "$PLUGDIR" ] && [ -n "$BUILD" ] &&
-	PLUGDIR=$BUILD/src/plugins/select/locality/.libs
-[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && PLUGDIR=$(cd "$PLUGDIR" && pwd)
+lib_init loc-fault
+CLEANUP_FIRST=stop_submitter
+SUBMITTER=""
 
-if [ -z "$RUNROOT" ]; then
-	RUNROOT=$(mktemp -d /tmp/loc-fault.XXXXXX) || exit 1
-else
-	mkdir -p "$RUNROOT" || exit 1
-	RUNROOT=$(cd "$RUNROOT" && pwd)
-fi
-
-# --- bookkeeping --------------------------------------------------------
-
-NTEST=0 NPASS=0 NFAIL=0
-CURRENT="" SUBMITTER=""
-
-ok() {
-	NTEST=$((NTEST + 1)) NPASS=$((NPASS + 1))
-	echo "ok $NTEST - $1"
-}
-
-not_ok() {
-	NTEST=$((NTEST + 1)) NFAIL=$((NFAIL + 1))
-	echo "not ok $NTEST - $1${2:+ # $2}"
-}
-
-result() {
-	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
-}
-
-note() {
-	echo "# $*"
-}
-
-want() {
-	[ -z "$ONLY" ] && return 0
-	case ",$ONLY," in *",$1,"*) return 0 ;; esac
-	return 1
-}
+# --- cluster and job helpers --------------------------------------------
 
 stop_submitter() {
 	if [ -n "$SUBMITTER" ]; then
@@ -128,123 +80,13 @@ stop_submitter() {
 	fi
 }
 
-cleanup() {
-	stop_submitter
-	if [ -n "$CURRENT" ]; then
-		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
-		CURRENT=""
-	fi
-}
-trap cleanup EXIT
-trap 'echo "# interrupted"; exit 130' INT TERM
-
-# --- cluster and job helpers --------------------------------------------
-
-# start_cluster NAME CONF [slurm.conf lines...]
-start_cluster() {
-	local name=$1 conf=$2 dir=$RUNROOT/$1 args line
-	shift 2
-	cleanup
-	args=(start --dir "$dir" --nodes "$NODES" --select locality
-		--plugin-dir "$PLUGDIR" --locality-conf "$conf")
-	for line in "$@"; do
-		args+=(--extra "$line")
-	done
-	if ! "$CLUSTER" "${args[@]}" >"$RUNROOT/$name.start.log" 2>&1; then
-		sed 's/^/#   /' "$RUNROOT/$name.start.log" | tail -n 20
-		return 1
-	fi
-	CURRENT=$dir
-	export SLURM_CONF=$dir/etc/slurm.conf
-	cd "$dir/out" || return 1
-}
-
-# stop_cluster - stops the cluster; its run directory stays.
-stop_cluster() {
-	cleanup
-	cd "$RUNROOT" || return
-}
-
-# sub ARGS... SECS - sbatch a 'sleep SECS' job; prints its id.
-sub() {
-	local secs=${*: -1}
-	local args=("${@:1:$#-1}")
-	sbatch --parsable -o /dev/null "${args[@]}" --wrap "sleep $secs" \
-		2>>"$RUNROOT/sbatch.err" | cut -d';' -f1
-}
-
-job_field() {
-	scontrol -o show job "$1" 2>/dev/null |
-		tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
-}
-
-wait_state() {
-	local st
-	for _ in $(seq $(($3 * 4))); do
-		st=$(job_field "$1" JobState)
-		[ "$st" = "$2" ] && return 0
-		sleep 0.25
-	done
-	return 1
-}
-
-expand() {
-	[ -n "$1" ] && [ "$1" != "(null)" ] || return 0
-	scontrol show hostnames "$1" 2>/dev/null | sort | paste -sd, -
-}
-
-has_node() {
-	case ",$(expand "$1")," in *",$2,"*) return 0 ;; esac
-	return 1
-}
-
 node_state() {
 	sinfo -h -N -n "$1" -o %T 2>/dev/null | head -n 1
-}
-
-# wait_empty SECS - until no job is left in slurmctld, bounded.
-wait_empty() {
-	local end=$((SECONDS + $1)) left
-	while [ "$SECONDS" -lt "$end" ]; do
-		if left=$(squeue -h -o %i 2>/dev/null) && [ -z "$left" ]; then
-			return 0
-		fi
-		sleep 1
-	done
-	note "$(squeue -h -o %i 2>/dev/null | wc -l) jobs left after $1 s"
-	return 1
-}
-
-# wait_all_idle SECS - until all nodes are idle (none completing).
-wait_all_idle() {
-	local end=$((SECONDS + $1)) n
-	while [ "$SECONDS" -lt "$end" ]; do
-		n=$(sinfo -h -N -o %T 2>/dev/null | grep -c '^idle$')
-		[ "$n" -ge "$NODES" ] && return 0
-		sleep 0.5
-	done
-	return 1
 }
 
 now_ms() {
 	local t=${EPOCHREALTIME/./}
 	echo $((t / 1000))
-}
-
-# Seeded job list for a stream: "label nodes secs", sizes 1-16
-# log-uniform, runtimes MIN..MAX seconds in tenths.
-gen_stream() {
-	local prefix=$1 n=$2 seed=$3 min=$4 max=$5
-	awk -v p="$prefix" -v n="$n" -v seed="$seed" -v lo="$min" -v hi="$max" '
-	BEGIN {
-		srand(seed)
-		for (i = 1; i <= n; i++) {
-			k = int(exp(rand() * log(17)))
-			k = k < 1 ? 1 : (k > 16 ? 16 : k)
-			printf "%s%d %d %.1f\n", p, i, k,
-				lo + int(rand() * (hi - lo) * 10 + 0.5) / 10
-		}
-	}'
 }
 
 # submitter LIST ACKS GAP STOPFILE - sbatch each job of LIST in turn,
@@ -328,15 +170,6 @@ jobcomp_table() {
 	}' "$1"
 }
 
-# overlap JOBCOMP - prints why, if a node was in two jobs at once.
-overlap() {
-	if [ -z "$EVAL" ]; then
-		echo "locality-eval not built (overlap checker)"
-	elif ! "$EVAL" --check-overlap --jobcomp "$1" >"$1.overlap" 2>&1; then
-		head -n 2 "$1.overlap" | tr '\n' ' '
-	fi
-}
-
 # The policy's prediction for k nodes on the idle machine.
 predict() {
 	"$EVAL" --conf "$1" --nodes "$ALLNODES" --predict -k "$2" 2>/dev/null
@@ -355,7 +188,7 @@ case_a() {
 	local n2="a: the DOWN node is never allocated while its slurmd is dead"
 	local n3="a: after slurmd restart and resume, the node is allocated again"
 	local bad1="" bad2="" bad3=""
-	if ! start_cluster a "$LCONF_MM" "SlurmdTimeout=10"; then
+	if ! start_cluster a locality "$LCONF_MM" "SlurmdTimeout=10"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
@@ -470,13 +303,13 @@ case_b() {
 	local n2="b: drained nodes stay DRAIN/DRAINING until resumed"
 	local n3="b: every job completes, no node in two jobs at once"
 	local bad1="" bad2="" bad3=""
-	if ! start_cluster b "$LCONF_MM"; then
+	if ! start_cluster b locality "$LCONF_MM"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
 		return
 	fi
-	gen_stream B "$STREAM_B" "$SEED" 0.5 4 >"$RUNROOT/b.list"
+	gen_jobs B "$STREAM_B" "$SEED" 0.5 4 >"$RUNROOT/b.list"
 	rm -f "$RUNROOT/b.stop"
 	submitter "$RUNROOT/b.list" "$RUNROOT/b.acks" 0.1 "$RUNROOT/b.stop" &
 	SUBMITTER=$!
@@ -582,7 +415,7 @@ c_idle_check() {
 
 # c_stream TAG - submits a stream in the background.
 c_stream() {
-	gen_stream "C$1-" "$STREAM_C" "$((SEED + 7))" 0.5 4 >"$RUNROOT/c$1.list"
+	gen_jobs "C$1-" "$STREAM_C" "$((SEED + 7))" 0.5 4 >"$RUNROOT/c$1.list"
 	rm -f "$RUNROOT/c.stop"
 	submitter "$RUNROOT/c$1.list" "$RUNROOT/c$1.acks" 0.1 "$RUNROOT/c.stop" &
 	SUBMITTER=$!
@@ -605,7 +438,7 @@ case_c() {
 	local n2="c: reconfigure with a broken locality.conf while jobs run: error logged, running configuration kept, jobs still placed"
 	local n3="c: after the broken file is fixed, the next reconfigure loads it"
 	local bad1="" bad2="" bad3=""
-	if ! start_cluster c "$LCONF_MM"; then
+	if ! start_cluster c locality "$LCONF_MM"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
@@ -735,14 +568,14 @@ case_d() {
 	local n3="d: no node in two jobs at once across the restarts (jobcomp)"
 	local bad1="" bad2="" bad3=""
 	D_HELD=0 D_DRAINED=""
-	if ! start_cluster d "$LCONF_MM"; then
+	if ! start_cluster d locality "$LCONF_MM"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
 		return
 	fi
 	RANDOM=$SEED
-	gen_stream D 100000 "$((SEED + 3))" 0 4 >"$RUNROOT/d.list"
+	gen_jobs D 100000 "$((SEED + 3))" 0 4 >"$RUNROOT/d.list"
 	rm -f "$RUNROOT/d.stop"
 	submitter "$RUNROOT/d.list" "$RUNROOT/d.acks" 0.15 "$RUNROOT/d.stop" &
 	SUBMITTER=$!
@@ -896,17 +729,9 @@ main() {
 			note "$c: $((SECONDS - tc)) s"
 		done
 	fi
-	cleanup
-	cd /
 	[ -n "$D_FIG" ] && note "d: $D_FIG"
 	note "total $((SECONDS - t0)) s"
-	if [ "$KEEP" = 0 ] && [ "$NFAIL" = 0 ]; then
-		rm -rf "$RUNROOT"
-	else
-		note "logs kept in $RUNROOT"
-	fi
-	echo "$NPASS passed, $NFAIL failed"
-	[ "$NFAIL" = 0 ]
+	lib_finish
 }
 
 main; exit $?

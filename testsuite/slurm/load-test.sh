@@ -44,10 +44,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-CLUSTER=$HERE/cluster.sh
-NODES=64
-ALLNODES="n[001-064]"
+. "$HERE/lib.sh"
 
 BUILD="" PLUGDIR="" NJOBS="" SHORT=0 STRATS="bestfit,mm,mbs,box"
 BOXSIZES="1,2,4,8,16" SEED=1 TIMEOUT="" RUNROOT="" KEEP=0 SELECT=locality
@@ -79,48 +76,9 @@ case $NJOBS in
 esac
 [ -n "$TIMEOUT" ] || TIMEOUT=$((120 + NJOBS / 4))
 
-if [ -z "$BUILD" ]; then
-	for d in "${LOC_BUILD_DIR:-}" "$REPO/build" "$PWD"; do
-		if [ -n "$d" ] && [ -x "$d/src/tools/locality-eval" ]; then
-			BUILD=$d
-			break
-		fi
-	done
-fi
-[ -n "$BUILD" ] && [ -d "$BUILD" ] && BUILD=$(cd "$BUILD" && pwd)
-EVAL=${BUILD:+$BUILD/src/tools/locality-eval}
-[ -n "$EVAL" ] && [ -x "$EVAL" ] || EVAL=""
-[ -z "$PLUGDIR" ] && [ -n "$BUILD" ] &&
-	PLUGDIR=$BUILD/src/plugins/select/locality/.libs
-[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && PLUGDIR=$(cd "$PLUGDIR" && pwd)
-
-if [ -z "$RUNROOT" ]; then
-	RUNROOT=$(mktemp -d /tmp/loc-load.XXXXXX) || exit 1
-else
-	mkdir -p "$RUNROOT" || exit 1
-	RUNROOT=$(cd "$RUNROOT" && pwd)
-fi
-
-NTEST=0 NPASS=0 NFAIL=0
-CURRENT="" SAMPLER=""
-
-ok() {
-	NTEST=$((NTEST + 1)) NPASS=$((NPASS + 1))
-	echo "ok $NTEST - $1"
-}
-
-not_ok() {
-	NTEST=$((NTEST + 1)) NFAIL=$((NFAIL + 1))
-	echo "not ok $NTEST - $1${2:+ # $2}"
-}
-
-result() {
-	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
-}
-
-note() {
-	echo "# $*"
-}
+lib_init loc-load
+CLEANUP_FIRST=stop_sampler
+SAMPLER=""
 
 stop_sampler() {
 	if [ -n "$SAMPLER" ]; then
@@ -128,36 +86,6 @@ stop_sampler() {
 		wait "$SAMPLER" 2>/dev/null
 		SAMPLER=""
 	fi
-}
-
-cleanup() {
-	stop_sampler
-	if [ -n "$CURRENT" ]; then
-		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
-		CURRENT=""
-	fi
-}
-trap cleanup EXIT
-trap 'echo "# interrupted"; exit 130' INT TERM
-
-# The job list: "label nodes sleep" lines, seeded, the same for every
-# strategy but box (which draws from the box sizes).
-gen_jobs() {
-	local sizes=$1
-	awk -v n="$NJOBS" -v seed="$SEED" -v sizes="$sizes" '
-	BEGIN {
-		srand(seed)
-		ns = split(sizes, s, ",")
-		for (i = 1; i <= n; i++) {
-			if (ns) {
-				k = s[1 + int(rand() * ns)]
-			} else {
-				k = int(exp(rand() * log(17)))
-				k = k < 1 ? 1 : (k > 16 ? 16 : k)
-			}
-			printf "L%d %d %.1f\n", i, k, int(rand() * 21) / 10
-		}
-	}'
 }
 
 # RSS sampler: "epoch_s rss_kb finished_jobs" every 2 s while slurmctld
@@ -245,7 +173,8 @@ run_strategy() {
 	[ "$strat" = box ] && sizes=$BOXSIZES
 	printf 'Dimensions=8x8\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
 		"$strat" >"$conf"
-	gen_jobs "$sizes" >"$RUNROOT/$strat.jobs"
+	# The same seeded list for every strategy but box (box sizes only).
+	gen_jobs L "$NJOBS" "$SEED" 0 2 "$sizes" >"$RUNROOT/$strat.jobs"
 	note "$strat: $NJOBS jobs, sizes ${sizes:-1-16 log-uniform}," \
 		"$(awk '{ s += $2 } END { print s }' "$RUNROOT/$strat.jobs") node-jobs"
 
@@ -261,18 +190,12 @@ run_strategy() {
 		fail_all "plugin not built"
 		return
 	fi
-	local args=(start --dir "$dir" --nodes "$NODES" --select "$SELECT")
-	[ "$SELECT" = locality ] &&
-		args+=(--plugin-dir "$PLUGDIR" --locality-conf "$conf")
-	args+=(--extra "MinJobAge=$MINJOBAGE")
-	if ! "$CLUSTER" "${args[@]}" >"$RUNROOT/$strat.start.log" 2>&1; then
-		sed 's/^/#   /' "$RUNROOT/$strat.start.log" | tail -n 20
+	local lconf=""
+	[ "$SELECT" = locality ] && lconf=$conf
+	if ! start_cluster "$strat" "$SELECT" "$lconf" "MinJobAge=$MINJOBAGE"; then
 		fail_all "cluster did not start"
 		return
 	fi
-	CURRENT=$dir
-	export SLURM_CONF=$dir/etc/slurm.conf
-	cd "$dir/out" || return
 	: >"$RUNROOT/$strat.rss"
 	sample_rss "$dir" "$RUNROOT/$strat.rss" &
 	SAMPLER=$!
@@ -291,9 +214,7 @@ run_strategy() {
 	stop_sampler
 	cp "$dir/jobcomp.txt" "$RUNROOT/$strat.jobcomp" 2>/dev/null ||
 		: >"$RUNROOT/$strat.jobcomp"
-	"$CLUSTER" stop --dir "$dir" >/dev/null 2>&1
-	CURRENT=""
-	cd "$RUNROOT" || return
+	stop_cluster
 
 	# completed
 	local r
@@ -303,15 +224,8 @@ run_strategy() {
 	result "${names[0]}" "${why:+$why; }$r"
 
 	# overlap
-	r=""
-	if [ -z "$EVAL" ]; then
-		r="locality-eval not built"
-	elif ! "$EVAL" --check-overlap --jobcomp "$RUNROOT/$strat.jobcomp" \
-		>"$RUNROOT/$strat.overlap" 2>&1; then
-		r=$(head -n 2 "$RUNROOT/$strat.overlap" | tr '\n' ' ')
-	else
-		note "$strat: $(tail -n 1 "$RUNROOT/$strat.overlap")"
-	fi
+	r=$(overlap "$RUNROOT/$strat.jobcomp")
+	[ -z "$r" ] && note "$strat: $(tail -n 1 "$RUNROOT/$strat.jobcomp.overlap")"
 	result "${names[1]}" "$r"
 
 	# memory
@@ -373,7 +287,6 @@ main() {
 	for s in ${STRATS//,/ }; do
 		run_strategy "$s"
 	done
-	cd /
 	note "figures (RSS in kB; minutes from first sbatch to empty queue):"
 	note "$(printf '%-10s %6s %7s %8s %8s %8s %8s %8s' strategy jobs minutes \
 		rss@10% peak last kB/1000 avg_hops)"
@@ -381,13 +294,7 @@ main() {
 	for f in "${FIGURES[@]}"; do
 		note "$f"
 	done
-	if [ "$KEEP" = 0 ] && [ "$NFAIL" = 0 ]; then
-		rm -rf "$RUNROOT"
-	else
-		note "logs kept in $RUNROOT"
-	fi
-	echo "$NPASS passed, $NFAIL failed"
-	[ "$NFAIL" = 0 ]
+	lib_finish
 }
 
 main; exit $?

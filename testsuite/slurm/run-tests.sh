@@ -34,11 +34,9 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-CLUSTER=$HERE/cluster.sh
+. "$HERE/lib.sh"
 WORKLOAD=$HERE/workload.sh
-NODES=64
-ALLNODES="n[001-064]"
+CLUSTER_DEBUG=debug
 
 BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" HARNESS=0
 while [ $# -gt 0 ]; do
@@ -54,111 +52,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-if [ -z "$BUILD" ]; then
-	for d in "${LOC_BUILD_DIR:-}" "$REPO/build" "$PWD"; do
-		if [ -n "$d" ] && [ -x "$d/src/tools/locality-eval" ]; then
-			BUILD=$d
-			break
-		fi
-	done
-fi
-if [ -n "$BUILD" ] && [ ! -d "$BUILD" ]; then
-	echo "# build dir $BUILD does not exist"
-	BUILD=""
-fi
-[ -n "$BUILD" ] && BUILD=$(cd "$BUILD" && pwd)
-EVAL=${BUILD:+$BUILD/src/tools/locality-eval}
-[ -n "$EVAL" ] && [ -x "$EVAL" ] || EVAL=""
-if [ -z "$PLUGDIR" ] && [ -n "$BUILD" ]; then
-	PLUGDIR=$BUILD/src/plugins/select/locality/.libs
-fi
-HAVE_PLUGIN=0
-[ -n "$PLUGDIR" ] && [ -f "$PLUGDIR/select_locality.so" ] && HAVE_PLUGIN=1
-[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && PLUGDIR=$(cd "$PLUGDIR" && pwd)
-
-if [ -z "$RUNROOT" ]; then
-	RUNROOT=$(mktemp -d /tmp/loc-itest.XXXXXX) || exit 1
-else
-	mkdir -p "$RUNROOT" || exit 1
-	RUNROOT=$(cd "$RUNROOT" && pwd)
-fi
-
-# --- bookkeeping --------------------------------------------------------
-
-NTEST=0 NPASS=0 NFAIL=0
-CURRENT=""       # run directory of the cluster that is up, if any
-
-ok() {
-	NTEST=$((NTEST + 1)) NPASS=$((NPASS + 1))
-	echo "ok $NTEST - $1"
-}
-
-not_ok() {
-	NTEST=$((NTEST + 1)) NFAIL=$((NFAIL + 1))
-	echo "not ok $NTEST - $1${2:+ # $2}"
-}
-
-# Reports name as passed when $2 is empty, else failed with $2 as reason.
-result() {
-	if [ -z "$2" ]; then ok "$1"; else not_ok "$1" "$2"; fi
-}
-
-note() {
-	echo "# $*"
-}
-
-want() {
-	[ -z "$ONLY" ] && return 0
-	case ",$ONLY," in *",$1,"*) return 0 ;; esac
-	return 1
-}
-
-cleanup() {
-	if [ -n "$CURRENT" ]; then
-		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
-		CURRENT=""
-	fi
-}
-trap cleanup EXIT
-trap 'echo "# interrupted"; exit 130' INT TERM
+lib_init loc-itest
 
 # --- cluster and job helpers --------------------------------------------
-
-# start_cluster NAME SELECT [LOCALITY_CONF] - starts a fresh cluster in
-# RUNROOT/NAME. Returns non-zero (with the log tail on stderr) on failure.
-start_cluster() {
-	local name=$1 sel=$2 lconf=${3:-}
-	local dir=$RUNROOT/$name args=()
-	cleanup
-	args=(start --dir "$dir" --nodes "$NODES" --select "$sel" --debug debug)
-	[ -n "$PLUGDIR" ] && [ -d "$PLUGDIR" ] && args+=(--plugin-dir "$PLUGDIR")
-	[ -n "$lconf" ] && args+=(--locality-conf "$lconf")
-	if ! "$CLUSTER" "${args[@]}" >"$RUNROOT/$name.start.log" 2>&1; then
-		sed 's/^/#   /' "$RUNROOT/$name.start.log" | tail -n 30
-		return 1
-	fi
-	CURRENT=$dir
-	export SLURM_CONF=$dir/etc/slurm.conf
-	cd "$dir/out" || return 1
-	return 0
-}
-
-stop_cluster() {
-	cleanup
-}
-
-# sub ARGS... - sbatch a 'sleep' job; prints its id. Last arg is seconds.
-sub() {
-	local secs=${*: -1}
-	local args=("${@:1:$#-1}")
-	sbatch --parsable -o /dev/null "${args[@]}" --wrap "sleep $secs" \
-		2>"$RUNROOT/sbatch.err" | cut -d';' -f1
-}
-
-job_field() {
-	scontrol -o show job "$1" 2>/dev/null |
-		tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
-}
 
 job_state() {
 	job_field "$1" JobState
@@ -168,34 +64,6 @@ job_nodes() {
 	job_field "$1" NodeList
 }
 
-# Sorted, comma-joined node names of a hostlist expression.
-expand() {
-	[ -n "$1" ] && [ "$1" != "(null)" ] || return 0
-	scontrol show hostnames "$1" 2>/dev/null | sort | paste -sd, -
-}
-
-# wait_state ID STATE SECS - true once job ID is in STATE.
-wait_state() {
-	local st
-	for _ in $(seq $(($3 * 4))); do
-		st=$(job_state "$1")
-		[ "$st" = "$2" ] && return 0
-		sleep 0.25
-	done
-	return 1
-}
-
-# All nodes idle (nothing running or completing), bounded.
-wait_all_idle() {
-	local t=${1:-60} n
-	for _ in $(seq $((t * 2))); do
-		n=$(sinfo -h -N -o '%t' 2>/dev/null | grep -c '^idle$')
-		[ "$n" -ge "$NODES" ] && return 0
-		sleep 0.5
-	done
-	return 1
-}
-
 cancel_all() {
 	scancel --quiet --user=root >/dev/null 2>&1
 	for _ in $(seq 60); do
@@ -203,12 +71,6 @@ cancel_all() {
 		sleep 0.5
 	done
 	wait_all_idle 30
-}
-
-# True if hostlist $1 contains node $2.
-has_node() {
-	case ",$(expand "$1")," in *",$2,"*) return 0 ;; esac
-	return 1
 }
 
 count_nodes() {
@@ -622,15 +484,7 @@ main() {
 		done
 	fi
 
-	cleanup
-	cd /
-	if [ "$KEEP" = 0 ] && [ "$NFAIL" = 0 ]; then
-		rm -rf "$RUNROOT"
-	else
-		note "logs kept in $RUNROOT"
-	fi
-	echo "$NPASS passed, $NFAIL failed"
-	[ "$NFAIL" = 0 ]
+	lib_finish
 }
 
 main; exit $?

@@ -24,9 +24,7 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-CLUSTER=$HERE/cluster.sh
-NODES=64
+. "$HERE/lib.sh"
 
 BUILD="" PLUGDIR="" NJOBS=2000 OBSERVE=20 RUNROOT="" KEEP=0
 while [ $# -gt 0 ]; do
@@ -41,21 +39,7 @@ while [ $# -gt 0 ]; do
 	*) BUILD=$1; shift ;;
 	esac
 done
-[ -n "$BUILD" ] || BUILD=${LOC_BUILD_DIR:-$REPO/build}
-[ -n "$PLUGDIR" ] || PLUGDIR=$BUILD/src/plugins/select/locality/.libs
-[ -n "$RUNROOT" ] || RUNROOT=$(mktemp -d /tmp/loc-throughput.XXXXXX)
-mkdir -p "$RUNROOT"
-RUNROOT=$(cd "$RUNROOT" && pwd)
-
-CURRENT=""
-cleanup() {
-	if [ -n "$CURRENT" ]; then
-		"$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
-		CURRENT=""
-	fi
-}
-trap cleanup EXIT
-trap 'echo "interrupted"; exit 130' INT TERM
+lib_init loc-throughput
 
 LCONF=$RUNROOT/locality.conf
 printf 'Dimensions=8x8\nTorus=yes\nStrategy=mm\nCurve=hilbert\n' >"$LCONF"
@@ -71,13 +55,9 @@ sdiag_get() {
 # measure SELECT -> prints "wave_s nodes main_n main_mean main_max bf_n
 # bf_mean bf_max bf_depth"
 measure() {
-	local sel=$1 dir=$RUNROOT/$1 args i k ids="" id t0 t1 alloc best=0 since
-	args=(start --dir "$dir" --nodes "$NODES" --select "$sel")
-	[ "$sel" = locality ] && args+=(--plugin-dir "$PLUGDIR" --locality-conf "$LCONF")
-	"$CLUSTER" "${args[@]}" --extra "MaxJobCount=50000" >&2 || return 1
-	CURRENT=$dir
-	export SLURM_CONF=$dir/etc/slurm.conf
-	cd "$dir/out" || return 1
+	local sel=$1 lconf="" i k ids="" id t0 t1 alloc best=0 since
+	[ "$sel" = locality ] && lconf=$LCONF
+	start_cluster "$sel" "$sel" "$lconf" "MaxJobCount=50000" >&2 || return 1
 	echo "# $sel: submitting $NJOBS held jobs" >&2
 	for i in $(seq "$NJOBS"); do
 		k=$(( (i * 3) % 4 + 1 ))
@@ -116,8 +96,7 @@ measure() {
 		"$(sdiag_get 'Backfilling' 'Mean cycle' "$RUNROOT/$sel.sdiag")" \
 		"$(sdiag_get 'Backfilling' 'Max cycle' "$RUNROOT/$sel.sdiag")" \
 		"$(sdiag_get 'Backfilling' 'Depth Mean' "$RUNROOT/$sel.sdiag")"
-	cd /
-	cleanup
+	stop_cluster
 }
 
 declare -A R=()
