@@ -6,6 +6,8 @@
 # build/asan, run `make check` there (unit tests, fuzz regression inputs,
 # replay tests) and a short replay of every strategy, and fail on any
 # sanitizer report (memory error, leak, undefined behaviour).
+# Each step prints "ok N - ..." or "not ok N - ..."; the last line is
+# "N passed, N failed"; the exit status is non-zero on any failure.
 #
 # Usage: scripts/sanitize.sh [--reconfigure] [--jobs N] [--no-check]
 #   --reconfigure  configure build/asan again from scratch
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
 	--reconfigure) reconf=1; shift ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--no-check) check=0; shift ;;
-	-h|--help) sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "sanitize.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -56,6 +58,18 @@ grep -q -- '-fsanitize=address,undefined' Makefile ||
 make -j"$jobs" >/dev/null
 
 status=0
+ntest=0 nfail=0
+# result DESCRIPTION FAILED(0/1)
+result() {
+	ntest=$((ntest + 1))
+	if [ "$2" = 0 ]; then
+		echo "ok $ntest - $1"
+	else
+		nfail=$((nfail + 1))
+		status=1
+		echo "not ok $ntest - $1"
+	fi
+}
 reports() {
 	# Sanitizer reports in the given files; prints them, returns 0 if any.
 	grep -l -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: UndefinedBehaviorSanitizer' "$@" 2>/dev/null
@@ -63,21 +77,21 @@ reports() {
 
 if [ $check = 1 ]; then
 	echo "sanitize: make check in $build"
-	make -j"$jobs" check >/dev/null 2>&1 || status=$?
+	bad=0
+	make -j"$jobs" check >/dev/null 2>&1 || bad=1
 	logs=$(find "$build" -name '*.log' -newer Makefile \
 		! -name config.log ! -name test-suite.log 2>/dev/null)
-	sed -n 's/^# \(TOTAL\|PASS\|SKIP\|FAIL\|ERROR\): */  \1 /p' test-suite.log
 	grep -E '^(FAIL|ERROR):' test-suite.log || true
 	# shellcheck disable=SC2086
 	found=$(reports $logs || true)
 	if [ -n "$found" ]; then
-		status=1
+		bad=1
 		for f in $found; do
 			echo "== sanitizer report in $f"
 			grep -m 3 -A 12 -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$f"
 		done
 	fi
-	[ $status = 0 ] && echo "sanitize: make check clean"
+	result "make check under ASan+UBSan: $(sed -n 's/^# PASS: *//p' test-suite.log) programs passed, no sanitizer report" $bad
 fi
 
 # A short replay: every strategy, with and without walltime awareness,
@@ -104,26 +118,23 @@ if [ -x "$replay" ]; then
 	i=0
 	for r in "${runs[@]}"; do
 		i=$((i + 1))
-		echo "sanitize: locality-replay $r" | sed "s|$top/../shared/|../shared/|g"
 		rc=0
 		# shellcheck disable=SC2086
 		"$replay" $r --strategies "$strategies" \
 			--walltime none,combo --no-svg --quiet --threads 1 \
-			--out "$out/$i" >> "$log" 2>&1 || rc=$?
+			--out "$out/$i" > "$log.$i" 2>&1 || rc=$?
+		cat "$log.$i" >> "$log"
 		if [ $rc -ne 0 ]; then
-			echo "sanitize: replay failed (exit $rc); see $log"
-			status=1
+			echo "sanitize: replay exited $rc; see $log"
+		elif reports "$log.$i" >/dev/null; then
+			rc=1
+			grep -m 3 -A 12 -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log.$i"
 		fi
+		result "replay under ASan+UBSan: $(echo "$r" | sed "s|$top/../shared/|../shared/|g; s|$top/||g")" $((rc != 0))
 	done
-	if reports "$log" >/dev/null; then
-		status=1
-		grep -m 3 -A 12 -E 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log"
-	fi
-	[ $status = 0 ] && echo "sanitize: replay clean"
 else
-	echo "sanitize: no locality-replay built: replay step skipped"
+	result "locality-replay built in $build" 1
 fi
 
-[ $status = 0 ] && echo "sanitize: no sanitizer report" ||
-	echo "sanitize: FAILED"
+echo "$((ntest - nfail)) passed, $nfail failed"
 exit $status

@@ -1,14 +1,37 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test.sh - set up (scripts/setup.sh), then run every test: the cmocka unit
-# tests and replay checks (make check) and the integration suite against a
-# real local Slurm cluster of 64 slurmd with select/locality.
+# test.sh - set up (scripts/setup.sh), then run every test:
+#   unit         the cmocka unit tests, fuzz regression inputs and replay
+#                checks (make check)
+#   integration  the plugin in a real local Slurm cluster of 64 slurmd
+#                (testsuite/slurm/run-tests.sh)
+#   sanitize     make check and replays under ASan+UBSan (scripts/sanitize.sh)
+#   valgrind     the test programs, a replay and slurmctld with the plugin
+#                under memcheck (scripts/valgrind.sh, and --slurmctld)
+#   load         short form: 500-job bursts per strategy family
+#                (testsuite/slurm/load-test.sh --short)
+#   fault        short form: slurmd killed, drain/resume, reconfigure,
+#                slurmctld kill -9 (testsuite/slurm/fault-tests.sh --short)
 #
-# Usage: scripts/test.sh [--unit-only]
+# Usage: scripts/test.sh [--unit-only | --quick]
+#   --unit-only  only make check
+#   --quick      make check and the integration suite (no hardening runs)
+# Each phase's output is kept in build/test-logs/PHASE.log. The last line
+# is "N passed, N failed, N skipped" over all phases; the exit status is
+# non-zero when any check failed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+mode=all
+case ${1:-} in
+'') ;;
+--unit-only) mode=unit ;;
+--quick) mode=quick ;;
+-h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
+
 "$top/scripts/setup.sh" --quiet
 cd "$top/build"
 
@@ -24,18 +47,44 @@ fi
 
 # Counts from automake's test-suite.log (one line per test program).
 count() { sed -n "s/^# $1: *//p" test-suite.log | head -n 1; }
-unit_pass=$(count PASS) unit_fail=$(( $(count FAIL) + $(count ERROR) ))
-unit_skip=$(count SKIP)
-echo "unit: ${unit_pass} passed, ${unit_fail} failed, ${unit_skip} skipped"
+passed=$(count PASS) failed=$(( $(count FAIL) + $(count ERROR) ))
+skipped=$(count SKIP)
+echo "unit: ${passed} passed, ${failed} failed, ${skipped} skipped"
+[ $mode = unit ] && exit 0
 
-[ "${1:-}" = "--unit-only" ] && exit 0
+# phase NAME COMMAND...: runs a suite that prints "ok N - ..." and
+# "not ok N - ..." lines, keeps its output, adds up its counts. A suite
+# that fails without a "not ok" line (it could not start) counts as one
+# failure.
+logs="$top/build/test-logs"
+mkdir -p "$logs"
+summary=()
+phase() {
+	local name=$1 log="$logs/$1.log" rc=0 p f
+	shift
+	echo "== $name: $*" | sed "s|$top/||g"
+	"$@" 2>&1 | tee "$log" || rc=$?
+	p=$(grep -c '^ok ' "$log" || true)
+	f=$(grep -c '^not ok ' "$log" || true)
+	[ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
+	[ $rc -ne 0 ] && status=1
+	passed=$((passed + p)) failed=$((failed + f))
+	summary+=("$(printf '%-12s %3d passed, %d failed' "$name:" "$p" "$f")")
+}
 
-int_log="$top/build/integration.log"
-status=0
-"$top/testsuite/slurm/run-tests.sh" "$top/build" 2>&1 |
-	tee "$int_log" || status=$?
-int_pass=$(grep -c '^ok ' "$int_log" || true)
-int_fail=$(grep -c '^not ok ' "$int_log" || true)
-echo "integration: ${int_pass} passed, ${int_fail} failed"
-echo "$((unit_pass + int_pass)) passed, $((unit_fail + int_fail)) failed, ${unit_skip} skipped"
+phase integration "$top/testsuite/slurm/run-tests.sh" "$top/build"
+if [ $mode = all ]; then
+	phase sanitize "$top/scripts/sanitize.sh"
+	phase valgrind "$top/scripts/valgrind.sh" --build "$top/build"
+	phase valgrind-slurmctld "$top/scripts/valgrind.sh" --slurmctld \
+		--build "$top/build"
+	phase load "$top/testsuite/slurm/load-test.sh" "$top/build" --short
+	phase fault "$top/testsuite/slurm/fault-tests.sh" "$top/build" --short
+fi
+
+echo "== summary (logs in build/test-logs)"
+printf '%-12s %3d passed, %d failed, %d skipped\n' unit: \
+	"$(count PASS)" "$(( $(count FAIL) + $(count ERROR) ))" "$skipped"
+printf '%s\n' "${summary[@]}"
+echo "${passed} passed, ${failed} failed, ${skipped} skipped"
 exit $status
