@@ -49,7 +49,9 @@ fi
 count() { sed -n "s/^# $1: *//p" test-suite.log | head -n 1; }
 passed=$(count PASS) failed=$(( $(count FAIL) + $(count ERROR) ))
 skipped=$(count SKIP)
-echo "unit: ${passed} passed, ${failed} failed, ${skipped} skipped"
+unit_line=$(printf '%-20s %3d passed, %d failed, %d skipped' unit: \
+	"$passed" "$failed" "$skipped")
+echo "$unit_line"
 [ $mode = unit ] && exit 0
 
 # phase NAME COMMAND...: runs a suite that prints "ok N - ..." and
@@ -69,7 +71,7 @@ phase() {
 	[ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
 	[ $rc -ne 0 ] && status=1
 	passed=$((passed + p)) failed=$((failed + f))
-	summary+=("$(printf '%-12s %3d passed, %d failed' "$name:" "$p" "$f")")
+	summary+=("$(printf '%-20s %3d passed, %d failed' "$name:" "$p" "$f")")
 }
 
 phase integration "$top/testsuite/slurm/run-tests.sh" "$top/build"
@@ -83,8 +85,7 @@ if [ $mode = all ]; then
 fi
 
 echo "== summary (logs in build/test-logs)"
-printf '%-12s %3d passed, %d failed, %d skipped\n' unit: \
-	"$(count PASS)" "$(( $(count FAIL) + $(count ERROR) ))" "$skipped"
+echo "$unit_line"
 printf '%s\n' "${summary[@]}"
 echo "${passed} passed, ${failed} failed, ${skipped} skipped"
 exit $status
