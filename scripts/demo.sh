@@ -99,7 +99,8 @@ if [ -n "$TRACE" ]; then
 		kind=sacct
 	fi
 	WHAT="trace $(basename "$TRACE") ($kind, 1 trace hour = ${HOUR} s, runtimes clamped to 1-20 s, sizes scaled to $NODES nodes)"
-	"$WORKLOAD" "$kind" "$TRACE" --nodes "$NODES" --hour "$HOUR" \
+	# workload.sh reads the trace with this build's locality-replay
+	LOC_BUILD_DIR=$BUILD "$WORKLOAD" "$kind" "$TRACE" --nodes "$NODES" --hour "$HOUR" \
 		${JOBS:+--max-jobs "$JOBS"} >"$WL" ||
 		die "could not read $TRACE"
 else

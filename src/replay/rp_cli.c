@@ -70,7 +70,8 @@ static void _help(void)
 	       "--derive-grid[=D])\n"
 	       "       [--strategies LIST] [--walltime LIST] [--sched "
 	       "fcfs|easy]\n"
-	       "       [--priority fcfs|wfp] --out DIR [OPTIONS]\n\n"
+	       "       [--priority fcfs|wfp] --out DIR [OPTIONS]\n"
+	       "   or: %s --trace FILE --export-jobs FILE [TRACE OPTIONS]\n\n"
 	       "Replays a job trace through allocation strategies side by side "
 	       "on the\n"
 	       "select/locality core and reports wait, bounded slowdown, "
@@ -115,6 +116,13 @@ static void _help(void)
 	       "      --dry-run           read the trace, report the workload "
 	       "(offered\n"
 	       "                          load, rejected sizes) and exit\n"
+	       "      --export-jobs FILE  write the jobs the replay would run "
+	       "('-': stdout):\n"
+	       "                          id submit runtime requested nodes "
+	       "procs, and exit;\n"
+	       "                          no machine needed (--round box needs "
+	       "one; with one,\n"
+	       "                          jobs larger than it are left out)\n"
 	       "Scheduling:\n"
 	       "  -s, --strategies LIST   strategy[/curve],... (default: the "
 	       "config's)\n"
@@ -166,7 +174,7 @@ static void _help(void)
 	       "Exit status: 0 success, 1 usage, 2 bad input, 3 regression "
 	       "drift,\n"
 	       "4 simulation or output failure.\n",
-	       PROG);
+	       PROG, PROG);
 }
 
 int rp_split(char *s, char **out, int max)
@@ -207,6 +215,11 @@ int rp_machines_total(const char *path)
 	return total > 0 && total < (1 << 24) ? (int)total : -1;
 }
 
+bool rp_has_machine(const rp_opts_t *o)
+{
+	return o->machine.config || o->machine.grid || o->machine.derive;
+}
+
 void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 {
 	enum {
@@ -242,6 +255,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		O_TOL,
 		O_UPDATE,
 		O_DRY,
+		O_EXPORT,
 	};
 	static const struct option lo[] = {
 		{ "config", required_argument, 0, 'c' },
@@ -253,6 +267,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		{ "machines", required_argument, 0, O_MACHINES },
 		{ "show-config", no_argument, 0, O_SHOW },
 		{ "dry-run", no_argument, 0, O_DRY },
+		{ "export-jobs", required_argument, 0, O_EXPORT },
 		{ "trace", required_argument, 0, 't' },
 		{ "format", required_argument, 0, O_FORMAT },
 		{ "procs-per-node", required_argument, 0, O_PPN },
@@ -331,6 +346,9 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 			break;
 		case O_DRY:
 			o->dry_run = true;
+			break;
+		case O_EXPORT:
+			o->export_jobs = optarg;
 			break;
 		case 't':
 			o->trace = optarg;
@@ -474,14 +492,17 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		rp_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o->trace)
 		rp_usage_error("%s", "--trace FILE is required");
-	if (!o->machine.config && !o->machine.grid && !o->machine.derive)
+	if (!rp_has_machine(o) && (!o->export_jobs || o->show_config))
 		rp_usage_error("%s", "a machine is required: --config FILE, "
 				     "--grid DIMS or --derive-grid");
+	if (!rp_has_machine(o) && o->round == RP_ROUND_BOX)
+		rp_usage_error("%s", "--round box needs a machine: --config "
+				     "FILE, --grid DIMS or --derive-grid");
 	if (!!o->machine.config + !!o->machine.grid + !!o->machine.derive > 1)
 		rp_usage_error(
 			"%s",
 			"give only one of --config, --grid and --derive-grid");
-	if (!o->out && !o->show_config && !o->dry_run)
+	if (!o->out && !o->show_config && !o->dry_run && !o->export_jobs)
 		rp_usage_error("%s", "--out DIR is required");
 	if (o->update_golden && !o->golden)
 		rp_usage_error("%s", "--update-golden needs --golden FILE");

@@ -56,11 +56,16 @@ typedef struct rp_opts {
 	bool update_golden;
 	bool show_config;
 	bool dry_run;
+	const char *export_jobs; /* --export-jobs FILE ("-": stdout) */
 } rp_opts_t;
 
 /* Parses the command line into o; prints help or an error and exits on
  * --help, --version and bad usage. */
 void rp_cli_parse(int argc, char **argv, rp_opts_t *o);
+
+/* Returns true when o names a machine (--config, --grid, --derive-grid);
+ * only --export-jobs can do without one. */
+bool rp_has_machine(const rp_opts_t *o);
 
 /* Prints "locality-replay: FMT" (one %s for arg) and a hint; exits 1. */
 void rp_usage_error(const char *fmt, const char *arg)

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "loc_trace.h"
 #include "rp_cli.h"
+#include "rp_export.h"
 #include "rp_json.h"
 #include "rp_machine.h"
 #include "rp_report.h"
@@ -267,17 +268,7 @@ static void *_worker(void *arg)
 
 static void _trace_report(const loc_trace_t *t, const rp_workload_t *w)
 {
-	fprintf(stderr, "%s: %s: %d lines, %d records, %d jobs", PROG, t->path,
-		t->lines, t->records, t->njobs);
-	if (loc_trace_skipped_total(t)) {
-		fprintf(stderr, "; skipped:");
-		for (int i = 0; i < LOC_SKIP_COUNT; i++)
-			if (t->skipped[i])
-				fprintf(stderr, " %s %d (first at line %d)",
-					loc_trace_skip_name(i), t->skipped[i],
-					t->skip_first_line[i]);
-	}
-	fprintf(stderr, "\n");
+	rp_trace_report(stderr, t);
 	fprintf(stderr,
 		"%s: workload: %d jobs, offered load %.2f; %d larger than the "
 		"machine (reported in rejected.csv), %d without a walltime "
@@ -373,7 +364,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* the machine */
+	/* the machine (--export-jobs can do without one) */
 	if (o.machine.derive) {
 		int n = o.machine_nodes;
 
@@ -402,8 +393,9 @@ int main(int argc, char **argv)
 				n = trace->jobs[i].nodes;
 		o.machine.derive_nodes = n;
 	}
-	m = rp_machine_create(&o.machine, trace, &err);
-	if (!m)
+	m = rp_has_machine(&o) ? rp_machine_create(&o.machine, trace, &err)
+			       : NULL;
+	if (!m && rp_has_machine(&o))
 		rp_die_err(EXIT_INPUT, &err);
 	if (o.show_config) {
 		char buf[2048];
@@ -420,14 +412,16 @@ int main(int argc, char **argv)
 	/* the workload */
 	wo.round = o.round;
 	wo.limit = o.limit;
-	wo.machine_nodes = m->nnodes;
-	wo.shape = loc_grid_shape(m->grid);
+	wo.machine_nodes = m ? m->nnodes : 0;
+	wo.shape = m ? loc_grid_shape(m->grid) : NULL;
 	w = rp_workload_create(trace, &wo, &err);
 	if (!w)
 		rp_die_err(EXIT_RUNTIME, &err);
-	if (!o.quiet || o.dry_run)
+	if (o.export_jobs && rp_export_jobs(&o, trace, w, &err))
+		rp_die_err(EXIT_RUNTIME, &err);
+	else if (!o.export_jobs && (!o.quiet || o.dry_run))
 		_trace_report(trace, w);
-	if (o.dry_run) {
+	if (o.dry_run || o.export_jobs) {
 		rp_workload_destroy(w);
 		rp_machine_destroy(m);
 		loc_trace_destroy(trace);

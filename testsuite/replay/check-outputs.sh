@@ -4,7 +4,8 @@
 # locality-replay end to end on the bundled example (no ../shared needed):
 # byte-identical outputs for identical inputs (also across thread counts),
 # the CSV columns, wait and bounded slowdown recomputed from the CSV with
-# awk, the exit statuses of the man page, and strict mode's line numbers.
+# awk, the exit statuses of the man page, strict mode's line numbers, and
+# --export-jobs.
 set -u
 srcdir=${srcdir:-.}
 bin=${LOCALITY_REPLAY:-./src/replay/locality-replay}
@@ -80,6 +81,119 @@ case $msg in *bad.txt:4:*Submit*) ;; *) fail "strict error: $msg" ;; esac
 "$bin" -c "$data/example-locality.conf" -t "$tmp/bad.txt" -o "$tmp/g" -q ||
 	fail "without --strict a bad line is skipped"
 grep -q '"bad-time": 1' "$tmp/g/summary.json" || fail "the skipped line is not counted"
+
+# 6. --export-jobs on a small hand-written SWF trace and sacct export:
+# the exact lines, --limit, --scale-to, --sacct-cpus and --round (with and
+# without a machine), the skip report, and --strict's file:line
+# expect NAME WANT ARGS...: the export of ARGS is exactly WANT (a header
+# line, then the jobs)
+expect() {
+	name=$1 want=$2
+	shift 2
+	got=$("$bin" -q --export-jobs - "$@" 2>"$tmp/err")
+	rc=$?
+	[ $rc = 0 ] || fail "$name: exit $rc: $(cat "$tmp/err")"
+	[ "$got" = "# id submit runtime requested nodes procs
+$want" ] || fail "$name: got
+$got"
+}
+
+# jobs 2 (earliest), 1, 3 (runtime 0, size from the requested procs),
+# 6; 4 never started, 5 has no size, the second 1 is a duplicate
+cat > "$tmp/t.swf" <<'END'
+; MaxProcs: 64
+; id submit wait run procs cpu mem reqprocs reqtime mem status ...
+1 100 0 3600 16 -1 -1 16 7200 -1 1 1 1 1 1 1 -1 -1
+2 50 0 60 4 -1 -1 4 -1 -1 1 2 2 1 1 1 -1 -1
+3 100 0 0 -1 -1 -1 8 600 -1 0 1 1 1 1 1 -1 -1
+4 200 10 -1 16 -1 -1 16 600 -1 5 1 1 1 1 1 -1 -1
+5 300 0 100 0 -1 -1 0 600 -1 1 1 1 1 1 1 -1 -1
+6 400 1 90 33 -1 -1 33 60 -1 1 3 3 1 1 1 -1 -1
+1 500 0 10 2 -1 -1 2 60 -1 1 1 1 1 1 1 -1 -1
+END
+swf=$tmp/t.swf
+expect swf "2 0 60 -1 4 4
+1 50 3600 7200 16 16
+3 50 0 600 8 8
+6 350 90 60 33 33" -t "$swf"
+expect swf-ppn "2 0 60 -1 1 4
+1 50 3600 7200 4 16
+3 50 0 600 2 8
+6 350 90 60 9 33" -t "$swf" --procs-per-node 4
+expect swf-scale-to "2 0 60 -1 1 4
+1 50 3600 7200 2 16
+3 50 0 600 1 8
+6 350 90 60 5 33" -t "$swf" --scale-to 8
+expect swf-limit "2 0 60 -1 4 4
+1 50 3600 7200 16 16" -t "$swf" --limit 2
+expect swf-pow2 "2 0 60 -1 4 4
+1 50 3600 7200 16 16
+3 50 0 600 8 8
+6 350 90 60 64 33" -t "$swf" --round pow2
+# on a 16-node machine job 6 (33 nodes) is left out
+expect swf-pow2-machine "2 0 60 -1 4 4
+1 50 3600 7200 16 16
+3 50 0 600 8 8" -t "$swf" --round pow2 --grid 4x4
+# boxes of a 3x3 grid: 8 nodes become 9
+expect swf-box "2 0 60 -1 4 4
+3 50 0 600 9 8" -t "$swf" --round box --grid 3x3
+
+"$bin" --export-jobs - -t "$swf" > "$tmp/out" 2> "$tmp/err" ||
+	fail "swf export exited $?"
+grep -q 'skipped: no-size 1 (first at line 7) duplicate-id 1 (first at line 9) never-started 1 (first at line 6)' "$tmp/err" ||
+	fail "the skip report: $(cat "$tmp/err")"
+grep -q 'exported 4 jobs to stdout' "$tmp/err" ||
+	fail "the export count: $(cat "$tmp/err")"
+"$bin" -q --export-jobs "$tmp/file" -t "$swf" || fail "export to a file exited $?"
+cmp -s "$tmp/out" "$tmp/file" || fail "--export-jobs FILE differs from -"
+"$bin" --export-jobs - -t "$swf" --round box > /dev/null 2>&1
+[ $? = 1 ] || fail "--round box without a machine must exit 1"
+"$bin" --export-jobs - -t "$tmp/none.swf" > /dev/null 2>&1
+[ $? = 2 ] || fail "a missing trace must exit 2"
+
+# sacct: a step, a '|' inside a JobName, a pending job, UNLIMITED, a
+# duplicate id; NodeList gives the node count
+cat > "$tmp/t.sacct" <<'END'
+JobID|JobName|User|Submit|Start|End|Timelimit|State|NNodes|NCPUS|NodeList
+10|build|ann|2023-01-01T00:00:00|2023-01-01T00:01:00|2023-01-01T00:11:00|01:00:00|COMPLETED|2|8|n[1-2]
+10.batch|batch|ann|2023-01-01T00:00:00|2023-01-01T00:01:00|2023-01-01T00:11:00||COMPLETED|1|4|n1
+11|a|b|bob|2023-01-01T00:00:30|2023-01-01T00:00:40|2023-01-01T00:01:40|30:00|COMPLETED|1|4|n3
+12|wait|ann|2023-01-01T00:02:00|Unknown|Unknown|10:00|PENDING|1|4|None assigned
+13|long|cy|2023-01-01T00:03:00|2023-01-01T00:03:00|2023-01-01T02:03:00|UNLIMITED|COMPLETED|3|24|n[3-5]
+10|again|ann|2023-01-01T00:04:00|2023-01-01T00:04:00|2023-01-01T00:05:00|01:00:00|COMPLETED|1|4|n1
+14|big|dee|2023-01-01T00:01:00|2023-01-01T00:02:00|2023-01-01T00:12:00|1-00:00:00|TIMEOUT|5|40|n[1-5]
+END
+sacct=$tmp/t.sacct
+expect sacct "10 0 600 3600 2 8
+11 30 60 1800 1 4
+14 60 600 86400 5 40
+13 180 7200 -1 3 24" -t "$sacct"
+expect sacct-limit "10 0 600 3600 2 8
+11 30 60 1800 1 4
+14 60 600 86400 5 40" -t "$sacct" --limit 3
+expect sacct-cpus "10 0 600 3600 1 8
+11 30 60 1800 1 4
+14 60 600 86400 3 40
+13 180 7200 -1 2 24" -t "$sacct" --sacct-cpus --procs-per-node 16
+expect sacct-box "10 0 600 3600 2 8
+11 30 60 1800 1 4
+14 60 600 86400 6 40
+13 180 7200 -1 3 24" -t "$sacct" --round box --grid 2x3
+"$bin" --export-jobs - -t "$sacct" 2>&1 > /dev/null |
+	grep -q 'skipped: duplicate-id 1 (first at line 7) job-step 1 (first at line 3) never-started 1 (first at line 5)' ||
+	fail "sacct skip report"
+
+# --strict: a malformed line is fatal and named; without it, skipped
+{ head -4 "$swf"; echo '7 600 0 abc 4 -1 -1 4 60 -1 1 1 1 1 1 1 -1 -1'; } > "$tmp/bad.swf"
+msg=$("$bin" --export-jobs - -t "$tmp/bad.swf" --strict 2>&1 > /dev/null)
+[ $? = 2 ] || fail "--strict must exit 2 on a malformed SWF line"
+case $msg in *bad.swf:5:*) ;; *) fail "strict SWF error: $msg" ;; esac
+n=$("$bin" -q --export-jobs - -t "$tmp/bad.swf" | grep -vc '^#')
+[ "$n" = 2 ] || fail "without --strict the bad line is skipped: $n jobs"
+{ head -2 "$sacct"; echo '15|x|ann|not-a-time|2023-01-01T00:03:00|2023-01-01T00:04:00|10:00|COMPLETED|1|4|n1'; } > "$tmp/bad.sacct"
+msg=$("$bin" --export-jobs - -t "$tmp/bad.sacct" --strict 2>&1 > /dev/null)
+[ $? = 2 ] || fail "--strict must exit 2 on a malformed sacct line"
+case $msg in *bad.sacct:3:*Submit*) ;; *) fail "strict sacct error: $msg" ;; esac
 
 [ $fails = 0 ] && echo "check-outputs: all checks passed"
 [ $fails = 0 ]

@@ -19,12 +19,15 @@
 # sequence of the integration test: a first burst at time 0 that fills the
 # M-node machine (default 64) with jobs that end out of order, then the
 # Poisson stream.
-# swf: reads a Standard Workload Format trace (fields 1 job id, 2 submit,
-# 4 runtime, 5 procs, 8 requested procs, 9 requested time), scales sizes
-# proportionally to M nodes (MaxProcs from the header, else the largest
-# job) and compresses time: one trace hour becomes --hour seconds.
-# sacct: the same from an `sacct --parsable2` export (columns found by
-# name: JobID, Submit, Start, End, NNodes); sizes scale from
+# swf, sacct: read the trace with locality-replay --export-jobs (the
+# project's trace readers: .swf, .swf.gz, MetaCentrum SWF, sacct
+# --parsable2 exports; skipped records are reported on stderr; the
+# binary is $LOC_REPLAY, else $LOC_BUILD_DIR/src/replay/locality-replay,
+# else <repo>/build/src/replay/locality-replay), keep the first
+# --max-jobs by submit time and compress time: one trace hour becomes
+# --hour seconds, runtimes clamped to --min-run..--max-run. swf scales
+# processors proportionally to M nodes (MaxProcs from the header, else
+# the largest job: the replay's --scale-to M); sacct scales NNodes from
 # --source-nodes (default: the largest job).
 # submit: submits each job at its offset (sbatch --wrap 'sleep N') and
 # writes "label jobid" lines to IDFILE. wait: until those jobs have left
@@ -32,6 +35,7 @@
 
 set -u
 PROG=workload.sh
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
 
 die() {
 	echo "$PROG: $*" >&2
@@ -89,130 +93,76 @@ cmd_gen() {
 	}'
 }
 
-cmd_swf() {
-	local file="" maxn=64 hour=2 maxjobs=100000 minrun=1 maxrun=20
-	[ $# -ge 1 ] || die "swf: give a trace file"
-	file=$1
-	shift
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--nodes) maxn=$2; shift 2 ;;
-		--hour) hour=$2; shift 2 ;;
-		--max-jobs) maxjobs=$2; shift 2 ;;
-		--min-run) minrun=$2; shift 2 ;;
-		--max-run) maxrun=$2; shift 2 ;;
-		*) die "swf: unknown option $1" ;;
-		esac
+# The locality-replay that reads traces: $LOC_REPLAY, else the first built
+# one in $LOC_BUILD_DIR or <repo>/build.
+replay_bin() {
+	local c
+	if [ -n "${LOC_REPLAY:-}" ]; then
+		[ -x "$LOC_REPLAY" ] || die "LOC_REPLAY=$LOC_REPLAY is not executable"
+		echo "$LOC_REPLAY"
+		return
+	fi
+	for c in ${LOC_BUILD_DIR:+"$LOC_BUILD_DIR/src/replay/locality-replay"} \
+		"$REPO/build/src/replay/locality-replay"; do
+		[ -x "$c" ] && echo "$c" && return
 	done
-	[ -r "$file" ] || die "cannot read $file"
-	local cat=cat
-	case $file in *.gz) cat="gzip -dc" ;; esac
-	# Two passes over the text: the first finds the scale when the
-	# header has no MaxProcs.
-	$cat "$file" | awk -v maxn="$maxn" -v hour="$hour" -v maxjobs="$maxjobs" \
-		-v minrun="$minrun" -v maxrun="$maxrun" -v name="$file" '
-	/^;/ {
-		if ($2 == "MaxProcs:" && $3 + 0 > 0) maxprocs = $3 + 0
-		next
-	}
-	NF >= 9 {
-		procs = $5 + 0 > 0 ? $5 + 0 : $8 + 0
-		if (procs <= 0 || $4 + 0 <= 0 || $2 + 0 < 0) { skipped++; next }
-		n++
-		id[n] = $1; sub_t[n] = $2 + 0; run[n] = $4 + 0
-		pr[n] = procs; req[n] = $9 + 0
-		if (procs > biggest) biggest = procs
-		if (n >= maxjobs) exit
-		next
-	}
-	NF > 0 { bad++ }
-	END {
-		if (!n) {
-			printf "%s: no usable SWF job records\n", name > "/dev/stderr"
-			exit 1
-		}
-		scale = maxprocs > 0 ? maxprocs : biggest
-		t0 = sub_t[1]
-		for (i = 2; i <= n; i++) if (sub_t[i] < t0) t0 = sub_t[i]
-		for (i = 1; i <= n; i++) {
-			x = pr[i] * maxn / scale
-			nodes = int(x); if (nodes < x) nodes++
-			if (nodes < 1) nodes = 1
-			if (nodes > maxn) nodes = maxn
-			r = int(run[i] * hour / 3600 + 0.5)
-			if (r < minrun) r = minrun
-			if (r > maxrun) r = maxrun
-			off = int((sub_t[i] - t0) * hour / 3600 * 1000 + 0.5)
-			printf "%d %d %d %d swf%s\n", off, nodes, r, int(r / 60) + 2, id[i]
-		}
-		if (skipped || bad)
-			printf "%s: skipped %d records (no size/runtime), %d malformed\n",
-				name, skipped, bad > "/dev/stderr"
-	}' | sort -n -s -k1,1
+	die "locality-replay not found: build the project (make in $REPO/build, or in \$LOC_BUILD_DIR), or set LOC_REPLAY to the binary"
 }
 
-cmd_sacct() {
-	local file="" maxn=64 hour=2 maxjobs=100000 minrun=1 maxrun=20 srcn=0
-	[ $# -ge 1 ] || die "sacct: give an sacct --parsable2 export"
+# cmd_trace swf|sacct FILE [options]: the trace as locality-replay reads
+# it (--export-jobs: id submit runtime requested nodes procs, in submit
+# order), scaled to the test cluster and compressed in time.
+cmd_trace() {
+	local kind=$1 file maxn=64 hour=2 maxjobs=100000 minrun=1 maxrun=20 srcn=0
+	local bin table size=()
+	shift
+	[ $# -ge 1 ] || die "$kind: give a trace file"
 	file=$1
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--nodes) maxn=$2; shift 2 ;;
-		--source-nodes) srcn=$2; shift 2 ;;
 		--hour) hour=$2; shift 2 ;;
 		--max-jobs) maxjobs=$2; shift 2 ;;
 		--min-run) minrun=$2; shift 2 ;;
 		--max-run) maxrun=$2; shift 2 ;;
-		*) die "sacct: unknown option $1" ;;
+		--source-nodes) [ "$kind" = sacct ] || die "$kind: unknown option $1"
+			srcn=$2; shift 2 ;;
+		*) die "$kind: unknown option $1" ;;
 		esac
 	done
 	[ -r "$file" ] || die "cannot read $file"
-	local cat=cat
-	case $file in *.gz) cat="gzip -dc" ;; esac
-	# Columns are found by name in the header line; job steps (ids with
-	# a dot) and jobs that never started are skipped.
-	$cat "$file" | awk -F'|' -v maxn="$maxn" -v hour="$hour" \
-		-v maxjobs="$maxjobs" -v minrun="$minrun" -v maxrun="$maxrun" \
-		-v srcn="$srcn" -v name="$file" '
-	function epoch(t,   x) {
-		if (t !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9:]+$/)
-			return -1
-		x = t
-		gsub(/[-T:]/, " ", x)
-		return mktime(x)
-	}
-	!hdr {
-		for (i = 1; i <= NF; i++) col[$i] = i
-		if (!("JobID" in col) || !("Submit" in col) || !("Start" in col) ||
-		    !("End" in col) || !("NNodes" in col)) {
-			printf "%s: header lacks JobID, Submit, Start, End or NNodes\n",
-				name > "/dev/stderr"
-			exit 1
-		}
-		hdr = NF
-		next
-	}
-	NF != hdr { bad++; next }
+	bin=$(replay_bin) || exit 1
+	# SWF: the replay scales processors to M nodes over MaxProcs (else
+	# the largest job) itself; sacct: NNodes scale over S (else the
+	# largest job) here.
+	if [ "$kind" = swf ]; then
+		size=(--scale-to "$maxn")
+		srcn=$maxn
+	fi
+	table=$("$bin" --format "$kind" --trace "$file" ${size[@]+"${size[@]}"} \
+		--limit "$maxjobs" --export-jobs -)
+	case $? in
+	0) ;;
+	1) die "$bin rejected the options (see above; built before --export-jobs? rebuild it)" ;;
+	*) die "$bin could not read $file" ;;
+	esac
+	printf '%s\n' "$table" |
+		awk -v maxn="$maxn" -v hour="$hour" -v minrun="$minrun" \
+			-v maxrun="$maxrun" -v srcn="$srcn" -v kind="$kind" \
+			-v name="$file" '
+	/^#/ { next }
 	{
-		if ($col["JobID"] ~ /\./) next
-		sb = epoch($col["Submit"]); st = epoch($col["Start"])
-		en = epoch($col["End"]); nn = $col["NNodes"] + 0
-		if (sb < 0 || st < 0 || en < st || nn <= 0) { skipped++; next }
 		n++
-		id[n] = $col["JobID"]; sub_t[n] = sb; run[n] = en - st; nod[n] = nn
-		if (nn > biggest) biggest = nn
-		if (n >= maxjobs) exit
+		id[n] = $1; sub_t[n] = $2; run[n] = $3; nod[n] = $5
+		if ($5 > biggest) biggest = $5
 	}
 	END {
-		if (!hdr) exit 1
 		if (!n) {
-			printf "%s: no usable sacct job records\n", name > "/dev/stderr"
+			printf "%s: no usable %s job records\n", name, kind > "/dev/stderr"
 			exit 1
 		}
 		scale = srcn > 0 ? srcn : biggest
-		t0 = sub_t[1]
-		for (i = 2; i <= n; i++) if (sub_t[i] < t0) t0 = sub_t[i]
 		for (i = 1; i <= n; i++) {
 			x = nod[i] * maxn / scale
 			nodes = int(x); if (nodes < x) nodes++
@@ -221,13 +171,10 @@ cmd_sacct() {
 			r = int(run[i] * hour / 3600 + 0.5)
 			if (r < minrun) r = minrun
 			if (r > maxrun) r = maxrun
-			off = int((sub_t[i] - t0) * hour / 3600 * 1000 + 0.5)
-			printf "%d %d %d %d sacct%s\n", off, nodes, r, int(r / 60) + 2, id[i]
+			off = int(sub_t[i] * hour / 3600 * 1000 + 0.5)
+			printf "%d %d %d %d %s%s\n", off, nodes, r, int(r / 60) + 2, kind, id[i]
 		}
-		if (skipped || bad)
-			printf "%s: skipped %d records (not started), %d malformed\n",
-				name, skipped, bad > "/dev/stderr"
-	}' | sort -n -s -k1,1
+	}'
 }
 
 cmd_submit() {
@@ -271,8 +218,7 @@ cmd=$1
 shift
 case $cmd in
 gen) cmd_gen "$@" ;;
-swf) cmd_swf "$@" ;;
-sacct) cmd_sacct "$@" ;;
+swf | sacct) cmd_trace "$cmd" "$@" ;;
 submit) cmd_submit "$@" ;;
 wait) cmd_wait "$@" ;;
 *) die "unknown command $cmd" ;;
