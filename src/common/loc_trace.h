@@ -55,7 +55,7 @@ typedef enum loc_trace_format {
 	X(LOC_SKIP_DUPLICATE, "duplicate-id", 1, "job id seen before")        \
 	X(LOC_SKIP_STEP, "job-step", 0, "job step (123.batch, 123.0)")        \
 	X(LOC_SKIP_NOT_STARTED, "never-started", 0,                           \
-	  "job never started (no start time or unknown runtime)")             \
+	  "job never started (no start, unknown runtime, cancelled queued)") \
 	X(LOC_SKIP_NOT_ENDED, "never-ended", 0,                               \
 	  "job still running or pending (no end time)")
 

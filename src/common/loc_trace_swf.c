@@ -182,6 +182,14 @@ static int _swf_line(loc__trace_build_t *b, const char *s, size_t len, int line)
 		return loc__trace_skip(b, LOC_SKIP_RANGE, line, "time");
 	if (f[3] < 0)
 		return loc__trace_skip(b, LOC_SKIP_NOT_STARTED, line, NULL);
+	/*
+	 * Cancelled (status 5) with no run time and no processors allocated:
+	 * cancelled while queued (CEA-Curie, LLNL-Atlas/Thunder write these
+	 * as runtime 0, not -1). Replayed, each would queue for nodes it
+	 * never held.
+	 */
+	if (f[3] == 0 && f[4] <= 0 && f[10] == 5)
+		return loc__trace_skip(b, LOC_SKIP_NOT_STARTED, line, NULL);
 	procs = f[4] > 0 ? (int64_t)f[4] : f[7] > 0 ? (int64_t)f[7] : 0;
 	if (procs < 1)
 		return loc__trace_skip(b, LOC_SKIP_NO_SIZE, line, NULL);

@@ -199,6 +199,33 @@ static void test_swf_procs_per_node_scales_with_ceiling(void **state)
 	loc_trace_destroy(t);
 }
 
+static void test_swf_cancelled_while_queued_is_not_a_job(void **state)
+{
+	static const char text[] =
+		/* cancelled while queued: runtime 0, no processors allocated */
+		"1 0 -1 0 -1 -1 -1 8 60 -1 5 1 -1 -1 -1 -1 -1 -1\n"
+		/* cancelled after it ran for 0 s on 8 processors: a job */
+		"2 0 0 0 8 -1 -1 8 60 -1 5 1 -1 -1 -1 -1 -1 -1\n"
+		/* completed in under a second, no allocated count: a job */
+		"3 0 0 0 -1 -1 -1 8 60 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+		/* cancelled after 30 s: a job */
+		"4 0 0 30 -1 -1 -1 8 60 -1 5 1 -1 -1 -1 -1 -1 -1\n";
+	loc_error_t err;
+	loc_trace_t *t;
+
+	(void)state;
+	t = _parse(text, false, &err);
+	assert_non_null(t);
+	assert_int_equal(t->njobs, 3);
+	assert_string_equal(t->jobs[0].id, "2");
+	assert_string_equal(t->jobs[1].id, "3");
+	assert_string_equal(t->jobs[2].id, "4");
+	assert_int_equal(t->skipped[LOC_SKIP_NOT_STARTED], 1);
+	assert_int_equal(t->skip_first_line[LOC_SKIP_NOT_STARTED], 1);
+	_assert_accounting(t, true);
+	loc_trace_destroy(t);
+}
+
 static void test_swf_hostile_lines_are_counted_never_crash(void **state)
 {
 	static const char text[] =
@@ -715,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_swf_procs_per_node_scales_with_ceiling),
 		cmocka_unit_test(
 			test_swf_hostile_lines_are_counted_never_crash),
+		cmocka_unit_test(test_swf_cancelled_while_queued_is_not_a_job),
 		cmocka_unit_test(test_swf_strict_stops_at_first_bad_line),
 		cmocka_unit_test(
 			test_swf_metacentrum_extension_gives_recorded_nodes),
