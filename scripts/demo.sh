@@ -93,11 +93,8 @@ fi
 [ "$SYNTH" = 1 ] && TRACE=""
 if [ -n "$TRACE" ]; then
 	[ -r "$TRACE" ] || die "cannot read trace $TRACE"
-	kind=swf
-	if (case $TRACE in *.gz) gzip -dc "$TRACE" ;; *) cat "$TRACE" ;; esac) 2>/dev/null |
-		head -n 1 | grep -q '^JobID|'; then
-		kind=sacct
-	fi
+	kind=$(LOC_BUILD_DIR=$BUILD "$WORKLOAD" format "$TRACE") ||
+		die "could not read $TRACE"
 	WHAT="trace $(basename "$TRACE") ($kind, 1 trace hour = ${HOUR} s, runtimes clamped to 1-20 s, sizes scaled to $NODES nodes)"
 	# workload.sh reads the trace with this build's locality-replay
 	LOC_BUILD_DIR=$BUILD "$WORKLOAD" "$kind" "$TRACE" --nodes "$NODES" --hour "$HOUR" \

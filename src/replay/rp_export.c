@@ -36,6 +36,8 @@ int rp_export_jobs(const rp_opts_t *o, const loc_trace_t *t,
 	if (!f)
 		return loc_error_set(err, LOC_EIO, o->export_jobs, 0,
 				     "cannot write: %s", strerror(errno));
+	fprintf(f, "# format %s\n",
+		t->format == LOC_TRACE_SACCT ? "sacct" : "swf");
 	fprintf(f, "# id submit runtime requested nodes procs\n");
 	for (int i = 0; i < w->njobs; i++) {
 		const rp_job_t *j = &w->jobs[i];

@@ -85,15 +85,16 @@ grep -q '"bad-time": 1' "$tmp/g/summary.json" || fail "the skipped line is not c
 # 6. --export-jobs on a small hand-written SWF trace and sacct export:
 # the exact lines, --limit, --scale-to, --sacct-cpus and --round (with and
 # without a machine), the skip report, and --strict's file:line
-# expect NAME WANT ARGS...: the export of ARGS is exactly WANT (a header
-# line, then the jobs)
+# expect NAME FORMAT WANT ARGS...: the export of ARGS is exactly WANT
+# (two header lines, the second naming the columns, then the jobs)
 expect() {
-	name=$1 want=$2
-	shift 2
+	name=$1 format=$2 want=$3
+	shift 3
 	got=$("$bin" -q --export-jobs - "$@" 2>"$tmp/err")
 	rc=$?
 	[ $rc = 0 ] || fail "$name: exit $rc: $(cat "$tmp/err")"
-	[ "$got" = "# id submit runtime requested nodes procs
+	[ "$got" = "# format $format
+# id submit runtime requested nodes procs
 $want" ] || fail "$name: got
 $got"
 }
@@ -112,30 +113,30 @@ cat > "$tmp/t.swf" <<'END'
 1 500 0 10 2 -1 -1 2 60 -1 1 1 1 1 1 1 -1 -1
 END
 swf=$tmp/t.swf
-expect swf "2 0 60 -1 4 4
+expect swf swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16
 3 50 0 600 8 8
 6 350 90 60 33 33" -t "$swf"
-expect swf-ppn "2 0 60 -1 1 4
+expect swf-ppn swf "2 0 60 -1 1 4
 1 50 3600 7200 4 16
 3 50 0 600 2 8
 6 350 90 60 9 33" -t "$swf" --procs-per-node 4
-expect swf-scale-to "2 0 60 -1 1 4
+expect swf-scale-to swf "2 0 60 -1 1 4
 1 50 3600 7200 2 16
 3 50 0 600 1 8
 6 350 90 60 5 33" -t "$swf" --scale-to 8
-expect swf-limit "2 0 60 -1 4 4
+expect swf-limit swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16" -t "$swf" --limit 2
-expect swf-pow2 "2 0 60 -1 4 4
+expect swf-pow2 swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16
 3 50 0 600 8 8
 6 350 90 60 64 33" -t "$swf" --round pow2
 # on a 16-node machine job 6 (33 nodes) is left out
-expect swf-pow2-machine "2 0 60 -1 4 4
+expect swf-pow2-machine swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16
 3 50 0 600 8 8" -t "$swf" --round pow2 --grid 4x4
 # boxes of a 3x3 grid: 8 nodes become 9
-expect swf-box "2 0 60 -1 4 4
+expect swf-box swf "2 0 60 -1 4 4
 3 50 0 600 9 8" -t "$swf" --round box --grid 3x3
 
 "$bin" --export-jobs - -t "$swf" > "$tmp/out" 2> "$tmp/err" ||
@@ -164,21 +165,26 @@ JobID|JobName|User|Submit|Start|End|Timelimit|State|NNodes|NCPUS|NodeList
 14|big|dee|2023-01-01T00:01:00|2023-01-01T00:02:00|2023-01-01T00:12:00|1-00:00:00|TIMEOUT|5|40|n[1-5]
 END
 sacct=$tmp/t.sacct
-expect sacct "10 0 600 3600 2 8
+expect sacct sacct "10 0 600 3600 2 8
 11 30 60 1800 1 4
 14 60 600 86400 5 40
 13 180 7200 -1 3 24" -t "$sacct"
-expect sacct-limit "10 0 600 3600 2 8
+expect sacct-limit sacct "10 0 600 3600 2 8
 11 30 60 1800 1 4
 14 60 600 86400 5 40" -t "$sacct" --limit 3
-expect sacct-cpus "10 0 600 3600 1 8
+expect sacct-cpus sacct "10 0 600 3600 1 8
 11 30 60 1800 1 4
 14 60 600 86400 3 40
 13 180 7200 -1 2 24" -t "$sacct" --sacct-cpus --procs-per-node 16
-expect sacct-box "10 0 600 3600 2 8
+expect sacct-box sacct "10 0 600 3600 2 8
 11 30 60 1800 1 4
 14 60 600 86400 6 40
 13 180 7200 -1 3 24" -t "$sacct" --round box --grid 2x3
+# sacct --format=ALL dumps begin with Account, not JobID: still sacct
+awk 'BEGIN { FS = OFS = "|" } { print (NR == 1 ? "Account" : "acct"), $0 }' \
+	"$sacct" > "$tmp/all.sacct"
+expect sacct-account-first sacct "10 0 600 3600 2 8
+11 30 60 1800 1 4" -t "$tmp/all.sacct" --limit 2
 "$bin" --export-jobs - -t "$sacct" 2>&1 > /dev/null |
 	grep -q 'skipped: duplicate-id 1 (first at line 7) job-step 1 (first at line 3) never-started 1 (first at line 5)' ||
 	fail "sacct skip report"

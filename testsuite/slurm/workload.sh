@@ -8,6 +8,7 @@
 #   workload.sh swf FILE[.gz] [--nodes M] [--hour SEC] [--max-jobs N]
 #                   [--min-run S] [--max-run S]         > WORKLOAD
 #   workload.sh sacct FILE [--nodes M] [--source-nodes S] [--hour SEC] ...
+#   workload.sh format FILE                             (prints swf or sacct)
 #   workload.sh submit WORKLOAD IDFILE [sbatch options...]
 #   workload.sh wait IDFILE [TIMEOUT]
 #
@@ -29,6 +30,8 @@
 # processors proportionally to M nodes (MaxProcs from the header, else
 # the largest job: the replay's --scale-to M); sacct scales NNodes from
 # --source-nodes (default: the largest job).
+# format: the format locality-replay reads FILE as (its --format auto:
+# sacct when the first line has a JobID column, else SWF).
 # submit: submits each job at its offset (sbatch --wrap 'sleep N') and
 # writes "label jobid" lines to IDFILE. wait: until those jobs have left
 # the queue (bounded by TIMEOUT seconds, default 600).
@@ -199,6 +202,17 @@ cmd_submit() {
 	done <"$wl"
 }
 
+cmd_format() {
+	[ $# = 1 ] || die "format: give one trace file"
+	[ -r "$1" ] || die "cannot read $1"
+	local bin format
+	bin=$(replay_bin) || exit 1
+	format=$("$bin" -q --trace "$1" --limit 1 --export-jobs - |
+		sed -n 's/^# format //p')
+	[ -n "$format" ] || die "$bin could not read $1"
+	echo "$format"
+}
+
 cmd_wait() {
 	[ $# -ge 1 ] || die "wait: give IDFILE"
 	local ids=$1 t=${2:-600} list left=0 n
@@ -213,12 +227,13 @@ cmd_wait() {
 	return 1
 }
 
-[ $# -ge 1 ] || die "usage: $PROG gen|swf|sacct|submit|wait ..."
+[ $# -ge 1 ] || die "usage: $PROG gen|swf|sacct|format|submit|wait ..."
 cmd=$1
 shift
 case $cmd in
 gen) cmd_gen "$@" ;;
 swf | sacct) cmd_trace "$cmd" "$@" ;;
+format) cmd_format "$@" ;;
 submit) cmd_submit "$@" ;;
 wait) cmd_wait "$@" ;;
 *) die "unknown command $cmd" ;;
