@@ -345,46 +345,64 @@ static int _check_item(const char *s, size_t n, loc_error_t *err)
 	return 0;
 }
 
-/* Writes the names of a parsed item into names[*at...]. */
-static int _generate(const hl_item_t *it, char **names, int *at)
+/* Writes v in decimal, zero-padded to width, at out; returns the length. */
+static int _put_number(char *out, unsigned long long v, int width)
 {
-	int cap = it->len + 1;
+	char tmp[HL_DIGITS_MAX + 2];
+	int n = 0, len;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < width)
+		tmp[n++] = '0';
+	len = n;
+	while (n)
+		*out++ = tmp[--n];
+	return len;
+}
+
+/*
+ * Writes the names of a parsed item into the pool at *pool (pool_end is
+ * one past its end), pointing names[*at...] at them. No name is longer
+ * than its item's text, and the pool has that much room beyond the
+ * counted bytes, so the check before each name fails only on a counting
+ * bug: LOC_EINVAL rather than a write past the pool.
+ */
+static int _generate(const hl_item_t *it, char **names, int *at, char **pool,
+		     const char *pool_end)
+{
 	int *cur = calloc(it->npieces, sizeof(int)); /* range per piece */
 	unsigned long long *val = calloc(it->npieces, sizeof(*val));
-	char *buf;
 	int rc = LOC_ENOMEM;
 
-	for (int p = 0; p < it->npieces; p++)
-		if (!it->piece[p].lit)
-			cap += HL_DIGITS_MAX + 2;
-	buf = malloc(cap);
-	if (!buf || !cur || !val)
+	if (!cur || !val)
 		goto out;
 	for (int p = 0; p < it->npieces; p++)
 		if (!it->piece[p].lit)
 			val[p] = it->range[it->piece[p].first].lo;
+	rc = LOC_EINVAL;
 	for (unsigned long long k = 0; k < it->count; k++) {
-		int o = 0, p;
+		char *o = *pool;
+		int p;
 
+		if (pool_end - o < it->len + 1)
+			goto out;
 		for (p = 0; p < it->npieces; p++) {
 			const hl_piece_t *pc = &it->piece[p];
 
 			if (pc->lit) {
-				memcpy(buf + o, pc->lit, pc->lit_len);
+				memcpy(o, pc->lit, pc->lit_len);
 				o += pc->lit_len;
 			} else {
-				const hl_range_t *r =
-					&it->range[pc->first + cur[p]];
-
-				o += snprintf(buf + o, cap - o, "%0*llu",
-					      r->width, val[p]);
+				o += _put_number(o, val[p],
+						 it->range[pc->first + cur[p]].width);
 			}
 		}
-		buf[o] = '\0';
-		names[*at] = strdup(buf);
-		if (!names[*at])
-			goto out;
-		(*at)++;
+		*o++ = '\0';
+		names[(*at)++] = *pool;
+		*pool = o;
 		/* Odometer: the right-most group varies fastest. */
 		for (p = it->npieces - 1; p >= 0; p--) {
 			const hl_piece_t *pc = &it->piece[p];
@@ -406,7 +424,6 @@ static int _generate(const hl_item_t *it, char **names, int *at)
 	}
 	rc = 0;
 out:
-	free(buf);
 	free(cur);
 	free(val);
 	return rc;
@@ -423,6 +440,7 @@ int loc_hostlist_expand(const char *expr, loc_hostlist_t *out,
 	int nitems = 0, cap = 0, rc = 0, at = 0;
 	unsigned long long total = 0, bytes = 0;
 	size_t n, start = 0;
+	char *pool, *pool_end;
 	int depth = 0;
 
 	if (out)
@@ -483,15 +501,22 @@ int loc_hostlist_expand(const char *expr, loc_hostlist_t *out,
 			goto out;
 		}
 	}
-	out->names = calloc(total ? total : 1, sizeof(char *));
+	/* One allocation: the pointers, then the names (plus the longest
+	 * name's room, see _generate()). */
+	out->names = malloc(total * sizeof(char *) + bytes + n + 1);
 	if (!out->names) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
 		goto out;
 	}
+	pool = (char *)(out->names + total);
+	pool_end = pool + bytes + n + 1;
 	for (int i = 0; i < nitems; i++) {
-		rc = _generate(&items[i], out->names, &at);
+		rc = _generate(&items[i], out->names, &at, &pool, pool_end);
 		if (rc) {
-			loc_error_set(err, rc, NULL, 0, "out of memory");
+			loc_error_set(err, rc, NULL, 0,
+				      rc == LOC_ENOMEM ?
+					      "out of memory" :
+					      "hostlist: names longer than counted");
 			break;
 		}
 	}
@@ -509,9 +534,7 @@ void loc_hostlist_free(loc_hostlist_t *list)
 {
 	if (!list)
 		return;
-	for (int i = 0; i < list->count; i++)
-		free(list->names[i]);
-	free(list->names);
+	free(list->names); /* the names live in the same block */
 	list->names = NULL;
 	list->count = 0;
 }

@@ -10,6 +10,11 @@
 
 #include "loc_error.h"
 
+/*
+ * names and the strings they point to are one allocation: free it with
+ * loc_hostlist_free() (or, having taken names over, free(names) alone),
+ * never a single name.
+ */
 typedef struct loc_hostlist {
 	char **names; /* owned; count entries */
 	int count;

@@ -165,9 +165,7 @@ static void _jobs_free(jobs_t *jobs)
 	for (int i = 0; i < jobs->n; i++) {
 		job_t *j = &jobs->v[i];
 
-		for (int n = 0; n < j->k; n++)
-			free(j->names[n]);
-		free(j->names);
+		free(j->names); /* a loc_hostlist_t's names: one block */
 		free(j->nodes);
 		free(j->id);
 	}
@@ -335,7 +333,10 @@ static void _model_load(model_t *mo, const opts_t *o)
 			_die("--nodes '%s': %s", o->nodes_expr,
 			     err.text[0] ? err.text : loc_strerror(err.code));
 	} else {
-		/* The nodes named in the conf, in file order. */
+		/* The nodes named in the conf, in file order: borrowed
+		 * from the conf, which outlives them (_model_free()), so
+		 * the array is the only allocation, as loc_hostlist_free()
+		 * expects. */
 		int total = 0, at = 0;
 
 		for (int i = 0; i < mo->conf->nnodes_lines; i++)
@@ -348,7 +349,7 @@ static void _model_load(model_t *mo, const opts_t *o)
 		for (int i = 0; i < mo->conf->nnodes_lines; i++)
 			for (int n = 0; n < mo->conf->nodes[i].count; n++)
 				mo->names.names[at++] =
-					_xstrdup(mo->conf->nodes[i].names[n]);
+					mo->conf->nodes[i].names[n];
 	}
 
 	mo->grid = loc_conf_build_grid(mo->conf,
