@@ -10,8 +10,11 @@
 #   scripts/valgrind.sh --slurmctld [--build DIR] [--nodes N] [--rundir DIR]
 #       a local cluster (testsuite/slurm/cluster.sh) with SelectType=
 #       select/locality and slurmctld under memcheck: jobs of mixed sizes,
-#       a `scontrol reconfigure` to a changed locality.conf, more jobs, a
-#       clean shutdown; fails on any error or definite leak with a
+#       a `scontrol reconfigure` to a changed locality.conf, more jobs,
+#       slurmctld killed -9 with jobs running and restarted (memcheck
+#       again), more jobs, a clean shutdown (for the leak report; the
+#       killed process's log has its errors, no leak report); fails on
+#       any error or definite leak with a
 #       select_locality/loc_/sl_ frame, or when a job does not finish.
 #
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
 	--slurmctld) mode=slurmctld; shift ;;
 	--nodes) nodes=$2; shift 2 ;;
 	--rundir) rundir=$2; shift 2 ;;
-	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "valgrind.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -193,6 +196,22 @@ run_slurmctld() {
 		$(( (nodes + 3) / 4 )) > "$rd/etc/locality.conf"
 	scontrol reconfigure || status=1
 	submit_and_wait 4 1 6 2 "$nodes" 1
+	# Kill -9 and restart with jobs running: the new slurmctld (memcheck
+	# again) restores the plugin's saved state and rebuilds the ledger
+	# from the jobs it recovers.
+	submit 30 4 2 1
+	local running=0
+	for _ in $(seq 240); do
+		running=$(squeue -h -t R -o %i 2>/dev/null | wc -l)
+		[ "$running" = 3 ] && break
+		sleep 0.5
+	done
+	[ "$running" = 3 ] || { echo "valgrind.sh: $running of 3 jobs running"; status=1; }
+	sleep 7 # past slurmctld's state save (at most every 5 s)
+	echo "valgrind: slurmctld killed -9 with $running jobs running, restarted under memcheck"
+	"$cluster" restart-ctld --dir "$rd" --kill9 >/dev/null || status=1
+	pid=$(cat "$rd/run/slurmctld.recpid")
+	submit_and_wait 2 "$nodes" 3 1
 	echo "valgrind: shutting slurmctld down (memcheck writes its leak report)"
 	scontrol shutdown slurmctld >/dev/null || true
 	for _ in $(seq 1200); do
