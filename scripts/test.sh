@@ -6,6 +6,9 @@
 #                checks (make check)
 #   integration  the plugin in a real local Slurm cluster of 64 slurmd
 #                (testsuite/slurm/run-tests.sh)
+#   shapes       placements equal the core's in seven slurm.conf shapes:
+#                node lines per node/row, weights, features, partitions
+#                (testsuite/slurm/shape-tests.sh)
 #   sanitize     make check and replays under ASan+UBSan (scripts/sanitize.sh)
 #   valgrind     the test programs, a replay and slurmctld with the plugin
 #                under memcheck (scripts/valgrind.sh, and --slurmctld)
@@ -16,7 +19,7 @@
 #
 # Usage: scripts/test.sh [--unit-only | --quick]
 #   --unit-only  only make check
-#   --quick      make check and the integration suite (no hardening runs)
+#   --quick      make check, the integration and shape suites (no hardening)
 # Each phase's output is kept in build/test-logs/PHASE.log. The last line
 # is "N passed, N failed, N skipped" over all phases; the exit status is
 # non-zero when any check failed.
@@ -28,7 +31,7 @@ case ${1:-} in
 '') ;;
 --unit-only) mode=unit ;;
 --quick) mode=quick ;;
--h | --help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 esac
 
@@ -75,6 +78,7 @@ phase() {
 }
 
 phase integration "$top/testsuite/slurm/run-tests.sh" "$top/build"
+phase shapes "$top/testsuite/slurm/shape-tests.sh" "$top/build"
 if [ $mode = all ]; then
 	phase sanitize "$top/scripts/sanitize.sh"
 	phase valgrind "$top/scripts/valgrind.sh" --build "$top/build"

@@ -74,6 +74,10 @@ static const char *const _paging_names[LOC_PAGING_COUNT] = {
 	"rowmajor", "shuffled", "snake",
 };
 
+static const char *const _node_weight_names[LOC_NODE_WEIGHT_COUNT] = {
+	"tiers", "ignore",
+};
+
 static int _lookup(const char *name, const char *const *names, int n)
 {
 	if (!name)
@@ -125,6 +129,18 @@ const char *loc_paging_index_name(loc_paging_index_t index)
 	return _paging_names[index];
 }
 
+int loc_node_weight_parse(const char *name)
+{
+	return _lookup(name, _node_weight_names, LOC_NODE_WEIGHT_COUNT);
+}
+
+const char *loc_node_weight_name(loc_node_weight_t mode)
+{
+	if ((int)mode < 0 || mode >= LOC_NODE_WEIGHT_COUNT)
+		return "unknown";
+	return _node_weight_names[mode];
+}
+
 void loc_policy_init(loc_policy_t *policy)
 {
 	memset(policy, 0, sizeof(*policy));
@@ -136,6 +152,7 @@ void loc_policy_init(loc_policy_t *policy)
 	policy->paging_index = LOC_PAGING_ROWMAJOR;
 	policy->mm_max_centers = 0;
 	policy->seed = 1;
+	policy->node_weight = LOC_NODE_WEIGHT_TIERS;
 }
 
 bool loc__policy_sl(const loc_policy_t *policy)

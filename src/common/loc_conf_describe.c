@@ -58,6 +58,8 @@ static int _d_policy(desc_t *d, const loc_policy_t *pol,
 		loc_paging_index_name(pol->paging_index));
 	D_FIELD(mm_max_centers, "MMMaxCenters=%d", pol->mm_max_centers);
 	D_FIELD(seed, "Seed=%llu", (unsigned long long)pol->seed);
+	D_FIELD(node_weight, "NodeWeight=%s",
+		loc_node_weight_name(pol->node_weight));
 #undef D_FIELD
 	return n;
 }

@@ -39,6 +39,7 @@ static const char *const _keys[K_COUNT + 1] = {
 	[K_PAGING_INDEX] = "PagingIndex",
 	[K_MM_CENTERS] = "MMMaxCenters",
 	[K_SEED] = "Seed",
+	[K_NODE_WEIGHT] = "NodeWeight",
 	[K_NODENAME] = "NodeName",
 	[K_COORDS] = "Coords",
 	[K_PARTITION] = "PartitionName",
@@ -49,7 +50,7 @@ static const char *const _keys[K_COUNT + 1] = {
 #define PART_KEYS                                                       \
 	((1u << K_STRATEGY) | (1u << K_CURVE) | (1u << K_WALLTIME) |    \
 	 (1u << K_SLTOL) | (1u << K_PAGING_SIZE) | (1u << K_PAGING_INDEX) | \
-	 (1u << K_MM_CENTERS) | (1u << K_SEED))
+	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT))
 
 /* ===================================================================== */
 /* Internal functions: helpers                                           */
@@ -135,6 +136,11 @@ static const char *_paging_name(int i)
 	return loc_paging_index_name((loc_paging_index_t)i);
 }
 
+static const char *_node_weight_name(int i)
+{
+	return loc_node_weight_name((loc_node_weight_t)i);
+}
+
 /* A policy key whose value is a name from a table (Strategy=mm). */
 typedef struct conf_enum_key {
 	const char *what;              /* "Key: unknown <what> 'val'" */
@@ -155,13 +161,17 @@ static const conf_enum_key_t _enum_keys[K_COUNT] = {
 	[K_PAGING_INDEX] = { "indexing", loc_paging_index_parse, _paging_name,
 			     LOC_PAGING_COUNT,
 			     offsetof(loc_policy_t, paging_index) },
+	[K_NODE_WEIGHT] = { "rule", loc_node_weight_parse, _node_weight_name,
+			    LOC_NODE_WEIGHT_COUNT,
+			    offsetof(loc_policy_t, node_weight) },
 };
 
 /* _enum_key() stores an int at off: the enum fields must be int-sized. */
 _Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
 		       sizeof(loc_curve_kind_t) == sizeof(int) &&
 		       sizeof(loc_walltime_mode_t) == sizeof(int) &&
-		       sizeof(loc_paging_index_t) == sizeof(int),
+		       sizeof(loc_paging_index_t) == sizeof(int) &&
+		       sizeof(loc_node_weight_t) == sizeof(int),
 	       "policy enums are not int-sized");
 
 /* Splits s at sep into at most LOC_MAX_DIMS decimal values of 1..9
@@ -297,6 +307,9 @@ void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 		break;
 	case K_SEED:
 		dst->seed = src->seed;
+		break;
+	case K_NODE_WEIGHT:
+		dst->node_weight = src->node_weight;
 		break;
 	}
 }

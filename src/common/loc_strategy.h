@@ -53,6 +53,18 @@ typedef enum loc_paging_index {
 	LOC_PAGING_COUNT
 } loc_paging_index_t;
 
+/*
+ * What a driver that knows node weights (the Slurm plugin) does with them.
+ * TIERS: a job is placed inside the lightest weight tiers that together
+ * can hold it, as Slurm uses lower Weight first; IGNORE: every eligible
+ * node competes on locality alone. The core itself never sees weights.
+ */
+typedef enum loc_node_weight {
+	LOC_NODE_WEIGHT_TIERS = 0,
+	LOC_NODE_WEIGHT_IGNORE,
+	LOC_NODE_WEIGHT_COUNT
+} loc_node_weight_t;
+
 /* Name <-> kind tables (case-insensitive parse; -1 when unknown). */
 int loc_strategy_kind_parse(const char *name);
 const char *loc_strategy_kind_name(loc_strategy_kind_t kind);
@@ -60,6 +72,8 @@ int loc_walltime_mode_parse(const char *name);
 const char *loc_walltime_mode_name(loc_walltime_mode_t mode);
 int loc_paging_index_parse(const char *name);
 const char *loc_paging_index_name(loc_paging_index_t index);
+int loc_node_weight_parse(const char *name);
+const char *loc_node_weight_name(loc_node_weight_t mode);
 
 /* How to allocate: copied by loc_alloc_create(). */
 typedef struct loc_policy {
@@ -75,6 +89,7 @@ typedef struct loc_policy {
 				     * no pruning: evaluate every candidate) */
 	uint64_t seed;              /* the random strategy (shuffled paging is
 				     * the paper's fixed Z order) */
+	loc_node_weight_t node_weight; /* for drivers with node weights */
 } loc_policy_t;
 
 /* Fills policy with defaults: hilbert, freelist, no walltime awareness,

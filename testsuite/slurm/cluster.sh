@@ -7,7 +7,7 @@
 #   cluster.sh start --dir RUNDIR [--nodes 64] [--select linear|locality]
 #                    [--plugin-dir DIR] [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
-#                    [--ctld-wrapper 'COMMAND ARGS']
+#                    [--ctld-wrapper 'COMMAND ARGS'] [--shape SHAPE]
 #   cluster.sh stop --dir RUNDIR
 #   cluster.sh restart-ctld --dir RUNDIR [--kill9]
 #   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
@@ -20,6 +20,18 @@
 # Nothing is written outside RUNDIR except /run/munge (munged may stay).
 # --ctld-wrapper runs slurmctld under a command that execs it in the same
 # process (valgrind, for one); restart-ctld keeps the wrapper.
+# --shape is how slurm.conf describes the nodes (nodes n001.. fill rows of
+# LOC_ROW_NODES, default 8, in name order on the wiring):
+#   single      one NodeName line for all nodes (the default)
+#   per-node    one NodeName line per node, in name order
+#   per-row     one NodeName line per row
+#   weights     per-row lines; the last two rows Weight=100 Features=bigmem,
+#               the others Weight=1 (a heavier tier used last)
+#   features    per-row lines; even rows Features=ssd, odd rows hdd
+#   partitions  per-row lines; partition main (all nodes, default) and an
+#               overlapping partition half (the first half of the nodes)
+#   shuffled    one NodeName line per node, in a scrambled order, so the
+#               node table is not in name (nor wiring) order
 # Timeouts (seconds, from the environment): LOC_START_TIMEOUT (nodes idle
 # after start, 90), LOC_CTLD_TIMEOUT (slurmctld answers after a (re)start,
 # 30), LOC_STOP_TIMEOUT (daemons exit on SIGTERM before SIGKILL, 5).
@@ -42,7 +54,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,25p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -144,11 +156,56 @@ ensure_munge() {
 	die "munged started but munge -n | unmunge fails"
 }
 
+# node_lines NODES SHAPE HOST - the NodeName and PartitionName lines.
+node_lines() {
+	local nodes=$1 shape=$2 host=$3 row=${LOC_ROW_NODES:-8}
+	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=1 RealMemory=100 State=UNKNOWN"
+	local all="n[001-$(printf %03d "$nodes")]"
+	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
+		-v common="$common" -v all="$all" '
+	function gcd(a, b) { return b ? gcd(b, a % b) : a }
+	function one(i, extra) {
+		printf "NodeName=n%03d Port=%d %s%s\n", i, p0 + i - 1, common, extra
+	}
+	function range(a, b, extra) {
+		printf "NodeName=n[%03d-%03d] Port=[%d-%d] %s%s\n", a, b,
+			p0 + a - 1, p0 + b - 1, common, extra
+	}
+	BEGIN {
+		if (shape == "single") {
+			range(1, n, "")
+		} else if (shape == "per-node") {
+			for (i = 1; i <= n; i++)
+				one(i, "")
+		} else if (shape == "shuffled") {
+			# i -> (i * k) mod n with k coprime to n: a permutation.
+			for (k = 29; gcd(k, n) != 1; k++)
+				;
+			for (j = 0; j < n; j++)
+				one((j * k) % n + 1, "")
+		} else {
+			r = 0
+			for (a = 1; a <= n; a += row) {
+				b = a + row - 1 > n ? n : a + row - 1
+				extra = ""
+				if (shape == "weights")
+					extra = b > n - 2 * row ? \
+						" Weight=100 Features=bigmem" : " Weight=1"
+				else if (shape == "features")
+					extra = r % 2 ? " Features=hdd" : " Features=ssd"
+				range(a, b, extra)
+				r++
+			}
+		}
+		printf "PartitionName=main Nodes=%s Default=YES MaxTime=INFINITE State=UP\n", all
+		if (shape == "partitions")
+			printf "PartitionName=half Nodes=n[001-%03d] MaxTime=INFINITE State=UP\n", int(n / 2)
+	}'
+}
+
 write_conf() {
-	local dir=$1 nodes=$2 select=$3 plugdir=$4 debug=$5
-	local last port_last host
-	last=$(node_name "$nodes")
-	port_last=$((NODE_PORT0 + nodes - 1))
+	local dir=$1 nodes=$2 select=$3 plugdir=$4 debug=$5 shape=$6
+	local host
 	host=$(hostname -s)
 	local pd=$SYSPLUGDIR
 	[ -n "$plugdir" ] && pd="$pd:$plugdir"
@@ -192,9 +249,8 @@ MinJobAge=600
 MaxJobCount=20000
 InactiveLimit=0
 SlurmdTimeout=30
-NodeName=n[001-${last#n}] NodeHostname=$host NodeAddr=127.0.0.1 Port=[$NODE_PORT0-$port_last] CPUs=1 RealMemory=100 State=UNKNOWN
-PartitionName=main Nodes=n[001-${last#n}] Default=YES MaxTime=INFINITE State=UP
 EOF
+	node_lines "$nodes" "$shape" "$host" >>"$dir/etc/slurm.conf"
 	local line
 	for line in "${EXTRA[@]}"; do
 		echo "$line" >>"$dir/etc/slurm.conf"
@@ -279,7 +335,7 @@ wait_idle() {
 
 cmd_start() {
 	local dir="" nodes=64 select=linear plugdir="" lconf="" debug=info
-	local wrapper=""
+	local wrapper="" shape=single
 	EXTRA=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -291,6 +347,7 @@ cmd_start() {
 		--debug) debug=$2; shift 2 ;;
 		--extra) EXTRA+=("$2"); shift 2 ;;
 		--ctld-wrapper) wrapper=$2; shift 2 ;;
+		--shape) shape=$2; shift 2 ;;
 		*) usage ;;
 		esac
 	done
@@ -301,7 +358,11 @@ cmd_start() {
 	[ "$nodes" -ge 1 ] && [ "$nodes" -le 999 ] || die "--nodes must be 1..999"
 	case $select in
 	linear | locality | cons_tres) ;;
-	*) die "--select wants linear or locality, got '$select'" ;;
+	*) die "--select wants linear, cons_tres or locality, got '$select'" ;;
+	esac
+	case $shape in
+	single | per-node | per-row | weights | features | partitions | shuffled) ;;
+	*) die "--shape wants single, per-node, per-row, weights, features, partitions or shuffled, got '$shape'" ;;
 	esac
 	if [ "$select" = locality ]; then
 		[ -n "$plugdir" ] || die "--select locality needs --plugin-dir DIR"
@@ -333,7 +394,7 @@ cmd_start() {
 	rm -f "$dir/jobcomp.txt"
 	mkdir -p "$dir/etc" "$dir/state" "$dir/spool" "$dir/run" "$dir/log" \
 		"$dir/out" || die "cannot create directories under $dir"
-	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug"
+	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug" "$shape"
 	[ -n "$lconf" ] && cp "$lconf" "$dir/etc/locality.conf"
 	echo "export SLURM_CONF=$dir/etc/slurm.conf" >"$dir/env"
 	[ -n "$wrapper" ] && echo "$wrapper" >"$dir/run/ctld-wrapper"
@@ -492,10 +553,8 @@ cmd_restart_slurmd() {
 		kill -"$sig" "$pid"
 		wait_gone "$pid" 150 || die "slurmd $pid ($node) did not exit"
 	fi
-	# The node's port from slurm.conf (Port=[first-last], in node order).
-	port0=$(sed -n 's/^NodeName=.* Port=\[\([0-9]*\)-.*/\1/p' \
-		"$dir/etc/slurm.conf")
-	port=$((port0 + 10#${node#n} - 1))
+	# Every shape gives node nI the port NODE_PORT0 + I - 1.
+	port=$((NODE_PORT0 + 10#${node#n} - 1))
 	for i in $(seq 100); do
 		port_busy "$port" || break
 		sleep 0.1

@@ -107,7 +107,8 @@ cleanup() {
 }
 
 # start_cluster NAME SELECT [LOCALITY_CONF [slurm.conf line...]] - stops
-# the running cluster and starts a fresh one of NODES nodes in
+# the running cluster and starts a fresh one of NODES nodes (slurm.conf
+# shape $CLUSTER_SHAPE, see cluster.sh; default single) in
 # RUNROOT/NAME; exports its SLURM_CONF and enters its out/ directory.
 # Returns non-zero (with the start log's tail as notes) on failure.
 start_cluster() {
@@ -118,6 +119,7 @@ start_cluster() {
 		--debug "$CLUSTER_DEBUG")
 	[ -n "${PLUGDIR:-}" ] && [ -d "$PLUGDIR" ] && args+=(--plugin-dir "$PLUGDIR")
 	[ -n "$lconf" ] && args+=(--locality-conf "$lconf")
+	args+=(--shape "${CLUSTER_SHAPE:-single}")
 	for line in "$@"; do
 		args+=(--extra "$line")
 	done

@@ -69,7 +69,7 @@ static const char _all_keys[] =
 	"Seed=18446744073709551615\n"
 	"NodeName=n[001-004] Coords=1,2,3\n"
 	"nodename=m[1-2]   coords=7,7,3   # ends exactly at the last point\n"
-	"PartitionName=debug Strategy=bestfit Curve=rowmajor\n"
+	"PartitionName=debug Strategy=bestfit Curve=rowmajor NodeWeight=Ignore\n"
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
 	"PagingIndex=snake MMMaxCenters=3 Seed=9\n"
 	"partitionname=plain\n";
@@ -117,6 +117,7 @@ static void parses_every_key(void **state)
 	p = loc_conf_policy(c, "debug");
 	assert_int_equal(p->strategy, LOC_STRATEGY_BESTFIT);
 	assert_int_equal(p->curve, LOC_CURVE_ROWMAJOR);
+	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_IGNORE);
 	/* Keys the line does not set come from the global policy. */
 	assert_int_equal(p->walltime, LOC_WALLTIME_ADJEST);
 	assert_true(p->sl_tolerance == 0.25);
@@ -131,6 +132,8 @@ static void parses_every_key(void **state)
 	assert_int_equal(p->paging_index, LOC_PAGING_SNAKE);
 	assert_int_equal(p->mm_max_centers, 3);
 	assert_true(p->seed == 9);
+	/* Slurm's own rule unless the file says otherwise. */
+	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
 	p = loc_conf_policy(c, "plain");
 	assert_memory_equal(p, &c->policy, sizeof(*p));
 	assert_ptr_not_equal(p, &c->policy);
@@ -159,7 +162,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 16);
+	assert_int_equal(n, 17);
 }
 
 static void defaults_apply_to_absent_keys(void **state)
@@ -563,6 +566,7 @@ static const struct bad {
 	{ "Dimensions=8\nAdjEstWindow=0", 2, "AdjEstWindow" },
 	{ "Dimensions=8\nPagingSize=11", 2, "out of range 0-10" },
 	{ "Dimensions=8\nPagingIndex=diagonal", 2, "unknown indexing" },
+	{ "Dimensions=8\nNodeWeight=heaviest", 2, "unknown rule 'heaviest'" },
 	{ "Dimensions=8\nMMMaxCenters=-3", 2, "MMMaxCenters" },
 	{ "Dimensions=8\nSeed=-1", 2, "Seed" },
 	{ "Dimensions=8\nSeed=18446744073709551616", 2, "64-bit" },
@@ -814,7 +818,8 @@ static void describe_is_one_readable_paragraph(void **state)
 	assert_non_null(strstr(buf, "WalltimeAware=adjest"));
 	assert_non_null(strstr(buf, "PFHoldTime=120"));
 	assert_non_null(strstr(buf, "2 NodeName lines placing 6 nodes"));
-	assert_non_null(strstr(buf, "debug (Strategy=bestfit Curve=rowmajor)"));
+	assert_non_null(strstr(buf, "debug (Strategy=bestfit Curve=rowmajor "
+				    "NodeWeight=ignore)"));
 	assert_non_null(strstr(buf, "plain (none)"));
 	assert_true(buf[strlen(buf) - 1] == '.');
 	/* Truncation stays inside the buffer and terminated. */

@@ -637,7 +637,14 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 		*(uint32_t *)data = 0; /* whole nodes, not consumable */
 		break;
 	case SELECT_SINGLE_JOB_TEST:
-		*(uint32_t *)data = 0; /* honour node weights as Slurm does */
+		/*
+		 * 1: slurmctld hands every eligible node to one job_test
+		 * (_pick_best_nodes) instead of one node set (slurm.conf
+		 * line, weight, feature group) at a time, which would show us
+		 * only the first lines that hold enough nodes. Weights then
+		 * are ours to honour: sched_weight and NodeWeight=tiers.
+		 */
+		*(uint32_t *)data = 1;
 		break;
 	case SELECT_CONFIG_INFO:
 		/* Shown by `scontrol show config`. */

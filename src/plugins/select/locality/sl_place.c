@@ -27,6 +27,10 @@ typedef struct sl_ctx {
 	int *req;                 /* required grid nodes */
 	int nreq;
 	int *out;
+	uint64_t *weight;         /* scheduling weight of ok nodes */
+	uint64_t *levels;         /* distinct weights of ok nodes, ascending */
+	int nlevels;              /* 0 or 1: weights play no part */
+	uint8_t *save;            /* cand[] while tiers narrow it */
 	bool contiguous;
 	int64_t walltime;         /* seconds, 0 = unknown */
 	uint32_t min_cpus;
@@ -50,6 +54,9 @@ static void _ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 	c->busy = xcalloc(m->ncore, sizeof(int64_t));
 	c->req = xcalloc(m->ncore, sizeof(int));
 	c->out = xcalloc(m->ncore, sizeof(int));
+	c->weight = xcalloc(m->ncore, sizeof(uint64_t));
+	c->levels = xcalloc(m->ncore, sizeof(uint64_t));
+	c->save = xcalloc(m->ncore, sizeof(uint8_t));
 }
 
 static void _ctx_fini(sl_ctx_t *c)
@@ -60,13 +67,9 @@ static void _ctx_fini(sl_ctx_t *c)
 	xfree(c->busy);
 	xfree(c->req);
 	xfree(c->out);
-}
-
-static uint16_t _node_cpus(int slurm_idx)
-{
-	node_record_t *node = node_record_table_ptr[slurm_idx];
-
-	return node->config_ptr ? node->config_ptr->cpus : node->cpus;
+	xfree(c->weight);
+	xfree(c->levels);
+	xfree(c->save);
 }
 
 static bool _mem_ok(job_record_t *job, node_record_t *node)
@@ -79,6 +82,55 @@ static bool _mem_ok(job_record_t *job, node_record_t *node)
 	avail = avail > node->mem_spec_limit ? avail - node->mem_spec_limit :
 					       0;
 	return sl_job_mem_per_node(job, node) <= avail;
+}
+
+/*
+ * A node's place in Slurm's order of use: its Weight, shifted left by 8
+ * bits, as slurmctld's node sets order them. Just before a RUN_NOW or
+ * TEST_ONLY test slurmctld copies each set's full sort key into
+ * sched_weight (_sync_node_weight, node_scheduler.c), with high bits for
+ * nodes that must boot first or lie outside the job's flex reservation;
+ * backfill's WILL_RUN calls skip that copy, so the value may belong to an
+ * earlier job there and the configured Weight is used instead.
+ */
+static uint64_t _sched_weight(node_record_t *node, bool synced)
+{
+	if (synced && node->sched_weight)
+		return node->sched_weight;
+	return ((uint64_t)node->weight << 8) | 0xff;
+}
+
+static int _cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* levels[] = the distinct weights of ok nodes, ascending (NodeWeight=tiers). */
+static void _find_levels(sl_ctx_t *c)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int n = 0;
+
+	c->nlevels = 0;
+	if (c->policy->node_weight != LOC_NODE_WEIGHT_TIERS)
+		return;
+	for (int g = 0; g < c->m->ncore; g++) {
+		if (!c->ok[g])
+			continue;
+		lo = MIN(lo, c->weight[g]);
+		hi = MAX(hi, c->weight[g]);
+		c->levels[n++] = c->weight[g];
+	}
+	if (n == 0 || lo == hi) {
+		c->nlevels = n ? 1 : 0; /* the common case: no sort */
+		return;
+	}
+	qsort(c->levels, n, sizeof(uint64_t), _cmp_u64);
+	for (int i = 0; i < n; i++)
+		if (!c->nlevels || c->levels[i] != c->levels[c->nlevels - 1])
+			c->levels[c->nlevels++] = c->levels[i];
 }
 
 /*
@@ -111,7 +163,9 @@ static void _fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 		if (!test_only && !sl_node_usable(node, i, run_now))
 			continue;
 		c->ok[g] = 1;
+		c->weight[g] = _sched_weight(node, run_now || test_only);
 	}
+	_find_levels(c);
 }
 
 /* Fills held[] and busy[] from the ledger and cand[] = ok minus held. */
@@ -189,7 +243,7 @@ static bool _counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 	cpus = xcalloc(MAX(nok, 1), sizeof(int));
 	for (int g = 0, n = 0; g < c->m->ncore; g++)
 		if (c->ok[g])
-			cpus[n++] = _node_cpus(c->m->to_slurm[g]);
+			cpus[n++] = sl_node_cpus(c->m->to_slurm[g]);
 	qsort(cpus, nok, sizeof(int), _cmp_desc);
 	while (kcpu < nok && sum < c->min_cpus)
 		sum += cpus[kcpu++];
@@ -214,7 +268,7 @@ static uint64_t _sum_cpus(sl_ctx_t *c, const int *nodes, int k)
 	uint64_t s = 0;
 
 	for (int i = 0; i < k; i++)
-		s += _node_cpus(c->m->to_slurm[nodes[i]]);
+		s += sl_node_cpus(c->m->to_slurm[nodes[i]]);
 	return s;
 }
 
@@ -242,7 +296,7 @@ static int _select(sl_ctx_t *c, int k, int64_t start)
  * fewer down to lo; if the chosen nodes lack CPUs, more up to hi.
  * Returns 0 with c->out / c->k set, LOC_ENOFIT, or another LOC_E* code.
  */
-static int _place(sl_ctx_t *c, int64_t start)
+static int _place_counts(sl_ctx_t *c, int64_t start)
 {
 	int ncand = _count(c->cand, c->m->ncore), top, rc;
 	bool short_cpus = false;
@@ -276,6 +330,42 @@ static int _place(sl_ctx_t *c, int64_t start)
 		}
 	}
 	return LOC_ENOFIT;
+}
+
+/*
+ * _place_counts() inside the lightest weight tiers first (NodeWeight=tiers:
+ * Slurm uses lower Weight first). The first attempt takes the fewest
+ * tiers whose candidates can hold the desired count; a heavier tier joins
+ * only when no placement fits (a contiguous job, a CPU shortfall). Nodes
+ * the job requires are candidates whatever their tier.
+ */
+static int _place(sl_ctx_t *c, int64_t start)
+{
+	int rc = LOC_ENOFIT;
+
+	if (c->nlevels <= 1)
+		return _place_counts(c, start);
+	memcpy(c->save, c->cand, c->m->ncore);
+	for (int t = 0; t < c->nlevels; t++) {
+		bool last = t == c->nlevels - 1;
+		int n = 0;
+
+		for (int g = 0; g < c->m->ncore; g++) {
+			c->cand[g] = c->save[g] && c->weight[g] <= c->levels[t];
+			n += c->cand[g];
+		}
+		for (int i = 0; i < c->nreq; i++) {
+			n += !c->cand[c->req[i]] && c->save[c->req[i]];
+			c->cand[c->req[i]] = c->save[c->req[i]];
+		}
+		if (!last && n < c->want)
+			continue;
+		rc = _place_counts(c, start);
+		if (rc != LOC_ENOFIT)
+			break;
+	}
+	memcpy(c->cand, c->save, c->m->ncore);
+	return rc;
 }
 
 /* Writes the chosen grid nodes into Slurm's bitmap. */
@@ -609,56 +699,4 @@ bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
 out:
 	_ctx_fini(&c);
 	return picked;
-}
-
-int sl_build_job_resources(job_record_t *job, bitstr_t *bitmap)
-{
-	job_resources_t *r;
-	int n = bit_set_count(bitmap), first = bit_ffs(bitmap);
-	int last = bit_fls(bitmap), j = 0;
-	uint32_t total = 0;
-	uint64_t mem_req = job->details->pn_min_memory;
-	bool cr_mem = slurm_conf.select_type_param & CR_MEMORY;
-
-	if (job->job_resrcs) /* left by a requeue */
-		free_job_resources(&job->job_resrcs);
-	r = create_job_resources();
-	r->nhosts = n;
-	r->node_bitmap = bit_copy(bitmap);
-	r->nodes = bitmap2node_name(bitmap);
-	r->cr_type = slurm_conf.select_type_param;
-	r->threads_per_core = job->details->mc_ptr ?
-				      job->details->mc_ptr->threads_per_core :
-				      NO_VAL16;
-	r->cpus = xcalloc(MAX(n, 1), sizeof(uint16_t));
-	r->cpus_used = xcalloc(MAX(n, 1), sizeof(uint16_t));
-	r->memory_allocated = xcalloc(MAX(n, 1), sizeof(uint64_t));
-	r->memory_used = xcalloc(MAX(n, 1), sizeof(uint64_t));
-	job->job_resrcs = r;
-	if (build_job_resources(r) != SLURM_SUCCESS) {
-		error("%s: %pJ: build_job_resources failed", plugin_type, job);
-		return SLURM_ERROR;
-	}
-	for (int i = first; first >= 0 && i <= last; i++) {
-		node_record_t *node;
-
-		if (!bit_test(bitmap, i))
-			continue;
-		node = node_record_table_ptr[i];
-		r->cpus[j] = _node_cpus(i);
-		total += r->cpus[j];
-		if (mem_req && mem_req != NO_VAL64)
-			r->memory_allocated[j] = sl_job_mem_per_node(job, node);
-		else if (cr_mem)
-			r->memory_allocated[j] = node->real_memory;
-		if (set_job_resources_node(r, j) != SLURM_SUCCESS)
-			error("%s: %pJ: set_job_resources_node(%d) failed",
-			      plugin_type, job, j);
-		j++;
-	}
-	r->ncpus = total;
-	job->total_cpus = total;
-	if (build_job_resources_cpu_array(r) < 0)
-		return SLURM_ERROR;
-	return SLURM_SUCCESS;
 }

@@ -259,3 +259,11 @@ void sl_ledger_busy(sl_ledger_t *l, const sl_machine_t *m, time_t now,
 	}
 	list_iterator_destroy(it);
 }
+
+uint16_t sl_node_cpus(int idx)
+{
+	node_record_t *node = node_record_table_ptr[idx];
+
+	/* The configured count: what the whole node gives a job. */
+	return node->config_ptr ? node->config_ptr->cpus : node->cpus;
+}

@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# shape-tests.sh - select/locality in the slurm.conf shapes real sites
+# write, against real daemons: 64 slurmd on an 8x8 torus described by
+#   single      one NodeName line
+#   per-node    one NodeName line per node
+#   per-row     one line per row, with a drained node inside the grid
+#   weights     two weight tiers (rows 7-8 Weight=100 Features=bigmem)
+#   features    even rows Features=ssd, odd rows hdd; --constraint
+#   partitions  two overlapping partitions with different Strategy=
+#   shuffled    one line per node in scrambled order; locality.conf gives
+#               every node's Coords, listed out of name order, wired
+#               column by column
+# (cluster.sh --shape). In each shape a few pinned jobs fragment the
+# machine, then a sequence of jobs is submitted one at a time, and each
+# must land exactly on the nodes the core picks for the same free set
+# (locality-eval --predict): the test asserts the placement, not merely
+# a valid one. slurmctld must hand the plugin every eligible node at
+# once for that to hold (SELECT_SINGLE_JOB_TEST).
+#
+#   shape-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
+#                  [--only SHAPE,SHAPE...]
+#
+# Prints "ok N - ..." per shape and "N passed, N failed" last; uses ports
+# 6817 and 17001-17064.
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plugin-dir) PLUGDIR=$2; shift 2 ;;
+	--rundir) RUNROOT=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	--only) ONLY=$2; shift 2 ;;
+	-h | --help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "shape-tests.sh: unknown option $1" >&2; exit 2 ;;
+	*) BUILD=$1; shift ;;
+	esac
+done
+
+lib_init loc-shapes
+SHAPES="single per-node per-row weights features partitions shuffled"
+
+# --- locality.conf per shape ----------------------------------------------
+
+# conf_for SHAPE FILE - the locality.conf the shape's cluster runs.
+conf_for() {
+	{
+		echo "# select/locality shape test: $1"
+		echo "Dimensions=8x8"
+		echo "Torus=yes"
+		echo "Strategy=mm"
+		echo "Curve=hilbert"
+		case $1 in
+		partitions)
+			echo "PartitionName=half Strategy=bestfit Curve=snake" ;;
+		shuffled)
+			# Wired column by column: n(8x+y+1) sits at (y,x). Listed
+			# in the scrambled order of slurm.conf, not by name.
+			local j i
+			for j in $(seq 0 63); do
+				i=$((j * 29 % 64))
+				printf 'NodeName=n%03d Coords=%d,%d\n' $((i + 1)) \
+					$((i % 8)) $((i / 8))
+			done ;;
+		esac
+	} >"$2"
+}
+
+# --- one placement ------------------------------------------------------
+
+# nodes_not_in HOSTLIST - every node of the cluster outside HOSTLIST.
+nodes_not_in() {
+	comm -23 <(scontrol show hostnames "$ALLNODES" | sort) \
+		<(scontrol show hostnames "$1" | sort) | paste -sd, -
+}
+
+# free_in HOSTLIST - how many nodes of HOSTLIST are not in $BUSY.
+free_in() {
+	comm -23 <(scontrol show hostnames "$1" | sort) \
+		<(scontrol show hostnames "$BUSY" | sort) | grep -c .
+}
+
+# place K OFFLIMITS PART [sbatch options] - submits a K-node job; it must
+# land where the core puts it on the free set: all nodes but BUSY and
+# OFFLIMITS (nodes the job may not or should not use), with partition
+# PART's policy. On success the job's nodes join BUSY; else BAD is set.
+place() {
+	local k=$1 off=$2 part=$3 pred got id busy=$BUSY
+	shift 3
+	[ -n "$BAD" ] && return
+	[ -n "$off" ] && busy="$busy,$off"
+	pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --partition "$part" \
+		--predict --busy "$busy" -k "$k" 2>&1) || {
+		BAD="locality-eval --predict -k $k failed: $pred"
+		return
+	}
+	id=$(sub -N"$k" -p "$part" "$@" -t 30 600)
+	if ! wait_state "$id" RUNNING 20; then
+		BAD="job $id (-N$k -p $part $*) did not start: $(job_field "$id" Reason)"
+		return
+	fi
+	got=$(job_field "$id" NodeList)
+	if [ "$(expand "$pred")" != "$(expand "$got")" ]; then
+		BAD="-N$k -p $part $* got $got, the core picks $pred (busy $busy)"
+		return
+	fi
+	note "$SHAPE: -N$k -p $part $* -> $got (as the core picks)"
+	BUSY="$BUSY,$got"
+}
+
+# pin NODE... - one-node jobs on the given nodes (fragmentation).
+pin() {
+	local h id
+	for h in "$@"; do
+		id=$(sub -N1 -w "$h" -t 30 600)
+		wait_state "$id" RUNNING 20 || {
+			BAD="pinned job on $h did not start"
+			return
+		}
+		BUSY="$BUSY,$h"
+	done
+}
+
+# --- the shapes -----------------------------------------------------------
+
+run_shape() {
+	local heavy="n[049-064]" light="n[001-048]" k name
+	SHAPE=$1 BAD="" BUSY=""
+	name="$SHAPE: every job lands on the nodes the core picks"
+	LCONF=$RUNROOT/locality-$SHAPE.conf
+	conf_for "$SHAPE" "$LCONF"
+	ORDER=$ALLNODES
+	if ! CLUSTER_SHAPE=$SHAPE start_cluster "shape-$SHAPE" locality "$LCONF"; then
+		not_ok "$name" "cluster did not start"
+		return
+	fi
+	# locality-eval --nodes wants Slurm's node order (the node table).
+	ORDER=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' |
+		paste -sd, -)
+	pin n002 n011 n020 n029 n038 n047 n056
+	BUSY=${BUSY#,}
+	case $SHAPE in
+	per-row)
+		scontrol update nodename=n028 state=drain reason=shape-test >/dev/null
+		for k in 5 3 8 2 12 6; do place "$k" n028 main; done ;;
+	weights)
+		# The light tier holds them: the heavy rows stay free.
+		for k in 5 8 12 3; do place "$k" "$heavy" main; done
+		# Bigger than what is left of the light tier: both tiers.
+		k=$(($(free_in "$light") + 3))
+		place "$k" "" main
+		# bigmem exists only in the heavy tier.
+		place 2 "$light" main --constraint=bigmem ;;
+	features)
+		for k in 4 6 3; do
+			place "$k" "$(nodes_not_in "n[001-008,017-024,033-040,049-056]")" \
+				main --constraint=ssd
+		done
+		place 5 "$(nodes_not_in "n[009-016,025-032,041-048,057-064]")" \
+			main --constraint=hdd
+		place 7 "" main ;;
+	partitions)
+		for k in 4 6 2; do place "$k" "$(nodes_not_in "n[001-032]")" half; done
+		for k in 8 5; do place "$k" "" main; done
+		place 3 "$(nodes_not_in "n[001-032]")" half ;;
+	*)
+		for k in 5 3 8 2 12 1 7 6; do place "$k" "" main; done ;;
+	esac
+	result "$name" "$BAD"
+	stop_cluster
+}
+
+main() {
+	local s
+	if [ "$HAVE_PLUGIN" = 0 ] || [ -z "$EVAL" ]; then
+		for s in $SHAPES; do
+			want "$s" && not_ok "$s: every job lands on the nodes the core picks" \
+				"plugin or locality-eval not built"
+		done
+		lib_finish
+		return
+	fi
+	note "plugin: $PLUGDIR; run dir: $RUNROOT"
+	for s in $SHAPES; do
+		want "$s" && run_shape "$s"
+	done
+	lib_finish
+}
+
+main; exit $?
