@@ -64,6 +64,7 @@ static const loc__strategy_ops_t *const _strategy_ops[LOC_STRATEGY_COUNT] = {
 	[LOC_STRATEGY_PAGING] = &loc__st_paging,
 	[LOC_STRATEGY_RANDOM] = &loc__st_random,
 	[LOC_STRATEGY_BOX] = &loc__st_box,
+	[LOC_STRATEGY_PACK] = &loc__st_pack,
 };
 
 static const char *const _walltime_names[LOC_WALLTIME_COUNT] = {
@@ -186,9 +187,9 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 				     "unknown walltime mode %d",
 				     policy->walltime),
 		       NULL;
-	if (!(policy->sl_tolerance >= 0.0))
+	if (!(policy->sl_tolerance >= 0.0) || !(policy->pack_tolerance >= 0.0))
 		return loc_error_set(err, LOC_EINVAL, NULL, 0,
-				     "SL tolerance must be >= 0"),
+				     "SL and pack tolerances must be >= 0"),
 		       NULL;
 	n = loc_grid_nnodes(grid);
 	a = calloc(1, sizeof(*a));

@@ -60,6 +60,7 @@ static int _d_policy(desc_t *d, const loc_policy_t *pol,
 	D_FIELD(seed, "Seed=%llu", (unsigned long long)pol->seed);
 	D_FIELD(node_weight, "NodeWeight=%s",
 		loc_node_weight_name(pol->node_weight));
+	D_FIELD(pack_tolerance, "PackTolerance=%g", pol->pack_tolerance);
 #undef D_FIELD
 	return n;
 }

@@ -40,6 +40,7 @@ static const char *const _keys[K_COUNT + 1] = {
 	[K_MM_CENTERS] = "MMMaxCenters",
 	[K_SEED] = "Seed",
 	[K_NODE_WEIGHT] = "NodeWeight",
+	[K_PACK_TOL] = "PackTolerance",
 	[K_NODENAME] = "NodeName",
 	[K_COORDS] = "Coords",
 	[K_PARTITION] = "PartitionName",
@@ -50,7 +51,8 @@ static const char *const _keys[K_COUNT + 1] = {
 #define PART_KEYS                                                       \
 	((1u << K_STRATEGY) | (1u << K_CURVE) | (1u << K_WALLTIME) |    \
 	 (1u << K_SLTOL) | (1u << K_PAGING_SIZE) | (1u << K_PAGING_INDEX) | \
-	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT))
+	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT) | \
+	 (1u << K_PACK_TOL))
 
 /* ===================================================================== */
 /* Internal functions: helpers                                           */
@@ -217,6 +219,30 @@ static int _enum_key(conf_parser_t *p, loc_policy_t *pol, int key,
 	return 0;
 }
 
+/* A non-negative real in plain decimal notation (no hex, inf or nan):
+ * SLTolerance, PackTolerance. */
+static int _fraction_key(conf_parser_t *p, int key, const char *val,
+			 int line, double *out)
+{
+	char *end;
+	double d;
+
+	if (strspn(val, "0123456789.eE+-") != strlen(val) || strlen(val) > 32)
+		return loc__conf_perr(p, line, "%s: '%.64s' is not a number",
+				      _keys[key], val);
+	errno = 0;
+	d = strtod(val, &end);
+	if (*end || end == val || errno || !isfinite(d))
+		return loc__conf_perr(p, line, "%s: '%.64s' is not a number",
+				      _keys[key], val);
+	if (d < 0)
+		return loc__conf_perr(p, line,
+				      "%s: '%.64s' is negative (must be >= 0)",
+				      _keys[key], val);
+	*out = d;
+	return 0;
+}
+
 /* Applies a policy key (global or partition) to pol. */
 static int _policy_key(conf_parser_t *p, loc_policy_t *pol, int key,
 		       const char *val, int line)
@@ -226,29 +252,10 @@ static int _policy_key(conf_parser_t *p, loc_policy_t *pol, int key,
 	if (_enum_keys[key].parse)
 		return _enum_key(p, pol, key, val, line);
 	switch (key) {
-	case K_SLTOL: {
-		char *end;
-		double d;
-
-		/* Plain decimal notation only: no hex, inf or nan. */
-		if (strspn(val, "0123456789.eE+-") != strlen(val) ||
-		    strlen(val) > 32)
-			return loc__conf_perr(p, line,
-					      "SLTolerance: '%.64s' is not a number",
-					      val);
-		errno = 0;
-		d = strtod(val, &end);
-		if (*end || end == val || errno || !isfinite(d))
-			return loc__conf_perr(p, line,
-					      "SLTolerance: '%.64s' is not a number",
-					      val);
-		if (d < 0)
-			return loc__conf_perr(p, line,
-					      "SLTolerance: '%.64s' is negative (must be >= 0)",
-					      val);
-		pol->sl_tolerance = d;
-		return 0;
-	}
+	case K_SLTOL:
+		return _fraction_key(p, key, val, line, &pol->sl_tolerance);
+	case K_PACK_TOL:
+		return _fraction_key(p, key, val, line, &pol->pack_tolerance);
 	case K_PAGING_SIZE:
 		if (_int_key(p, key, val, line, 0, 10, &v))
 			return LOC_EPARSE;
@@ -310,6 +317,9 @@ void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 		break;
 	case K_NODE_WEIGHT:
 		dst->node_weight = src->node_weight;
+		break;
+	case K_PACK_TOL:
+		dst->pack_tolerance = src->pack_tolerance;
 		break;
 	}
 }

@@ -34,6 +34,7 @@ typedef enum loc_strategy_kind {
 	LOC_STRATEGY_PAGING,       /* seed 001: paging(indexing, page size) */
 	LOC_STRATEGY_RANDOM,       /* seed 001: uniform random (seeded) */
 	LOC_STRATEGY_BOX,          /* seed 004: contiguous boxes, least blocking */
+	LOC_STRATEGY_PACK,         /* pairwise growth, least free perimeter */
 	LOC_STRATEGY_COUNT
 } loc_strategy_kind_t;
 
@@ -90,6 +91,8 @@ typedef struct loc_policy {
 	uint64_t seed;              /* the random strategy (shuffled paging is
 				     * the paper's fixed Z order) */
 	loc_node_weight_t node_weight; /* for drivers with node weights */
+	double pack_tolerance;      /* pack: fraction of the least total hops
+				     * traded for a smaller free perimeter */
 } loc_policy_t;
 
 /* Fills policy with defaults: hilbert, freelist, no walltime awareness,

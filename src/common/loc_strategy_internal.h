@@ -128,6 +128,7 @@ extern const loc__strategy_ops_t loc__st_mbs;
 extern const loc__strategy_ops_t loc__st_paging;
 extern const loc__strategy_ops_t loc__st_random;
 extern const loc__strategy_ops_t loc__st_box;
+extern const loc__strategy_ops_t loc__st_pack;
 
 /*
  * Contiguous mode (used for requests with contiguous=true, whatever the

@@ -9,6 +9,7 @@
 #                   [--min-run S] [--max-run S]         > WORKLOAD
 #   workload.sh sacct FILE [--nodes M] [--source-nodes S] [--hour SEC] ...
 #   workload.sh format FILE                             (prints swf or sacct)
+#   workload.sh to-swf WORKLOAD [--time-scale K]        > TRACE.swf
 #   workload.sh submit WORKLOAD IDFILE [sbatch options...]
 #   workload.sh wait IDFILE [TIMEOUT]
 #
@@ -32,6 +33,16 @@
 # --source-nodes (default: the largest job).
 # format: the format locality-replay reads FILE as (its --format auto:
 # sacct when the first line has a JobID column, else SWF).
+# to-swf: the reverse direction, for locality-replay: a WORKLOAD as a
+# Standard Workload Format trace of 18 fields, one processor a node (job
+# number = line number among the jobs; submit = offset_ms/1000 x K rounded
+# to whole seconds; run time = runtime_s x K; allocated and requested
+# processors = nodes; requested time = timelimit_min x 60 x K; status 1;
+# every other field -1) after a "; MaxNodes:" / "; MaxProcs:" header (64,
+# or the largest job if larger). SWF times are whole seconds: the default
+# K = 1 rounds sub-second arrivals (gen --gap below 1 puts several jobs in
+# one second); K = 10 keeps tenths by stretching all times tenfold, which
+# leaves load, ratios and the order of events unchanged.
 # submit: submits each job at its offset (sbatch --wrap 'sleep N') and
 # writes "label jobid" lines to IDFILE. wait: until those jobs have left
 # the queue (bounded by TIMEOUT seconds, default 600).
@@ -180,6 +191,61 @@ cmd_trace() {
 	}'
 }
 
+cmd_to_swf() {
+	[ $# -ge 1 ] || die "to-swf: give a WORKLOAD file"
+	local wl=$1 k=1
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--time-scale) k=$2; shift 2 ;;
+		*) die "to-swf: unknown option $1" ;;
+		esac
+	done
+	[ -r "$wl" ] || die "cannot read $wl"
+	case $k in
+	'' | *[!0-9]* | 0) die "to-swf: --time-scale takes a positive integer" ;;
+	esac
+	awk -v k="$k" -v name="$wl" '
+	function bad(what) {
+		printf "%s: line %d: %s\n", name, NR, what > "/dev/stderr"
+		err = 1
+		exit 1
+	}
+	/^[ \t]*(#|$)/ { next }
+	{
+		if (NF < 4)
+			bad("expected offset_ms nodes runtime_s timelimit_min [label]")
+		for (f = 1; f <= 4; f++)
+			if ($f !~ /^[0-9]+$/)
+				bad("field " f " is not a non-negative integer: " $f)
+		if ($2 < 1)
+			bad("a job of 0 nodes")
+		n++
+		sub_t[n] = int($1 * k / 1000 + 0.5)
+		run[n] = $3 * k
+		nod[n] = $2 + 0
+		req[n] = $4 * 60 * k
+		if (nod[n] > most)
+			most = nod[n]
+	}
+	END {
+		if (err)
+			exit 1
+		if (!n) {
+			printf "%s: no jobs\n", name > "/dev/stderr"
+			exit 1
+		}
+		m = most > 64 ? most : 64
+		printf "; Version: 2.2\n; Computer: workload.sh to-swf %s\n", name
+		printf "; Note: one processor a node; times x %d\n", k
+		printf "; MaxJobs: %d\n; MaxRecords: %d\n", n, n
+		printf "; MaxNodes: %d\n; MaxProcs: %d\n", m, m
+		for (i = 1; i <= n; i++)
+			printf "%d %d -1 %d %d -1 -1 %d %d -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+				i, sub_t[i], run[i], nod[i], nod[i], req[i]
+	}' "$wl"
+}
+
 cmd_submit() {
 	[ $# -ge 2 ] || die "submit: give WORKLOAD and IDFILE"
 	local wl=$1 ids=$2
@@ -227,13 +293,14 @@ cmd_wait() {
 	return 1
 }
 
-[ $# -ge 1 ] || die "usage: $PROG gen|swf|sacct|format|submit|wait ..."
+[ $# -ge 1 ] || die "usage: $PROG gen|swf|sacct|format|to-swf|submit|wait ..."
 cmd=$1
 shift
 case $cmd in
 gen) cmd_gen "$@" ;;
 swf | sacct) cmd_trace "$cmd" "$@" ;;
 format) cmd_format "$@" ;;
+to-swf) cmd_to_swf "$@" ;;
 submit) cmd_submit "$@" ;;
 wait) cmd_wait "$@" ;;
 *) die "unknown command $cmd" ;;

@@ -16,7 +16,8 @@ static bool _policy_equal(const loc_policy_t *a, const loc_policy_t *b)
 	       a->paging_size == b->paging_size &&
 	       a->paging_index == b->paging_index &&
 	       a->mm_max_centers == b->mm_max_centers && a->seed == b->seed &&
-	       a->node_weight == b->node_weight;
+	       a->node_weight == b->node_weight &&
+	       a->pack_tolerance == b->pack_tolerance;
 }
 
 static bool _policy_uses(const loc_policy_t *p, bool adjest)

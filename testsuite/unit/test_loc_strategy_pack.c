@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_loc_strategy_pack.c - the pack strategy (st_pack.c) through the
+ * public allocator API:
+ *
+ * - among equally compact placements it takes the one that leaves the
+ *   free region the smallest perimeter (a 2x2 pocket walled in by busy
+ *   nodes and the mesh edge, not the first open corner);
+ * - PackTolerance trades total hops for perimeter, and only within it;
+ * - on an empty grid it matches the brute-force least total hops;
+ * - PackTolerance is parsed from locality.conf (and described).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "loc_test_util.h"
+#include "loc_conf.h"
+#include "loc_strategy.h"
+
+static loc_alloc_t *_pack(const loc_grid_t *g, double tol)
+{
+	loc_policy_t pol;
+	loc_error_t err;
+	loc_alloc_t *a;
+
+	loc_policy_init(&pol);
+	pol.strategy = LOC_STRATEGY_PACK;
+	pol.curve = LOC_CURVE_ROWMAJOR;
+	pol.pack_tolerance = tol;
+	a = loc_alloc_create(g, &pol, &err);
+	if (!a)
+		fail_msg("cannot create the pack allocator: %s", err.text);
+	return a;
+}
+
+static int _place(loc_alloc_t *a, const uint8_t *cand, int k, int *out)
+{
+	loc_request_t req = { .nodes = k };
+	loc_view_t view = { .candidate = cand };
+
+	return loc_alloc_select(a, &req, &view, out, NULL);
+}
+
+/* 6x6 mesh, row-major node numbers (node = 6 * row + col). Busy: column
+ * 3 of rows 3-5 and row 3 of columns 4-5, which walls in the 2x2 pocket
+ * {28, 29, 34, 35} in the bottom right corner, the last corner in curve
+ * order. Every 2x2 square has the least total (8 hops); open squares add
+ * 0 (a corner) to 8 to the free perimeter, the pocket -8. */
+static void test_pocket_wins_among_equal_squares(void **state)
+{
+	const int dims[2] = { 6, 6 }, pocket[4] = { 28, 29, 34, 35 };
+	const int busy[] = { 21, 22, 23, 27, 33 };
+	loc_grid_t *g = tu_grid(2, dims, false, 1);
+	loc_alloc_t *a = _pack(g, 0.0);
+	uint8_t cand[36];
+	int out[36];
+
+	(void)state;
+	memset(cand, 1, sizeof(cand));
+	for (size_t i = 0; i < sizeof(busy) / sizeof(busy[0]); i++)
+		cand[busy[i]] = 0;
+	assert_int_equal(_place(a, cand, 4, out), 0);
+	assert_memory_equal(out, pocket, sizeof(pocket));
+	assert_int_equal(loc_metrics_total_pair_hops(g, out, 4), 8);
+	loc_alloc_destroy(a);
+	loc_grid_destroy(g);
+}
+
+/* 6x6 mesh; row 1 of columns 1-5 and node 1 busy: the free 1x4 line
+ * {2, 3, 4, 5} (10 hops, perimeter -10) is walled in; the rest is open
+ * and holds 2x2 squares (8 hops). Tolerance 0 keeps a square; 0.25
+ * (up to 10 hops) takes the walled-in line; 0.2 (up to 9) does not. */
+static void test_tolerance_trades_hops_for_perimeter(void **state)
+{
+	const int dims[2] = { 6, 6 }, line[4] = { 2, 3, 4, 5 };
+	const int busy[] = { 1, 7, 8, 9, 10, 11 };
+	const double tols[3] = { 0.0, 0.2, 0.25 };
+	loc_grid_t *g = tu_grid(2, dims, false, 1);
+	uint8_t cand[36];
+	int out[36];
+
+	(void)state;
+	memset(cand, 1, sizeof(cand));
+	for (size_t i = 0; i < sizeof(busy) / sizeof(busy[0]); i++)
+		cand[busy[i]] = 0;
+	for (int t = 0; t < 3; t++) {
+		loc_alloc_t *a = _pack(g, tols[t]);
+
+		assert_int_equal(_place(a, cand, 4, out), 0);
+		if (t < 2) {
+			assert_int_equal(loc_metrics_total_pair_hops(g, out, 4),
+					 8);
+		} else {
+			assert_memory_equal(out, line, sizeof(line));
+		}
+		loc_alloc_destroy(a);
+	}
+	loc_grid_destroy(g);
+}
+
+/* Empty 4x4 torus and 5x3 mesh: pack reaches the brute-force least total
+ * for every k; on fragmented states it stays valid and deterministic. */
+static void test_optimal_on_empty_small_grids(void **state)
+{
+	const int d1[2] = { 4, 4 }, d2[2] = { 5, 3 };
+	loc_grid_t *gs[2] = { tu_grid(2, d1, true, 1), tu_grid(2, d2, false, 1) };
+
+	(void)state;
+	for (int gi = 0; gi < 2; gi++) {
+		loc_grid_t *g = gs[gi];
+		loc_alloc_t *a = _pack(g, 0.0);
+		int n = loc_grid_nnodes(g), out[16], again[16];
+		uint8_t cand[16];
+
+		memset(cand, 1, sizeof(cand));
+		for (int k = 1; k <= 8; k++) {
+			assert_int_equal(_place(a, cand, k, out), 0);
+			tu_assert_placement(cand, n, out, k);
+			assert_int_equal(loc_metrics_total_pair_hops(g, out, k),
+					 tu_brute_min_pair_hops(g, cand, n, k));
+		}
+		for (int trial = 0; trial < 40; trial++) {
+			int nf, k;
+
+			tu_fragmented(cand, n, 0.3 + 0.1 * (trial % 5), trial);
+			nf = tu_count(cand, n);
+			k = 1 + trial % nf;
+			assert_int_equal(_place(a, cand, k, out), 0);
+			tu_assert_placement(cand, n, out, k);
+			assert_int_equal(_place(a, cand, k, again), 0);
+			assert_memory_equal(out, again, sizeof(int) * k);
+		}
+		assert_int_equal(_place(a, cand, n + 1, out), LOC_ENOFIT);
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+}
+
+static void test_conf_key(void **state)
+{
+	loc_error_t err;
+	loc_conf_t *c;
+	char buf[512];
+
+	(void)state;
+	c = loc_conf_parse("Dimensions=8x8\nStrategy=pack PackTolerance=0.05\n"
+			   "PartitionName=big PackTolerance=0.2\n",
+			   "locality.conf", &err);
+	assert_non_null(c);
+	assert_int_equal(loc_conf_policy(c, NULL)->strategy, LOC_STRATEGY_PACK);
+	assert_true(loc_conf_policy(c, NULL)->pack_tolerance == 0.05);
+	assert_true(loc_conf_policy(c, "big")->pack_tolerance == 0.2);
+	assert_non_null(strstr(loc_conf_describe(c, buf, sizeof(buf)),
+			       "PackTolerance=0.05"));
+	loc_conf_destroy(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pocket_wins_among_equal_squares),
+		cmocka_unit_test(test_tolerance_trades_hops_for_perimeter),
+		cmocka_unit_test(test_optimal_on_empty_small_grids),
+		cmocka_unit_test(test_conf_key),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
