@@ -30,6 +30,7 @@ typedef struct sl_ctx {
 	uint64_t *weight;         /* scheduling weight of ok nodes */
 	uint64_t *levels;         /* distinct weights of ok nodes, ascending */
 	int nlevels;              /* 0 or 1: weights play no part */
+	int *tier_n;              /* candidates per level */
 	uint8_t *save;            /* cand[] while tiers narrow it */
 	bool contiguous;
 	int64_t walltime;         /* seconds, 0 = unknown */
@@ -57,6 +58,7 @@ static void _ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 	c->weight = xcalloc(m->ncore, sizeof(uint64_t));
 	c->levels = xcalloc(m->ncore, sizeof(uint64_t));
 	c->save = xcalloc(m->ncore, sizeof(uint8_t));
+	c->tier_n = xcalloc(m->ncore, sizeof(int));
 }
 
 static void _ctx_fini(sl_ctx_t *c)
@@ -70,6 +72,7 @@ static void _ctx_fini(sl_ctx_t *c)
 	xfree(c->weight);
 	xfree(c->levels);
 	xfree(c->save);
+	xfree(c->tier_n);
 }
 
 static bool _mem_ok(job_record_t *job, node_record_t *node)
@@ -107,28 +110,37 @@ static int _cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* levels[] = the distinct weights of ok nodes, ascending (NodeWeight=tiers). */
+#define SL_FEW_LEVELS 32 /* distinct weights found by linear search */
+
+/*
+ * levels[] = the distinct weights of ok nodes, ascending (NodeWeight=
+ * tiers). Sites have a handful of weights: they are collected by linear
+ * search, O(N x levels); past SL_FEW_LEVELS all weights are sorted.
+ */
 static void _find_levels(sl_ctx_t *c)
 {
-	uint64_t lo = UINT64_MAX, hi = 0;
-	int n = 0;
+	int n = 0, i;
 
 	c->nlevels = 0;
 	if (c->policy->node_weight != LOC_NODE_WEIGHT_TIERS)
 		return;
-	for (int g = 0; g < c->m->ncore; g++) {
+	for (int g = 0; g < c->m->ncore && n <= SL_FEW_LEVELS; g++) {
 		if (!c->ok[g])
 			continue;
-		lo = MIN(lo, c->weight[g]);
-		hi = MAX(hi, c->weight[g]);
-		c->levels[n++] = c->weight[g];
+		for (i = 0; i < n && c->levels[i] != c->weight[g]; i++)
+			;
+		if (i == n)
+			c->levels[n++] = c->weight[g];
 	}
-	if (n == 0 || lo == hi) {
-		c->nlevels = n ? 1 : 0; /* the common case: no sort */
-		return;
+	if (n > SL_FEW_LEVELS) {
+		n = 0;
+		for (int g = 0; g < c->m->ncore; g++)
+			if (c->ok[g])
+				c->levels[n++] = c->weight[g];
 	}
-	qsort(c->levels, n, sizeof(uint64_t), _cmp_u64);
-	for (int i = 0; i < n; i++)
+	if (n > 1)
+		qsort(c->levels, n, sizeof(uint64_t), _cmp_u64);
+	for (i = 0; i < n; i++)
 		if (!c->nlevels || c->levels[i] != c->levels[c->nlevels - 1])
 			c->levels[c->nlevels++] = c->levels[i];
 }
@@ -332,37 +344,71 @@ static int _place_counts(sl_ctx_t *c, int64_t start)
 	return LOC_ENOFIT;
 }
 
+/* The level of weight w (levels[] holds it). */
+static int _level_of(const sl_ctx_t *c, uint64_t w)
+{
+	int lo = 0, hi = c->nlevels - 1;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (c->levels[mid] < w)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* cand[] = save[] restricted to tiers up to levels[t], plus the required
+ * nodes. Returns the candidate count. */
+static int _narrow_to_tier(sl_ctx_t *c, int t)
+{
+	int n = 0;
+
+	for (int g = 0; g < c->m->ncore; g++) {
+		c->cand[g] = c->save[g] && c->weight[g] <= c->levels[t];
+		n += c->cand[g];
+	}
+	for (int i = 0; i < c->nreq; i++) {
+		n += !c->cand[c->req[i]] && c->save[c->req[i]];
+		c->cand[c->req[i]] = c->save[c->req[i]];
+	}
+	return n;
+}
+
 /*
  * _place_counts() inside the lightest weight tiers first (NodeWeight=tiers:
  * Slurm uses lower Weight first). The first attempt takes the fewest
- * tiers whose candidates can hold the desired count; a heavier tier joins
- * only when no placement fits (a contiguous job, a CPU shortfall). Nodes
- * the job requires are candidates whatever their tier.
+ * tiers whose candidates can hold the desired count; heavier tiers join
+ * only when no placement fits there (a contiguous job, a CPU shortfall),
+ * each retry at least doubling the candidates, so a site with a weight per
+ * node costs O(log N) attempts, not N. Required nodes are candidates
+ * whatever their tier.
  */
 static int _place(sl_ctx_t *c, int64_t start)
 {
-	int rc = LOC_ENOFIT;
+	int rc = LOC_ENOFIT, need = c->want, upto = c->nreq;
 
 	if (c->nlevels <= 1)
 		return _place_counts(c, start);
 	memcpy(c->save, c->cand, c->m->ncore);
+	memset(c->tier_n, 0, c->nlevels * sizeof(int));
+	for (int g = 0; g < c->m->ncore; g++)
+		if (c->cand[g])
+			c->tier_n[_level_of(c, c->weight[g])]++;
 	for (int t = 0; t < c->nlevels; t++) {
-		bool last = t == c->nlevels - 1;
-		int n = 0;
+		int n;
 
-		for (int g = 0; g < c->m->ncore; g++) {
-			c->cand[g] = c->save[g] && c->weight[g] <= c->levels[t];
-			n += c->cand[g];
-		}
-		for (int i = 0; i < c->nreq; i++) {
-			n += !c->cand[c->req[i]] && c->save[c->req[i]];
-			c->cand[c->req[i]] = c->save[c->req[i]];
-		}
-		if (!last && n < c->want)
+		/* upto over-counts required nodes: a cheap trigger only. */
+		upto += c->tier_n[t];
+		if (t < c->nlevels - 1 && upto < need)
 			continue;
+		n = _narrow_to_tier(c, t);
 		rc = _place_counts(c, start);
 		if (rc != LOC_ENOFIT)
 			break;
+		need = MAX(need, 2 * n);
 	}
 	memcpy(c->cand, c->save, c->m->ncore);
 	return rc;
