@@ -5,21 +5,29 @@
 # installs what is needed, builds the project in build/, starts a
 # throwaway 64-node Slurm cluster (an 8x8 torus) with select/locality,
 # replays a time-compressed workload, then the same workload under
-# select/linear, and prints each job's nodes and locality, a side-by-side
-# summary and a picture of the grid. Every daemon it starts is stopped by
+# select/linear and select/cons_tres, and prints each job's nodes and
+# locality, a side-by-side summary with the ratios measured in this run,
+# and a picture of the grid. slurm.conf is written as many sites write it:
+# one NodeName line per row of the torus, the last two rows a heavier
+# Weight tier (bigmem nodes used last); --shape picks another. Every daemon it starts is stopped by
 # PID when it ends (or is interrupted). Needs root (apt, munge, slurmd).
 #
 #   scripts/demo.sh [--trace FILE] [--synthetic] [--jobs N] [--seed S]
-#                   [--hour SEC] [--no-install] [--keep] [--report-only]
+#                   [--hour SEC] [--shape SHAPE] [--no-install] [--keep]
+#                   [--report-only]
 #
 #   --trace FILE   an SWF trace (.swf or .swf.gz) or an sacct --parsable2
-#                  export to replay; default: ../shared/traces/
-#                  ANL-Intrepid-2009-slice237.swf.gz next to the
-#                  repository if present, else a synthetic workload
+#                  export to replay; default: the first 200 jobs of
+#                  ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz (IBM SP2,
+#                  100 nodes, scaled to 64: 158 multi-node jobs) next to
+#                  the repository if present, else a synthetic workload
 #   --synthetic    use the built-in seeded generator even if a trace exists
-#   --jobs N       synthetic jobs (default 60); for a trace, the first N
+#   --jobs N       synthetic jobs (default 160); for a trace, the first N
+#                  (default 200)
 #   --seed S       generator seed (default 1)
-#   --hour SEC     seconds one trace hour becomes (default 2)
+#   --hour SEC     seconds one trace hour becomes (default 1)
+#   --shape SHAPE  slurm.conf shape (testsuite/slurm/cluster.sh --shape;
+#                  default weights)
 #   --no-install   do not call apt-get (everything must be there)
 #   --keep         keep build/demo/run (logs, slurm.conf) afterwards
 #   --report-only  print the report of the last run again (no cluster)
@@ -37,7 +45,8 @@ WORKLOAD=$REPO/testsuite/slurm/workload.sh
 NODES=64
 ALLNODES="n[001-064]"
 
-TRACE="" SYNTH=0 JOBS="" SEED=1 HOUR=2 INSTALL=1 KEEP=0 REPORT_ONLY=0
+TRACE="" SYNTH=0 JOBS="" SEED=1 HOUR=1 INSTALL=1 KEEP=0 REPORT_ONLY=0
+SHAPE=weights
 while [ $# -gt 0 ]; do
 	case $1 in
 	--trace) TRACE=$2; shift 2 ;;
@@ -45,10 +54,11 @@ while [ $# -gt 0 ]; do
 	--jobs) JOBS=$2; shift 2 ;;
 	--seed) SEED=$2; shift 2 ;;
 	--hour) HOUR=$2; shift 2 ;;
+	--shape) SHAPE=$2; shift 2 ;;
 	--no-install) INSTALL=0; shift ;;
 	--keep) KEEP=1; shift ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -87,8 +97,9 @@ setup_opts="--quiet"
 # --- 2. the workload ----------------------------------------------------
 
 if [ -z "$TRACE" ] && [ "$SYNTH" = 0 ] &&
-	[ -f "$REPO/../shared/traces/ANL-Intrepid-2009-slice237.swf.gz" ]; then
-	TRACE=$REPO/../shared/traces/ANL-Intrepid-2009-slice237.swf.gz
+	[ -f "$REPO/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz" ]; then
+	TRACE=$REPO/../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz
+	JOBS=${JOBS:-200}
 fi
 [ "$SYNTH" = 1 ] && TRACE=""
 if [ -n "$TRACE" ]; then
@@ -101,9 +112,9 @@ if [ -n "$TRACE" ]; then
 		${JOBS:+--max-jobs "$JOBS"} >"$WL" ||
 		die "could not read $TRACE"
 else
-	WHAT="synthetic workload (seed $SEED: ${JOBS:-60} jobs, 1-32 nodes, lognormal runtimes ~5 s, Poisson arrivals)"
-	"$WORKLOAD" gen --seed "$SEED" --jobs "${JOBS:-60}" --max-nodes 32 \
-		--gap 0.8 --runtime 5 >"$WL" || die "workload generator failed"
+	WHAT="synthetic workload (seed $SEED: ${JOBS:-160} jobs, 1-24 nodes, lognormal runtimes ~5 s, Poisson arrivals, offered load ~1.2)"
+	"$WORKLOAD" gen --seed "$SEED" --jobs "${JOBS:-160}" --max-nodes 24 \
+		--gap 0.55 --runtime 5 >"$WL" || die "workload generator failed"
 fi
 njobs=$(grep -c . "$WL")
 last=$(tail -n 1 "$WL" | awk '{printf "%.0f", $1 / 1000}')
@@ -125,10 +136,10 @@ trap 'echo; say "interrupted: stopping the cluster"; exit 130' INT TERM
 
 cat >"$LCONF" <<'EOF'
 # The demo machine: 64 nodes n001..n064 on an 8x8 torus, row-major in
-# slurm.conf order; Manhattan-median placement on a Hilbert curve.
+# node-name order; pack placement (the most compact live, doc/performance.md).
 Dimensions=8x8
 Torus=yes
-Strategy=mm
+Strategy=pack
 Curve=hilbert
 EOF
 
@@ -136,8 +147,9 @@ EOF
 # jobcomp records, stops the cluster.
 run_one() {
 	local name=$1 sel=$2 dir=$RUN/$1 t0 args
-	args=(start --dir "$dir" --nodes "$NODES" --select "$sel")
+	args=(start --dir "$dir" --nodes "$NODES" --select "$sel" --shape "$SHAPE")
 	[ "$sel" = locality ] && args+=(--plugin-dir "$PLUGDIR" --locality-conf "$LCONF")
+	[ "$sel" = cons_tres ] && args+=(--extra SelectTypeParameters=CR_Core)
 	say "select/$sel: starting $NODES slurmd + slurmctld"
 	"$CLUSTER" "${args[@]}" >&2 || die "the select/$sel cluster did not start"
 	CURRENT=$dir
@@ -156,13 +168,17 @@ run_one() {
 
 run_one locality locality
 run_one linear linear
+run_one cons_tres cons_tres
+echo "$SHAPE" >"$DEMO/shape"
 
 else
 	for f in "$EVAL" "$LCONF" "$WL" "$DEMO/workload.what" \
-		"$DEMO/locality.jobcomp" "$DEMO/linear.jobcomp"; do
+		"$DEMO/locality.jobcomp" "$DEMO/linear.jobcomp" \
+		"$DEMO/cons_tres.jobcomp" "$DEMO/shape"; do
 		[ -e "$f" ] || die "--report-only: $f missing (run the demo first)"
 	done
 	WHAT=$(cat "$DEMO/workload.what")
+	SHAPE=$(cat "$DEMO/shape")
 	njobs=$(grep -c . "$WL")
 fi
 
@@ -173,6 +189,8 @@ E=("$EVAL" --conf "$LCONF" --nodes "$ALLNODES")
 	die "locality-eval failed on the locality run"
 "${E[@]}" --jobcomp "$DEMO/linear.jobcomp" >"$DEMO/linear.eval" ||
 	die "locality-eval failed on the linear run"
+"${E[@]}" --jobcomp "$DEMO/cons_tres.jobcomp" >"$DEMO/cons_tres.eval" ||
+	die "locality-eval failed on the cons_tres run"
 
 # One line per job in submission order, joined on the workload label:
 # label k | locality avg hops, comps, nodes | linear avg hops, comps, nodes
@@ -208,16 +226,26 @@ summary_table() {
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[FILENAME, kv[1]] = kv[2] }
 		f[++nf] = FILENAME
 	}
+	function ratio(x, y) { return (y + 0 != 0) ? sprintf("%.2f", x / y) : "-" }
 	END {
 		split("jobs multinode mean_avg_hops median_avg_hops p95_avg_hops max_avg_hops mean_components mean_span mean_bbox", keys, " ")
-		printf "%-18s %16s %16s %8s\n", "metric", "select/locality", "select/linear", "ratio"
+		printf "%-16s %10s %10s %10s %10s %10s\n", "metric", "locality",
+			"linear", "cons_tres", "loc/linear", "loc/cons"
 		for (i = 1; i in keys; i++) {
-			x = v[f[1], keys[i]]; y = v[f[2], keys[i]]
-			r = (y + 0 != 0) ? sprintf("%.2f", x / y) : "-"
-			if (keys[i] == "jobs" || keys[i] == "multinode") r = ""
-			printf "%-18s %16s %16s %8s\n", keys[i], x, y, r
+			x = v[f[1], keys[i]]; y = v[f[2], keys[i]]; z = v[f[3], keys[i]]
+			r1 = ratio(x, y); r2 = ratio(x, z)
+			if (keys[i] == "jobs" || keys[i] == "multinode") r1 = r2 = ""
+			printf "%-16s %10s %10s %10s %10s %10s\n", keys[i], x, y, z, r1, r2
 		}
-	}' "$DEMO/locality.eval" "$DEMO/linear.eval"
+	}' "$DEMO/locality.eval" "$DEMO/linear.eval" "$DEMO/cons_tres.eval"
+}
+
+# Waits and makespans too, and the ratios measured in this run.
+side_by_side() {
+	python3 "$REPO/bench/live_report.py" --title "The same submissions, side by side" \
+		--live "select/linear" "$DEMO/linear.jobcomp" "$DEMO/linear.eval" \
+		--live "select/cons_tres" "$DEMO/cons_tres.jobcomp" "$DEMO/cons_tres.eval" \
+		--live "select/locality" "$DEMO/locality.jobcomp" "$DEMO/locality.eval"
 }
 
 # The two grids side by side at each run's busiest moment, job letters
@@ -241,7 +269,8 @@ pictures() {
 
 {
 	echo "select/locality demo - $(date '+%Y-%m-%d %H:%M:%S')"
-	echo "machine: $NODES nodes $ALLNODES, 8x8 torus; select/locality Strategy=mm Curve=hilbert"
+	echo "machine: $NODES nodes $ALLNODES, 8x8 torus; slurm.conf shape $SHAPE (testsuite/slurm/cluster.sh);"
+	echo "         select/locality Strategy=pack Curve=hilbert"
 	echo "workload: $WHAT, $njobs jobs"
 	echo "locality: avg_hops = mean hop distance over the job's node pairs (lower is better);"
 	echo "          comps = connected pieces of the job on the torus (1 = one piece)"
@@ -250,6 +279,8 @@ pictures() {
 	echo
 	echo "Summary over the same submissions (avg-hop figures over multi-node jobs):"
 	summary_table
+	echo
+	side_by_side
 	echo
 	pictures
 	echo

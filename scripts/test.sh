@@ -9,6 +9,8 @@
 #   shapes       placements equal the core's in seven slurm.conf shapes:
 #                node lines per node/row, weights, features, partitions
 #                (testsuite/slurm/shape-tests.sh)
+#   integration-per-row  the integration suite again, slurm.conf with one
+#                NodeName line per row
 #   sanitize     make check and replays under ASan+UBSan (scripts/sanitize.sh)
 #   valgrind     the test programs, a replay and slurmctld with the plugin
 #                under memcheck (scripts/valgrind.sh, and --slurmctld)
@@ -31,7 +33,7 @@ case ${1:-} in
 '') ;;
 --unit-only) mode=unit ;;
 --quick) mode=quick ;;
--h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 esac
 
@@ -80,6 +82,8 @@ phase() {
 phase integration "$top/testsuite/slurm/run-tests.sh" "$top/build"
 phase shapes "$top/testsuite/slurm/shape-tests.sh" "$top/build"
 if [ $mode = all ]; then
+	phase integration-per-row "$top/testsuite/slurm/run-tests.sh" \
+		"$top/build" --shape per-row
 	phase sanitize "$top/scripts/sanitize.sh"
 	phase valgrind "$top/scripts/valgrind.sh" --build "$top/build"
 	phase valgrind-slurmctld "$top/scripts/valgrind.sh" --slurmctld \

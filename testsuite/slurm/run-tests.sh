@@ -5,7 +5,7 @@
 # daemons: one slurmctld and 64 slurmd on this machine (an 8x8 torus).
 #
 #   run-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
-#                [--only LIST] [--harness-check]
+#                [--only LIST] [--harness-check] [--shape SHAPE]
 #
 # BUILDDIR is the project's (out-of-tree) build directory; by default the
 # first of $LOC_BUILD_DIR, <repo>/build and the current directory that
@@ -14,6 +14,9 @@
 # --only a,c,g runs a subset of the cases (letters as below).
 # --harness-check runs the plugin cases against select/linear instead, to
 # check this script itself; such a run proves nothing about the plugin.
+# --shape writes slurm.conf in another shape (cluster.sh --shape: single,
+# the default, per-node and per-row keep every case's meaning;
+# shape-tests.sh covers weights, features and partitions).
 #
 # Cases (each prints "ok N - name" or "not ok N - name"; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure):
@@ -46,7 +49,8 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=1; shift ;;
 	--only) ONLY=$2; shift 2 ;;
 	--harness-check) HARNESS=1; shift ;;
-	-h | --help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
+	-h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -107,7 +111,7 @@ if [ "$SUT" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
 fi
 note "build dir: ${BUILD:-none}; locality-eval: ${EVAL:-not built}"
 note "plugin: ${PLUGDIR:-none} ($([ "$HAVE_PLUGIN" = 1 ] && echo found || echo not built))"
-note "run dir: $RUNROOT"
+note "run dir: $RUNROOT; slurm.conf shape: ${CLUSTER_SHAPE:-single}"
 
 # --- cases on the select/locality (Strategy=mm) cluster ----------------
 

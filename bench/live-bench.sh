@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# live-bench.sh - the product's figure, measured live: the same workload
+# through select/linear, select/cons_tres and select/locality (several
+# strategies) on the same throwaway 64-node cluster (8x8 torus), in several
+# slurm.conf shapes, one run after another. Prints one table per shape
+# (mean and p95 over multi-node jobs of each job's mean pairwise hops, the
+# ratio to the first row and to the ideal, mean wait, makespan) and the
+# replay's figures for the same workload (locality-replay, EASY). A
+# benchmark, not a test: it never fails on the figures.
+#
+#   bench/live-bench.sh [--shapes per-node,per-row,weights]
+#                       [--configs linear,cons_tres,mm,bestfit/hilbert]
+#                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
+#                       [--workload FILE] [--out DIR] [--build DIR]
+#
+# A locality configuration is STRATEGY[/CURVE][+WALLTIME] (e.g. mm,
+# bestfit/hilbert, mc1x1+sl); linear and cons_tres are Slurm's plugins.
+# The workload is workload.sh gen's seeded stream (node counts log-uniform
+# in 1..--max-nodes, runtimes ~5 s, Poisson arrivals --gap s apart),
+# or a WORKLOAD file (workload.sh's format) given with --workload.
+# Everything lands in --out (default build/live-bench): each run's
+# jobcomp, locality-eval output and slurmctld log, and report.txt.
+# Each run takes about two minutes. Uses ports 6817 and 17001-17064.
+
+set -u
+PROG=live-bench.sh
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+CLUSTER=$REPO/testsuite/slurm/cluster.sh
+WORKLOAD=$REPO/testsuite/slurm/workload.sh
+ALLNODES="n[001-064]"
+
+SHAPES="per-node,per-row,weights" CONFIGS="linear,cons_tres,mm,bestfit/hilbert"
+SEED=1 JOBS=160 MAXN=24 GAP=0.55 WLFILE="" OUT="" BUILD=$REPO/build
+while [ $# -gt 0 ]; do
+	case $1 in
+	--shapes) SHAPES=$2; shift 2 ;;
+	--configs) CONFIGS=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--jobs) JOBS=$2; shift 2 ;;
+	--max-nodes) MAXN=$2; shift 2 ;;
+	--gap) GAP=$2; shift 2 ;;
+	--workload) WLFILE=$2; shift 2 ;;
+	--out) OUT=$2; shift 2 ;;
+	--build) BUILD=$2; shift 2 ;;
+	-h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
+	esac
+done
+OUT=${OUT:-$BUILD/live-bench}
+EVAL=$BUILD/src/tools/locality-eval
+REPLAY=$BUILD/src/replay/locality-replay
+PLUGDIR=$BUILD/src/plugins/select/locality/.libs
+
+die() {
+	echo "$PROG: $*" >&2
+	exit 1
+}
+say() {
+	echo "== $*" >&2
+}
+
+[ "$(id -u)" = 0 ] || die "run as root: it starts munged, slurmctld and slurmd"
+for f in "$EVAL" "$REPLAY" "$PLUGDIR/select_locality.so"; do
+	[ -e "$f" ] || die "$f missing: build first (scripts/setup.sh)"
+done
+mkdir -p "$OUT/bin" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
+# Every run uses the same binaries, even if the build changes meanwhile.
+cp "$EVAL" "$REPLAY" "$PLUGDIR/select_locality.so" "$OUT/bin/" ||
+	die "cannot copy the binaries into $OUT/bin"
+EVAL=$OUT/bin/locality-eval REPLAY=$OUT/bin/locality-replay PLUGDIR=$OUT/bin
+
+CURRENT=""
+cleanup() {
+	[ -n "$CURRENT" ] && "$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+	CURRENT=""
+}
+trap cleanup EXIT
+trap 'say "interrupted: stopping the cluster"; exit 130' INT TERM
+
+# --- the workload and the ideal -------------------------------------------
+
+WL=$OUT/workload.txt
+if [ -n "$WLFILE" ]; then
+	cp "$WLFILE" "$WL" || die "cannot read $WLFILE"
+	WHAT="workload $WLFILE"
+else
+	"$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
+		--gap "$GAP" >"$WL" || die "workload generator failed"
+	WHAT="workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --gap $GAP"
+fi
+"$WORKLOAD" to-swf "$WL" >"$OUT/workload.swf" || die "workload.sh to-swf failed"
+
+# conf_for STRATEGY[/CURVE][+WALLTIME] FILE
+conf_for() {
+	local spec=$1 s c=hilbert w=none
+	s=${spec%%+*}
+	[ "$s" != "$spec" ] && w=${spec#*+}
+	case $s in */*) c=${s#*/}; s=${s%%/*} ;; esac
+	printf 'Dimensions=8x8\nTorus=yes\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\n' \
+		"$s" "$c" "$w" >"$2"
+}
+
+# The ideal for k nodes: the most compact set any of the core's exact or
+# near-exact strategies finds on the empty torus.
+conf_for mm "$OUT/base.conf"
+awk '$2 > 1 { print $2 }' "$WL" | sort -un | while read -r k; do
+	best=""
+	for s in mm_inc mc1x1 box span; do
+		nl=$("$EVAL" --conf "$OUT/base.conf" --nodes "$ALLNODES" --predict \
+			-k "$k" --strategy "$s" 2>/dev/null) || continue
+		h=$(echo "x $nl" | "$EVAL" --conf "$OUT/base.conf" \
+			--nodes "$ALLNODES" | awk '$1 == "x" { print $3 }')
+		best=$(awk -v a="$best" -v b="$h" 'BEGIN { print (a == "" || b < a) ? b : a }')
+	done
+	echo "$k $best"
+done >"$OUT/ideal.txt"
+
+# --- the live runs --------------------------------------------------------
+
+# run SHAPE CONFIG - the workload on a fresh cluster; keeps its records.
+run() {
+	local shape=$1 cfg=$2 tag dir args t0 sel=locality
+	tag=$shape-$(echo "$cfg" | tr '/+' '__')
+	dir=$OUT/run/$tag
+	args=(start --dir "$dir" --shape "$shape" --debug debug)
+	case $cfg in
+	linear | cons_tres) sel=$cfg ;;
+	*) conf_for "$cfg" "$OUT/$tag.conf"
+	   args+=(--plugin-dir "$PLUGDIR" --locality-conf "$OUT/$tag.conf") ;;
+	esac
+	args+=(--select "$sel")
+	[ "$sel" = cons_tres ] && args+=(--extra "SelectTypeParameters=CR_Core")
+	say "$shape / $cfg: starting the cluster"
+	"$CLUSTER" "${args[@]}" >"$OUT/$tag.start.log" 2>&1 ||
+		die "cluster did not start: $(tail -n 3 "$OUT/$tag.start.log")"
+	CURRENT=$dir
+	export SLURM_CONF=$dir/etc/slurm.conf
+	t0=$SECONDS
+	(cd "$dir/out" && "$WORKLOAD" submit "$WL" "$OUT/$tag.ids") ||
+		die "submission failed"
+	"$WORKLOAD" wait "$OUT/$tag.ids" 900 || die "jobs did not finish"
+	sleep 1
+	cp "$dir/jobcomp.txt" "$OUT/$tag.jobcomp"
+	cp "$dir/log/slurmctld.log" "$OUT/$tag.slurmctld.log"
+	cleanup
+	"$EVAL" --conf "$OUT/base.conf" --nodes "$ALLNODES" \
+		--jobcomp "$OUT/$tag.jobcomp" >"$OUT/$tag.eval" ||
+		die "locality-eval failed on $OUT/$tag.jobcomp"
+	say "$shape / $cfg: done in $((SECONDS - t0)) s"
+}
+
+# --- the replay of the same workload ----------------------------------------
+
+replay_args=()
+IFS=, read -r -a cfgs <<<"$CONFIGS"
+for cfg in "${cfgs[@]}"; do
+	case $cfg in
+	linear | cons_tres) continue ;;
+	esac
+	s=${cfg%%+*} w=none
+	[ "$s" != "$cfg" ] && w=${cfg#*+}
+	case $s in */*) ;; *) s=$s/hilbert ;; esac
+	mkdir -p "$OUT/replay"
+	"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
+		-s "$s" -w "$w" --no-recorded --no-svg -q \
+		--out "$OUT/replay/$(echo "$cfg" | tr '/+' '__')" >/dev/null 2>&1 ||
+		die "locality-replay failed for $cfg"
+done
+# select/linear in the replay. With one NodeName line it takes the best
+# fit among runs of consecutive free node numbers (bestfit on the
+# row-major curve); with a line per node or row slurmctld offers it one
+# line at a time, so it takes the first free nodes in slurm.conf order
+# (freelist on the row-major curve).
+for m in bestfit freelist; do
+	"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
+		-s "$m/rowmajor" --no-recorded --no-svg -q \
+		--out "$OUT/replay/linear-$m" >/dev/null 2>&1 ||
+		die "locality-replay failed for the linear model ($m)"
+	replay_args+=(--replay "linear model ($m/rowmajor)" \
+		"$(ls "$OUT/replay/linear-$m"/*.csv | grep -v rejected | head -n 1)")
+done
+for cfg in "${cfgs[@]}"; do
+	case $cfg in linear | cons_tres) continue ;; esac
+	csv=$(ls "$OUT/replay/$(echo "$cfg" | tr '/+' '__')"/*.csv | grep -v rejected | head -n 1)
+	replay_args+=(--replay "locality $cfg" "$csv")
+done
+
+IFS=, read -r -a shapes <<<"$SHAPES"
+{
+	echo "select/locality live benchmark - $(date '+%Y-%m-%d %H:%M:%S')"
+	echo "machine: 64 slurmd on one host, 8x8 torus; $WHAT ($(grep -c . "$WL") jobs)"
+	echo "hops: each job's mean pairwise torus hops, over multi-node jobs;"
+	echo "x_first: ratio to the first row; x_ideal: to the most compact set"
+	echo "the core finds for each size on an empty torus (ideal.txt)"
+} >"$OUT/report.txt"
+for shape in "${shapes[@]}"; do
+	live_args=()
+	for cfg in "${cfgs[@]}"; do
+		run "$shape" "$cfg"
+		tag=$shape-$(echo "$cfg" | tr '/+' '__')
+		case $cfg in
+		linear | cons_tres) name="select/$cfg" ;;
+		*) name="locality $cfg" ;;
+		esac
+		live_args+=(--live "$name" "$OUT/$tag.jobcomp" "$OUT/$tag.eval")
+	done
+	{
+		echo
+		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+			--title "shape $shape" "${live_args[@]}"
+	} >>"$OUT/report.txt"
+done
+{
+	echo
+	python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+		--title "replay" "${replay_args[@]}" | sed -n '/(replay/,$p'
+} >>"$OUT/report.txt"
+cat "$OUT/report.txt"

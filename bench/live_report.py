@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""live_report.py - the tables of bench/live-bench.sh.
+
+Reads, for each configuration run on the live cluster, its jobcomp/filetxt
+records and locality-eval's per-job lines for them, and prints one table:
+mean and p95 over multi-node jobs of each job's mean pairwise hops, the
+mean's ratio to the first row (select/linear) and to the ideal (the most
+compact placement the core finds for each job's size on an empty machine),
+mean wait, makespan. Replay rows (locality-replay's per-job CSV for the
+same workload) follow, for comparing live with replay.
+
+  live_report.py [--ideal FILE] [--title TEXT]
+                 --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
+"""
+import argparse
+import csv
+import datetime
+import sys
+
+
+def percentile(values, q):
+    """Nearest-rank percentile (the core's metrics use the same rule)."""
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    rank = max(1, -(-len(v) * q // 100))
+    return v[int(rank) - 1]
+
+
+def mean(values):
+    return sum(values) / len(values) if values else float("nan")
+
+
+def parse_time(text):
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S").timestamp()
+
+
+def read_jobcomp(path):
+    """JobId -> (submit, start, end, node count) of completed jobs."""
+    jobs = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            kv = dict(t.split("=", 1) for t in line.split() if "=" in t)
+            try:
+                jobs[kv["JobId"]] = (parse_time(kv["SubmitTime"]),
+                                     parse_time(kv["StartTime"]),
+                                     parse_time(kv["EndTime"]),
+                                     int(kv["NodeCnt"]))
+            except (KeyError, ValueError):
+                continue
+    return jobs
+
+
+def read_eval(path):
+    """JobId -> mean pairwise hops, from locality-eval's per-job lines."""
+    hops = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 3 and not line.startswith(("summary:", "#")):
+                try:
+                    hops[w[0]] = float(w[2])
+                except ValueError:
+                    pass
+    return hops
+
+
+def read_ideal(path):
+    ideal = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            k, h = line.split()
+            ideal[int(k)] = float(h)
+    return ideal
+
+
+def row(name, per_job, ideal, waits, makespan):
+    """per_job: (k, hops) of every job; figures over multi-node jobs."""
+    multi = [(k, h) for k, h in per_job if k > 1]
+    hops = [h for _, h in multi]
+    best = [ideal.get(k) for k, _ in multi]
+    to_ideal = (mean(hops) / mean(best)) if best and None not in best else float("nan")
+    return {"name": name, "jobs": len(per_job), "multi": len(multi),
+            "mean": mean(hops), "p95": percentile(hops, 95),
+            "ideal": to_ideal, "wait": mean(waits), "makespan": makespan}
+
+
+def live_row(name, jobcomp, evalf, ideal):
+    jobs, hops = read_jobcomp(jobcomp), read_eval(evalf)
+    per_job = [(j[3], hops[i]) for i, j in jobs.items() if i in hops]
+    waits = [j[1] - j[0] for j in jobs.values()]
+    span = (max(j[2] for j in jobs.values()) - min(j[0] for j in jobs.values())
+            if jobs else float("nan"))
+    return row(name, per_job, ideal, waits, span)
+
+
+def replay_row(name, path, ideal):
+    per_job, waits, first, last = [], [], None, None
+    with open(path, encoding="utf-8") as f:
+        for r in csv.DictReader(f):
+            k = int(r["requested_nodes"])
+            per_job.append((k, float(r["mean_pairwise_hops"]) if k > 1 else 0.0))
+            sub, start, end = float(r["submit"]), float(r["start"]), float(r["end"])
+            waits.append(start - sub)
+            first = sub if first is None else min(first, sub)
+            last = end if last is None else max(last, end)
+    return row(name, per_job, ideal, waits,
+               (last - first) if per_job else float("nan"))
+
+
+def print_table(title, rows, base):
+    print(title)
+    print("%-30s %5s %5s %7s %7s %8s %8s %8s %9s" % (
+        "row", "jobs", "multi", "hops", "p95", "x_first", "x_ideal",
+        "wait_s", "makespan"))
+    for r in rows:
+        ratio = r["mean"] / base["mean"] if base and base["mean"] else float("nan")
+        ideal = "%8.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%8s" % "-"
+        print("%-30s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f" % (
+            r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], ratio,
+            ideal, r["wait"], r["makespan"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ideal", help="k and ideal mean hops, one pair a line")
+    ap.add_argument("--title", default="")
+    ap.add_argument("--live", nargs=3, action="append", default=[],
+                    metavar=("NAME", "JOBCOMP", "EVAL"))
+    ap.add_argument("--replay", nargs=2, action="append", default=[],
+                    metavar=("NAME", "CSV"))
+    a = ap.parse_args()
+    ideal = read_ideal(a.ideal) if a.ideal else {}
+    live = [live_row(n, j, e, ideal) for n, j, e in a.live]
+    print_table(a.title + " (live)", live, live[0] if live else None)
+    if a.replay:
+        rep = [replay_row(n, c, ideal) for n, c in a.replay]
+        print()
+        print_table(a.title + " (replay, same workload)", rep,
+                    rep[0] if rep else None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
