@@ -32,7 +32,10 @@
 #      the next kill ("must survive") has exactly one COMPLETED jobcomp
 #      record; jobs acknowledged within 10 s before a kill may be lost by
 #      Slurm itself (it saves its job state every few seconds) and are
-#      counted apart, not failed; no node in two jobs at once
+#      counted apart, not failed; no node in two jobs at once. The same
+#      case runs again under select/linear, the control (same job list,
+#      same kill delays), and both sets of figures are printed side by
+#      side: a loss select/locality shows beyond linear's is a defect
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
@@ -563,23 +566,24 @@ d_drain() {
 }
 
 case_d() {
-	local n1="d: $RESTARTS kill -9 + restarts of slurmctld during a stream: slurmctld comes back every time"
-	local n2="d: no job acknowledged >= $((GRACE_MS / 1000)) s before a kill is lost; each completes once, but for Slurm's state-save window"
-	local n3="d: no node in two jobs at once across the restarts (jobcomp)"
+	local sel=${1:-locality} D=$RUNROOT/d-${1:-locality}
+	local n1="d ($sel): $RESTARTS kill -9 + restarts of slurmctld during a stream: slurmctld comes back every time"
+	local n2="d ($sel): no job acknowledged >= $((GRACE_MS / 1000)) s before a kill is lost; each completes once, but for Slurm's state-save window"
+	local n3="d ($sel): no node in two jobs at once across the restarts (jobcomp)"
 	local bad1="" bad2="" bad3=""
 	D_HELD=0 D_DRAINED=""
-	if ! start_cluster d locality "$LCONF_MM"; then
+	if ! start_cluster "d-$sel" "$sel" "$LCONF_MM"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
 		return
 	fi
 	RANDOM=$SEED
-	gen_jobs D 100000 "$((SEED + 3))" 0 4 >"$RUNROOT/d.list"
-	rm -f "$RUNROOT/d.stop"
-	submitter "$RUNROOT/d.list" "$RUNROOT/d.acks" 0.15 "$RUNROOT/d.stop" &
+	gen_jobs D 100000 "$((SEED + 3))" 0 4 >"$D.list"
+	rm -f "$D.stop"
+	submitter "$D.list" "$D.acks" 0.15 "$D.stop" &
 	SUBMITTER=$!
-	local r delay pid t_kill kills=$RUNROOT/d.kills survived=0 q
+	local r delay pid t_kill kills=$D.kills survived=0 q
 	: >"$kills"
 	for r in $(seq "$RESTARTS"); do
 		delay=$((8 + RANDOM % 13))
@@ -596,20 +600,20 @@ case_d() {
 		kill -9 "$pid"
 		echo "$t_kill" >>"$kills"
 		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
-		if ! "$CLUSTER" restart-ctld --dir "$CURRENT" >"$RUNROOT/d.restart.$r.log" 2>&1; then
-			bad1="restart $r failed: $(tail -n 2 "$RUNROOT/d.restart.$r.log" | tr '\n' ' ')"
+		if ! "$CLUSTER" restart-ctld --dir "$CURRENT" >"$D.restart.$r.log" 2>&1; then
+			bad1="restart $r failed: $(tail -n 2 "$D.restart.$r.log" | tr '\n' ' ')"
 			break
 		fi
 		survived=$((survived + 1))
-		note "d: kill $r after $delay s (jobs: ${q:-none}); slurmctld back in $((($(now_ms) - t_kill) / 1000)) s"
+		note "d ($sel): kill $r after $delay s (jobs: ${q:-none}); slurmctld back in $((($(now_ms) - t_kill) / 1000)) s"
 	done
-	touch "$RUNROOT/d.stop"
+	touch "$D.stop"
 	wait "$SUBMITTER"
 	SUBMITTER=""
 	result "$n1" "$bad1"
 	d_drain 300 || bad2="jobs did not finish within 300 s of the last restart"
 	sleep 1
-	local tab=$RUNROOT/d.table
+	local tab=$D.table
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
 	# Every acknowledged job by the first kill after its ack: "must"
 	# when acknowledged GRACE before it (or after the last kill). Its
@@ -622,7 +626,7 @@ case_d() {
 	# record (same id and start as an earlier one) starting at the kill
 	# that resurrected it: until then the first slurmctld had it ended.
 	local summary
-	summary=$(awk -v grace="$GRACE_MS" -v clip="$RUNROOT/d.clipped" '
+	summary=$(awk -v grace="$GRACE_MS" -v clip="$D.clipped" '
 		function inwin(t,   k) {
 			if (t < 0) return 0
 			for (k = 1; k <= nk; k++)
@@ -638,6 +642,9 @@ case_d() {
 			next
 		}
 		{
+			# A requeue (a launch that failed after a restart) leaves
+			# a PENDING record; it is not a second run of the job.
+			if ($3 == "PENDING" || $3 == "REQUEUED") { requeued++; next }
 			nrec[$2]++
 			if ($3 == "COMPLETED") done[$2]++
 			if (inwin($4) || inwin($5)) win[$2] = 1
@@ -678,18 +685,20 @@ case_d() {
 				odd++
 				if (!odd1) odd1 = l "/" jid[l]
 			}
-			printf "%d %d %d %d %d %d %d %d %d %d %s %s %s\n", n, refused,
+			printf "%d %d %d %d %d %d %d %d %d %d %d %s %s %s\n", n, refused,
 				nmust, lost, nwin, odd, nrisk, risklost, reused, clipped,
+				requeued,
 				lost1 == "" ? "-" : lost1, odd1 == "" ? "-" : odd1,
 				win1 == "" ? "-" : win1
-		}' "$kills" "$RUNROOT/d.acks" "$tab")
-	local n refused nmust lost nwin odd nrisk risklost reused clipped lost1 odd1 win1
-	read -r n refused nmust lost nwin odd nrisk risklost reused clipped lost1 odd1 win1 <<<"$summary"
-	note "d: $n jobs acknowledged ($refused refused while slurmctld was down), $(wc -l <"$CURRENT/jobcomp.txt") jobcomp records"
-	note "d: $nmust must survive: $lost lost, $((nmust - lost - nwin - odd)) completed exactly once," \
-		"$nwin more than once or resurrected within the state-save window (e.g. $win1), $odd otherwise"
-	note "d: $nrisk acknowledged within $((GRACE_MS / 1000)) s before a kill: $risklost lost (Slurm's state-save window; not failed)"
-	note "d: Slurm gave $reused acknowledged ids to other jobs after losing them; held $D_HELD job(s) after a launch clash (released);" \
+		}' "$kills" "$D.acks" "$tab")
+	local n refused nmust lost nwin odd nrisk risklost reused clipped requeued lost1 odd1 win1
+	read -r n refused nmust lost nwin odd nrisk risklost reused clipped requeued lost1 odd1 win1 <<<"$summary"
+	note "d ($sel): $n jobs acknowledged ($refused refused while slurmctld was down), $(wc -l <"$CURRENT/jobcomp.txt") jobcomp records"
+	note "d ($sel): $nmust must survive: $lost lost, $((nmust - lost - nwin - odd)) completed exactly once," \
+		"$nwin more than once or resurrected within the state-save window (e.g. $win1), $odd otherwise;" \
+		"$requeued requeue records (a launch failed after a restart, the job ran later)"
+	note "d ($sel): $nrisk acknowledged within $((GRACE_MS / 1000)) s before a kill: $risklost lost (Slurm's state-save window; not failed)"
+	note "d ($sel): Slurm gave $reused acknowledged ids to other jobs after losing them; held $D_HELD job(s) after a launch clash (released);" \
 		"drained ${D_DRAINED:-no nodes} for 'Duplicate jobid' (resumed)"
 	[ "$n" -gt 0 ] || bad2="${bad2:+$bad2; }no job was acknowledged"
 	[ "$lost" -gt 0 ] && bad2="${bad2:+$bad2; }$lost must-survive jobs have no COMPLETED record (first: label/id $lost1)"
@@ -698,15 +707,15 @@ case_d() {
 	if [ -z "$EVAL" ]; then
 		bad3="locality-eval not built (overlap checker)"
 	else
-		"$EVAL" --check-overlap "$RUNROOT/d.clipped" >"$RUNROOT/d.overlap" 2>&1 ||
-			bad3=$(head -n 2 "$RUNROOT/d.overlap" | tr '\n' ' ')
+		"$EVAL" --check-overlap "$D.clipped" >"$D.overlap" 2>&1 ||
+			bad3=$(head -n 2 "$D.overlap" | tr '\n' ' ')
 		local raw
 		raw=$(overlap "$CURRENT/jobcomp.txt")
-		note "d: $(tail -n 1 "$RUNROOT/d.overlap"); $clipped resurrected records start at their kill;" \
+		note "d ($sel): $(tail -n 1 "$D.overlap"); $clipped resurrected records start at their kill;" \
 			"raw jobcomp: ${raw:-no overlap}"
 	fi
 	result "$n3" "$bad3"
-	D_FIG="$survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
+	D_FIG="${D_FIG:+$D_FIG; }select/$sel: $survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
 	stop_cluster
 }
 
@@ -725,11 +734,18 @@ main() {
 		for c in a b c d; do
 			want "$c" || continue
 			local tc=$SECONDS
-			"case_$c"
+			if [ "$c" = d ]; then
+				# select/linear is the control: same jobs, same
+				# kill times (both seeded by --seed).
+				case_d locality
+				case_d linear
+			else
+				"case_$c"
+			fi
 			note "$c: $((SECONDS - tc)) s"
 		done
 	fi
-	[ -n "$D_FIG" ] && note "d: $D_FIG"
+	[ -n "$D_FIG" ] && note "d, side by side: $D_FIG"
 	note "total $((SECONDS - t0)) s"
 	lib_finish
 }
