@@ -70,6 +70,16 @@ typedef struct sl_alloc_slot {
 	loc_alloc_t *alloc;
 } sl_alloc_slot_t;
 
+/* Per-decision arrays, indexed by grid node: sized once per machine and
+ * reused by every job_test (always under the plugin's lock), so the
+ * scheduling loop does not allocate them per call (sl_place.c). */
+typedef struct sl_scratch {
+	uint8_t *ok, *cand, *held, *save;
+	int64_t *busy;
+	int *req, *out, *tier_n;
+	uint64_t *weight, *levels;
+} sl_scratch_t;
+
 typedef struct sl_machine {
 	char *path;           /* locality.conf read (xmalloc) */
 	loc_conf_t *conf;
@@ -84,6 +94,7 @@ typedef struct sl_machine {
 	loc_holds_t *holds;   /* PF soft holds (NULL unless PF is used) */
 	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
 	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
+	sl_scratch_t scratch; /* made on first use, freed with the machine */
 } sl_machine_t;
 
 /* A PF hold as the plugin sees it: the region a pending partner should

@@ -82,6 +82,16 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->to_core);
 	xfree(m->to_slurm);
 	FREE_NULL_LIST(m->pf_regions);
+	xfree(m->scratch.ok);
+	xfree(m->scratch.cand);
+	xfree(m->scratch.held);
+	xfree(m->scratch.save);
+	xfree(m->scratch.busy);
+	xfree(m->scratch.req);
+	xfree(m->scratch.out);
+	xfree(m->scratch.tier_n);
+	xfree(m->scratch.weight);
+	xfree(m->scratch.levels);
 	xfree(m->path);
 	xfree(m);
 }

@@ -43,37 +43,44 @@ typedef struct sl_ctx {
 static void _ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		      job_record_t *job, uint16_t mode)
 {
+	sl_scratch_t *s = &m->scratch;
+	int n = m->ncore;
+
 	memset(c, 0, sizeof(*c));
 	c->m = m;
 	c->l = l;
 	c->job = job;
 	c->mode = mode;
 	c->now = time(NULL);
-	c->ok = xcalloc(m->ncore, sizeof(uint8_t));
-	c->cand = xcalloc(m->ncore, sizeof(uint8_t));
-	c->held = xcalloc(m->ncore, sizeof(uint8_t));
-	c->busy = xcalloc(m->ncore, sizeof(int64_t));
-	c->req = xcalloc(m->ncore, sizeof(int));
-	c->out = xcalloc(m->ncore, sizeof(int));
-	c->weight = xcalloc(m->ncore, sizeof(uint64_t));
-	c->levels = xcalloc(m->ncore, sizeof(uint64_t));
-	c->save = xcalloc(m->ncore, sizeof(uint8_t));
-	c->tier_n = xcalloc(m->ncore, sizeof(int));
+	if (!s->ok) {
+		s->ok = xcalloc(n, sizeof(uint8_t));
+		s->cand = xcalloc(n, sizeof(uint8_t));
+		s->held = xcalloc(n, sizeof(uint8_t));
+		s->save = xcalloc(n, sizeof(uint8_t));
+		s->busy = xcalloc(n, sizeof(int64_t));
+		s->req = xcalloc(n, sizeof(int));
+		s->out = xcalloc(n, sizeof(int));
+		s->tier_n = xcalloc(n, sizeof(int));
+		s->weight = xcalloc(n, sizeof(uint64_t));
+		s->levels = xcalloc(n, sizeof(uint64_t));
+	}
+	/* The arrays read before they are written start clear. */
+	memset(s->ok, 0, n);
+	memset(s->cand, 0, n);
+	memset(s->held, 0, n);
+	memset(s->busy, 0, n * sizeof(int64_t));
+	c->ok = s->ok;
+	c->cand = s->cand;
+	c->held = s->held;
+	c->save = s->save;
+	c->busy = s->busy;
+	c->req = s->req;
+	c->out = s->out;
+	c->tier_n = s->tier_n;
+	c->weight = s->weight;
+	c->levels = s->levels;
 }
 
-static void _ctx_fini(sl_ctx_t *c)
-{
-	xfree(c->ok);
-	xfree(c->cand);
-	xfree(c->held);
-	xfree(c->busy);
-	xfree(c->req);
-	xfree(c->out);
-	xfree(c->weight);
-	xfree(c->levels);
-	xfree(c->save);
-	xfree(c->tier_n);
-}
 
 static bool _mem_ok(job_record_t *job, node_record_t *node)
 {
@@ -695,7 +702,6 @@ int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
 		error("%s: %pJ: unknown job_test mode %u", plugin_type, job,
 		      mode);
 out:
-	_ctx_fini(&c);
 	return rc;
 }
 
@@ -743,6 +749,5 @@ bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
 		xfree(names);
 	}
 out:
-	_ctx_fini(&c);
 	return picked;
 }
