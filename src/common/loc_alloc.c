@@ -154,6 +154,8 @@ void loc_policy_init(loc_policy_t *policy)
 	policy->mm_max_centers = 0;
 	policy->seed = 1;
 	policy->node_weight = LOC_NODE_WEIGHT_TIERS;
+	policy->compact_wait = 0;
+	policy->compact_tolerance = 0.1;
 }
 
 bool loc__policy_sl(const loc_policy_t *policy)
@@ -187,9 +189,11 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 				     "unknown walltime mode %d",
 				     policy->walltime),
 		       NULL;
-	if (!(policy->sl_tolerance >= 0.0) || !(policy->pack_tolerance >= 0.0))
+	if (!(policy->sl_tolerance >= 0.0) ||
+	    !(policy->pack_tolerance >= 0.0) ||
+	    !(policy->compact_tolerance >= 0.0) || policy->compact_wait < 0)
 		return loc_error_set(err, LOC_EINVAL, NULL, 0,
-				     "SL and pack tolerances must be >= 0"),
+				     "tolerances and CompactWait must be >= 0"),
 		       NULL;
 	n = loc_grid_nnodes(grid);
 	a = calloc(1, sizeof(*a));

@@ -61,6 +61,10 @@ static int _d_policy(desc_t *d, const loc_policy_t *pol,
 	D_FIELD(node_weight, "NodeWeight=%s",
 		loc_node_weight_name(pol->node_weight));
 	D_FIELD(pack_tolerance, "PackTolerance=%g", pol->pack_tolerance);
+	D_FIELD(compact_wait, "CompactWait=%lld",
+		(long long)pol->compact_wait);
+	D_FIELD(compact_tolerance, "CompactTolerance=%g",
+		pol->compact_tolerance);
 #undef D_FIELD
 	return n;
 }

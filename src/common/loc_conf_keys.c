@@ -41,6 +41,8 @@ static const char *const _keys[K_COUNT + 1] = {
 	[K_SEED] = "Seed",
 	[K_NODE_WEIGHT] = "NodeWeight",
 	[K_PACK_TOL] = "PackTolerance",
+	[K_COMPACT_WAIT] = "CompactWait",
+	[K_COMPACT_TOL] = "CompactTolerance",
 	[K_NODENAME] = "NodeName",
 	[K_COORDS] = "Coords",
 	[K_PARTITION] = "PartitionName",
@@ -52,7 +54,7 @@ static const char *const _keys[K_COUNT + 1] = {
 	((1u << K_STRATEGY) | (1u << K_CURVE) | (1u << K_WALLTIME) |    \
 	 (1u << K_SLTOL) | (1u << K_PAGING_SIZE) | (1u << K_PAGING_INDEX) | \
 	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT) | \
-	 (1u << K_PACK_TOL))
+	 (1u << K_PACK_TOL) | (1u << K_COMPACT_WAIT) | (1u << K_COMPACT_TOL))
 
 /* ===================================================================== */
 /* Internal functions: helpers                                           */
@@ -220,7 +222,7 @@ static int _enum_key(conf_parser_t *p, loc_policy_t *pol, int key,
 }
 
 /* A non-negative real in plain decimal notation (no hex, inf or nan):
- * SLTolerance, PackTolerance. */
+ * SLTolerance, PackTolerance, CompactTolerance. */
 static int _fraction_key(conf_parser_t *p, int key, const char *val,
 			 int line, double *out)
 {
@@ -256,6 +258,14 @@ static int _policy_key(conf_parser_t *p, loc_policy_t *pol, int key,
 		return _fraction_key(p, key, val, line, &pol->sl_tolerance);
 	case K_PACK_TOL:
 		return _fraction_key(p, key, val, line, &pol->pack_tolerance);
+	case K_COMPACT_TOL:
+		return _fraction_key(p, key, val, line,
+				     &pol->compact_tolerance);
+	case K_COMPACT_WAIT:
+		if (_int_key(p, key, val, line, 0, 1 << 30, &v))
+			return LOC_EPARSE;
+		pol->compact_wait = v;
+		return 0;
 	case K_PAGING_SIZE:
 		if (_int_key(p, key, val, line, 0, 10, &v))
 			return LOC_EPARSE;
@@ -320,6 +330,12 @@ void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 		break;
 	case K_PACK_TOL:
 		dst->pack_tolerance = src->pack_tolerance;
+		break;
+	case K_COMPACT_WAIT:
+		dst->compact_wait = src->compact_wait;
+		break;
+	case K_COMPACT_TOL:
+		dst->compact_tolerance = src->compact_tolerance;
 		break;
 	}
 }

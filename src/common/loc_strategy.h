@@ -93,6 +93,10 @@ typedef struct loc_policy {
 	loc_node_weight_t node_weight; /* for drivers with node weights */
 	double pack_tolerance;      /* pack: fraction of the least total hops
 				     * traded for a smaller free perimeter */
+	int64_t compact_wait;       /* seconds a job may wait for a compact
+				     * placement (0 = never; loc_patience.h) */
+	double compact_tolerance;   /* ... one within this fraction of the
+				     * hops it would get on idle nodes */
 } loc_policy_t;
 
 /* Fills policy with defaults: hilbert, freelist, no walltime awareness,

@@ -141,6 +141,12 @@ static void _help(void)
 	       "(0 = any)\n"
 	       "      --adjest-window N   AdjEst: finished jobs remembered per "
 	       "user\n"
+	       "      --compact-wait S    CompactWait: a job may wait up to S "
+	       "seconds for\n"
+	       "                          nodes within --compact-tolerance X "
+	       "of the hops\n"
+	       "                          it gets on an idle machine (0 = "
+	       "never wait)\n"
 	       "      --loc-le            loss of capacity also counts a "
 	       "waiting job of\n"
 	       "                          exactly the idle node count\n"
@@ -242,7 +248,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		O_CURVE,
 		O_SLTOL,
 		O_PFMAX,
-		O_ADJW,
+		O_ADJW, O_PATIENCE, O_PATTOL,
 		O_LOCLE,
 		O_NOREC,
 		O_DECISION,
@@ -284,6 +290,8 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		{ "sl-tolerance", required_argument, 0, O_SLTOL },
 		{ "pf-max-nodes", required_argument, 0, O_PFMAX },
 		{ "adjest-window", required_argument, 0, O_ADJW },
+		{ "compact-wait", required_argument, 0, O_PATIENCE },
+		{ "compact-tolerance", required_argument, 0, O_PATTOL },
 		{ "loc-le", no_argument, 0, O_LOCLE },
 		{ "no-recorded", no_argument, 0, O_NOREC },
 		{ "decision", required_argument, 0, O_DECISION },
@@ -309,6 +317,8 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 	o->sched = RP_SCHED_EASY;
 	o->prio = RP_PRIO_FCFS;
 	o->sl_tolerance = -1;
+	o->compact_wait = -1;
+	o->compact_tolerance = -1;
 	o->nsnaps = 3;
 	o->threads = 2;
 	o->progress = -1;
@@ -429,6 +439,14 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		case O_PFMAX:
 			o->pf_max_nodes = (int)_int_arg("--pf-max-nodes",
 							optarg, 0, 1 << 24);
+			break;
+		case O_PATIENCE:
+			o->compact_wait = _int_arg("--compact-wait", optarg, 0,
+						   1 << 30);
+			break;
+		case O_PATTOL:
+			o->compact_tolerance =
+				rp_real_arg("--compact-tolerance", optarg, 0);
 			break;
 		case O_ADJW:
 			o->adjest_window = (int)_int_arg("--adjest-window",

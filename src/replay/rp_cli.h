@@ -42,6 +42,8 @@ typedef struct rp_opts {
 	double sl_tolerance;   /* < 0: the config's */
 	int pf_max_nodes;
 	int adjest_window;     /* 0: the config's */
+	int64_t compact_wait;  /* CompactWait; < 0: the config's */
+	double compact_tolerance; /* CompactTolerance; < 0: the config's */
 	bool loc_le;
 	bool no_recorded;
 	const char *out;

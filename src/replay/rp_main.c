@@ -132,6 +132,10 @@ static void _policy_for(const job_ctx_t *c, const spec_t *sp, loc_policy_t *pol)
 	pol->walltime = rp_wmode_policy(sp->wmode);
 	if (c->o->sl_tolerance >= 0)
 		pol->sl_tolerance = c->o->sl_tolerance;
+	if (c->o->compact_wait >= 0)
+		pol->compact_wait = c->o->compact_wait;
+	if (c->o->compact_tolerance >= 0)
+		pol->compact_tolerance = c->o->compact_tolerance;
 }
 
 /* Replays one row. Returns 0 or a LOC_E* code with err filled. */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "loc_metrics.h"
+#include "loc_patience.h"
 #include "loc_walltime.h"
 #include "rp_sim.h"
 
@@ -63,6 +64,7 @@ typedef struct sim {
 	bool resv_phase;  /* backfilling behind a pivot */
 	uint8_t *proj;	  /* projected free nodes */
 	int *out, *out2, *out3;
+	int *fb; /* the pivot's set declined for compactness */
 
 	ent_t *heap; /* running jobs by actual end */
 	int nheap;
@@ -80,6 +82,9 @@ typedef struct sim {
 	uint32_t *fail_free, *fail_nr;
 	int8_t *empty_fit;
 	loc_adjest_t *adj;
+	const loc_policy_t *pol;
+	int64_t *ref_hops; /* per size: hops on the idle machine, -1 = not yet */
+	int64_t wake;	   /* next time a deferred job stops waiting */
 	int done;
 	int snap_next;
 } sim_t;
@@ -313,8 +318,72 @@ static int _pair(sim_t *s, int j, int64_t now)
 	return 0;
 }
 
-/* Tries to start job j on cand. Returns 1 (started), 0 (does not fit) or a
- * negative LOC_E* code. */
+/* Whether a job of k nodes fits the empty machine at all (cached); also
+ * records the hops it gets there, the CompactWait reference. */
+static int _fits_empty(sim_t *s, int k)
+{
+	if (s->empty_fit[k] < 0) {
+		loc_request_t req = { .nodes = k };
+		loc_view_t view = { .candidate = s->all };
+		loc_error_t e;
+		int rc = loc_alloc_select(s->alloc, &req, &view, s->out3, &e);
+
+		s->run->alloc_calls++;
+		if (rc && rc != LOC_ENOFIT) {
+			*s->err = e;
+			return rc;
+		}
+		s->empty_fit[k] = rc == 0;
+		s->ref_hops[k] =
+			rc ? 0 : loc_metrics_total_pair_hops(s->grid, s->out3, k);
+		if (s->ref_hops[k] < 0)
+			return (int)s->ref_hops[k];
+	}
+	return s->empty_fit[k];
+}
+
+/*
+ * CompactWait: returns 1 when job j, offered nodes at time t, should wait
+ * for a more compact set (when t is now, a pass runs at its deadline), 0
+ * when it takes them, or a negative LOC_E* code.
+ */
+static int _patient(sim_t *s, int j, int64_t t, const int *nodes,
+		    bool projected)
+{
+	const rp_job_t *job = &s->jobs[j];
+	int64_t hops, until;
+	int rc;
+
+	if (s->pol->compact_wait <= 0 || job->nodes < 2)
+		return 0;
+	/* EASY's promise: a job whose reserved start has come takes the
+	 * nodes it fits on (its reservation was judged compact enough). */
+	if (t >= s->run->first_shadow[j])
+		return 0;
+	rc = _fits_empty(s, job->nodes);
+	if (rc < 0)
+		return rc;
+	hops = loc_metrics_total_pair_hops(s->grid, nodes, job->nodes);
+	if (hops < 0)
+		return (int)hops;
+	if (!loc_patience_defer(s->pol, job->nodes, hops,
+				s->ref_hops[job->nodes], t - job->submit))
+		return 0;
+	/* It stops waiting at its deadline or its reserved start. */
+	until = loc_patience_deadline(s->pol, job->submit);
+	if (s->run->first_shadow[j] < until)
+		until = s->run->first_shadow[j];
+	if (!projected) {
+		s->run->deferrals++;
+		if (until < s->wake)
+			s->wake = until;
+	}
+	return 1;
+}
+
+/* Tries to start job j on cand. Returns 1 (started), 0 (does not fit), 2
+ * (fits, but waits for a more compact set: loc_patience.h) or a negative
+ * LOC_E* code. */
 static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
 {
 	const rp_job_t *job = &s->jobs[j];
@@ -336,6 +405,9 @@ static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
 		*s->err = e;
 		return rc;
 	}
+	rc = _patient(s, j, now, s->out, false);
+	if (rc)
+		return rc < 0 ? rc : 2;
 	if (s->o.ndecision) {
 		rc = _decisions(s, &req, &view);
 		if (rc)
@@ -348,25 +420,6 @@ static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
 			return rc;
 	}
 	return 1;
-}
-
-/* Whether a job of k nodes fits the empty machine at all (cached). */
-static int _fits_empty(sim_t *s, int k)
-{
-	if (s->empty_fit[k] < 0) {
-		loc_request_t req = { .nodes = k };
-		loc_view_t view = { .candidate = s->all };
-		loc_error_t e;
-		int rc = loc_alloc_select(s->alloc, &req, &view, s->out, &e);
-
-		s->run->alloc_calls++;
-		if (rc && rc != LOC_ENOFIT) {
-			*s->err = e;
-			return rc;
-		}
-		s->empty_fit[k] = rc == 0;
-	}
-	return s->empty_fit[k];
 }
 
 /* ===================================================================== */
@@ -396,6 +449,7 @@ static int _cmp_prio(const void *a, const void *b)
 static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 {
 	int k = s->jobs[pivot].nodes, cnt = s->nfree, m = s->nheap;
+	int64_t fb_t = RP_NEVER; /* deadline of a declined set (s->fb) */
 	loc_request_t req = { .nodes = k };
 	loc_view_t view = { .candidate = s->proj, .now = now };
 	loc_error_t e;
@@ -410,9 +464,31 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 	qsort(s->tmp, m, sizeof(ent_t), _cmp_ent);
 	memset(s->resv, 0, s->n);
 	*shadow = RP_NEVER;
+	/* A pivot that fits now but waits for a compact set has the set it
+	 * declined as its fallback from the start. */
+	if (s->pol->compact_wait > 0 && cnt >= k) {
+		int rc = loc_alloc_select(s->alloc, &req, &view, s->out, &e);
+
+		s->run->alloc_calls++;
+		if (rc && rc != LOC_ENOFIT) {
+			*s->err = e;
+			return rc;
+		}
+		if (!rc) {
+			fb_t = loc_patience_deadline(s->pol,
+						     s->jobs[pivot].submit);
+			fb_t = fb_t > now ? fb_t : now;
+			memcpy(s->fb, s->out, sizeof(int) * k);
+		}
+	}
 	for (int i = 0; i < m; i++) {
 		int j = s->tmp[i].j, rc;
 		const int *nodes = s->run->pool + s->run->node_off[j];
+
+		/* A set declined for compactness is taken at the deadline,
+		 * if that comes before this release. */
+		if (fb_t != RP_NEVER && s->tmp[i].t >= fb_t)
+			break;
 
 		for (int q = 0; q < s->jobs[j].nodes; q++)
 			s->proj[nodes[q]] = 1;
@@ -429,10 +505,26 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 			*s->err = e;
 			return rc;
 		}
+		rc = _patient(s, pivot, s->tmp[i].t, s->out, true);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			fb_t = loc_patience_deadline(s->pol,
+						     s->jobs[pivot].submit);
+			fb_t = fb_t > s->tmp[i].t ? fb_t : s->tmp[i].t;
+			memcpy(s->fb, s->out, sizeof(int) * k);
+			continue;
+		}
+		fb_t = RP_NEVER;
 		*shadow = s->tmp[i].t;
 		for (int q = 0; q < k; q++)
 			s->resv[s->out[q]] = 1;
 		break;
+	}
+	if (fb_t != RP_NEVER) {
+		*shadow = fb_t;
+		for (int q = 0; q < k; q++)
+			s->resv[s->fb[q]] = 1;
 	}
 	s->nresv_free = 0;
 	for (int v = 0; v < s->n; v++) {
@@ -488,7 +580,7 @@ static int _schedule(sim_t *s, int64_t now)
 			if (!r)
 				s->fail_free[k] = s->ver;
 		}
-		if (r)
+		if (r == 1)
 			continue;
 		if (s->o.sched == RP_SCHED_FCFS)
 			return 0;
@@ -525,7 +617,7 @@ static int _schedule(sim_t *s, int64_t now)
 		}
 		if (r < 0)
 			return r;
-		if (r) {
+		if (r == 1) {
 			s->run->backfilled[j] = true;
 			s->run->nbackfilled++;
 		}
@@ -634,6 +726,8 @@ static void _sim_free(sim_t *s)
 	free(s->fail_nr);
 	free(s->empty_fit);
 	loc_adjest_destroy(s->adj);
+	free(s->ref_hops);
+	free(s->fb);
 }
 
 static void _snapshots(sim_t *s, int64_t before)
@@ -683,13 +777,18 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.fail_free = calloc(n + 2, sizeof(uint32_t));
 	s.fail_nr = calloc(n + 2, sizeof(uint32_t));
 	s.empty_fit = malloc(n + 2);
+	s.ref_hops = malloc(sizeof(int64_t) * (n + 2));
+	s.fb = malloc(sizeof(int) * n);
+	s.pol = loc_alloc_policy(alloc);
 	if (opts->wmode == RP_W_ADJEST)
 		s.adj = loc_adjest_create(
 			opts->adjest_window > 0 ? opts->adjest_window : 10);
+	s.wake = RP_NEVER;
 	if (!s.run || !s.free || !s.owner || !s.busy || !s.all || !s.resv ||
 	    !s.cand_nr || !s.proj || !s.out || !s.out2 || !s.out3 || !s.heap ||
 	    !s.tmp || !s.queue || !s.state || !s.pbuf || !s.order || !s.pfq ||
-	    !s.fail_free || !s.fail_nr || !s.empty_fit ||
+	    !s.fail_free || !s.fail_nr || !s.empty_fit || !s.ref_hops ||
+	    !s.fb ||
 	    (opts->wmode == RP_W_ADJEST && !s.adj)) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
@@ -704,11 +803,15 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.ver = 1;
 	s.nr_stamp = 1;
 
-	while (next < nj || s.nheap) {
+	while (next < nj || s.nheap || s.wake != RP_NEVER) {
 		int64_t t = next < nj ? w->jobs[next].submit : RP_NEVER;
 
 		if (s.nheap && s.heap[0].t < t)
 			t = s.heap[0].t;
+		if (s.wake < t)
+			t = s.wake;
+		if (s.wake <= t)
+			s.wake = RP_NEVER;
 		_snapshots(&s, t);
 		s.run->events++;
 		while (s.nheap && s.heap[0].t == t) {

@@ -154,6 +154,7 @@ typedef struct rp_run {
 	int64_t decision_count;
 	/* Counters. */
 	int started, rejected_no_fit, pf_pairs, nbackfilled;
+	int deferrals;         /* placements declined for a compact one */
 	int64_t alloc_calls, events;
 } rp_run_t;
 

@@ -71,7 +71,8 @@ static const char _all_keys[] =
 	"nodename=m[1-2]   coords=7,7,3   # ends exactly at the last point\n"
 	"PartitionName=debug Strategy=bestfit Curve=rowmajor NodeWeight=Ignore\n"
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
-	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125\n"
+	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
+	"CompactWait=45 CompactTolerance=0.2\n"
 	"partitionname=plain\n";
 
 static void parses_every_key(void **state)
@@ -134,6 +135,11 @@ static void parses_every_key(void **state)
 	assert_true(p->seed == 9);
 	assert_true(p->pack_tolerance == 0.125);
 	assert_true(loc_conf_policy(c, "debug")->pack_tolerance == 0.0);
+	assert_true(p->compact_wait == 45);
+	assert_true(p->compact_tolerance == 0.2);
+	/* Off unless the file turns it on; 0.1 once it does. */
+	assert_true(loc_conf_policy(c, "debug")->compact_wait == 0);
+	assert_true(loc_conf_policy(c, "debug")->compact_tolerance == 0.1);
 	/* Slurm's own rule unless the file says otherwise. */
 	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
 	p = loc_conf_policy(c, "plain");
@@ -164,7 +170,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 18);
+	assert_int_equal(n, 20);
 }
 
 static void defaults_apply_to_absent_keys(void **state)
@@ -567,6 +573,10 @@ static const struct bad {
 	  "PackTolerance: '-0.1' is negative" },
 	{ "Dimensions=8\nPackTolerance=0x1", 2,
 	  "PackTolerance: '0x1' is not a number" },
+	{ "Dimensions=8\nCompactWait=-5", 2, "CompactWait" },
+	{ "Dimensions=8\nCompactWait=ten", 2, "CompactWait" },
+	{ "Dimensions=8\nCompactTolerance=-1", 2,
+	  "CompactTolerance: '-1' is negative" },
 	{ "Dimensions=8\nPFHoldTime=-1", 2, "PFHoldTime" },
 	{ "Dimensions=8\nPFHoldTime=5s", 2, "not an integer" },
 	{ "Dimensions=8\nAdjEstWindow=0", 2, "AdjEstWindow" },

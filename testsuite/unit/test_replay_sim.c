@@ -168,6 +168,59 @@ static void test_easy_backfills_only_what_keeps_the_reservation(void **state)
 	_teardown(&s);
 }
 
+/* 4 nodes in a line. Jobs 1-3 take nodes 0, 1, 2; job 2 ends at 20,
+ * leaving nodes 1 and 3 free (2 hops apart) for job 4, a 2-node job
+ * submitted at 10 whose compact pair (1 hop) exists only from 100, when
+ * jobs 1 and 3 end. */
+static const char _compact_swf[] =
+	"1 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 0 -1 20 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 10 -1 10 2 -1 -1 2 10 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+/* Job 4's start and first node under CompactWait=wait. */
+static int64_t _compact_start(const setup_t *s, int64_t wait, int *first)
+{
+	loc_policy_t pol = s->m->conf->policy;
+	loc_error_t err;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int64_t t;
+	int j = _index_of(s, "4");
+
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.compact_wait = wait;
+	pol.compact_tolerance = 0.5;
+	a = loc_alloc_create(s->m->grid, &pol, &err);
+	assert_non_null(a);
+	run = _run(s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	t = run->start[j];
+	*first = run->pool[run->node_off[j]];
+	assert_int_equal(run->deferrals, wait ? 1 : 0);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	return t;
+}
+
+static void test_compact_wait_is_bounded(void **state)
+{
+	setup_t s;
+	int first;
+
+	(void)state;
+	_setup_text(&s, _compact_swf, "4");
+	/* off: the first two free nodes, 1 and 3, at 20 */
+	assert_true(_compact_start(&s, 0, &first) == 20);
+	assert_int_equal(first, 1);
+	/* a long wait: the compact pair when it frees up */
+	assert_true(_compact_start(&s, 200, &first) == 100);
+	assert_int_equal(first, 0);
+	/* a short one: the best set there is at the deadline, 10 + 50 */
+	assert_true(_compact_start(&s, 50, &first) == 60);
+	assert_int_equal(first, 1);
+	_teardown(&s);
+}
+
 /* 2 nodes. At t=100 two 2-node jobs wait: job 11 (submitted at 10, asks
  * 1000 s) and job 12 (at 20, asks 10 s). WFP: (90/1000)^3*2 = 0.0015
  * against (80/10)^3*2 = 1024, so job 12 goes first. */
@@ -793,6 +846,7 @@ int main(void)
 		cmocka_unit_test(
 			test_easy_backfills_only_what_keeps_the_reservation),
 		cmocka_unit_test(test_wfp_orders_by_wait_over_request_cubed),
+		cmocka_unit_test(test_compact_wait_is_bounded),
 		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
 		cmocka_unit_test(
 			test_jobs_too_large_or_unplaceable_are_reported),
