@@ -6,7 +6,8 @@
  * This file is the Slurm side only: the plugin symbols, init/fini and
  * every select_p_* entry point of node_select_syms[] (src/common/select.c).
  * Placement itself is the shared core (src/common, loc_alloc_select());
- * sl_conf.c, sl_state.c and sl_place.c translate between the two.
+ * sl_conf.c, sl_state.c, sl_place.c and sl_modes.c translate between
+ * the two.
  *
  * Allocation is whole-node and exclusive. The plugin keeps a ledger of
  * which running job holds which node; it is rebuilt from slurmctld's job

@@ -6,7 +6,9 @@
  *   select_locality.c  the symbol block, init/fini and every select_p_*
  *   sl_conf.c          locality.conf -> machine (grid, node map, allocators)
  *   sl_state.c         the ledger of running jobs and the per-node view
- *   sl_place.c         job_test in its four modes, job_resources
+ *   sl_modes.c         job_test in its modes, resv_test, CompactWait
+ *   sl_place.c         the placement engine they share (sl_ctx.h)
+ *   sl_resources.c     job_resources for a started job
  *   sl_walltime.c      PF holds and AdjEst (seed 004) around Slurm's queue
  * Everything here is plugin-internal (prefix sl_); the module exports only
  * the plugin API (see local.am). Callers hold the plugin mutex.
@@ -72,13 +74,26 @@ typedef struct sl_alloc_slot {
 
 /* Per-decision arrays, indexed by grid node: sized once per machine and
  * reused by every job_test (always under the plugin's lock), so the
- * scheduling loop does not allocate them per call (sl_place.c). */
+ * scheduling loop does not allocate them per call (sl_ctx_init). */
 typedef struct sl_scratch {
 	uint8_t *ok, *cand, *held, *save;
 	int64_t *busy;
 	int *req, *out, *tier_n;
 	uint64_t *weight, *levels;
+	uint8_t *ref_cand; /* CompactWait: cand[] while the reference runs */
+	uint8_t *ref_set;  /* ... and the nodes it is made on */
+	int *ref_out, ref_k;
+	int *fb, fb_k;     /* WILL_RUN: a placement declined for compactness */
 } sl_scratch_t;
+
+/* CompactWait references, direct-mapped by a hash of (allocator, size,
+ * usable nodes): sl_compact.c. */
+#define SL_REF_SLOTS 256
+typedef struct sl_ref {
+	uint64_t key;
+	int k;
+	int64_t hops;
+} sl_ref_t;
 
 typedef struct sl_machine {
 	char *path;           /* locality.conf read (xmalloc) */
@@ -95,6 +110,7 @@ typedef struct sl_machine {
 	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
 	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
 	sl_scratch_t scratch; /* made on first use, freed with the machine */
+	sl_ref_t refs[SL_REF_SLOTS];
 } sl_machine_t;
 
 /* A PF hold as the plugin sees it: the region a pending partner should
@@ -207,7 +223,7 @@ uint16_t sl_node_cpus(int idx);
 uint64_t sl_job_mem_per_node(job_record_t *job, node_record_t *node);
 
 /* ------------------------------------------------------------------ */
-/* sl_place.c: job_test and friends                                    */
+/* sl_modes.c: job_test and resv_test                                 */
 /* ------------------------------------------------------------------ */
 
 int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,

@@ -92,6 +92,10 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.tier_n);
 	xfree(m->scratch.weight);
 	xfree(m->scratch.levels);
+	xfree(m->scratch.ref_cand);
+	xfree(m->scratch.ref_set);
+	xfree(m->scratch.ref_out);
+	xfree(m->scratch.fb);
 	xfree(m->path);
 	xfree(m);
 }

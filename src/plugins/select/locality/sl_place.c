@@ -1,47 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sl_place.c - select_p_job_test() in its modes, reservations, and the
- * job_resources slurmctld needs for a started job.
- *
- * Every decision is: translate Slurm's state into a loc_view_t over the
- * grid's nodes, call loc_alloc_select(), translate the answer back. Node
- * counts follow Slurm's meaning: the desired count (req_nodes) first, then
- * fewer down to min_nodes, never more than max_nodes, and enough CPUs for
- * the job's min_cpus.
+ * sl_place.c - the placement engine of job_test: Slurm's state turned
+ * into the core's view over the grid's nodes (usable, busy, held), the
+ * node counts Slurm means (the desired count first, then fewer down to
+ * min_nodes, never more than max_nodes, enough CPUs for min_cpus), weight
+ * tiers, and one loc_alloc_select() per attempt. The modes that use it
+ * are in sl_modes.c.
  */
-#include "select_locality.h"
+#include "sl_ctx.h"
 
-/* A decision in progress. Arrays are indexed by grid node. */
-typedef struct sl_ctx {
-	sl_machine_t *m;
-	sl_ledger_t *l;
-	job_record_t *job;        /* NULL for a reservation */
-	loc_alloc_t *alloc;
-	const loc_policy_t *policy;
-	uint16_t mode;
-	time_t now;
-	uint8_t *ok;              /* usable for this job at all */
-	uint8_t *cand;            /* ok and free in the (simulated) state */
-	uint8_t *held;            /* held for someone by the ledger */
-	int64_t *busy;            /* busy_until, simulated */
-	int *req;                 /* required grid nodes */
-	int nreq;
-	int *out;
-	uint64_t *weight;         /* scheduling weight of ok nodes */
-	uint64_t *levels;         /* distinct weights of ok nodes, ascending */
-	int nlevels;              /* 0 or 1: weights play no part */
-	int *tier_n;              /* candidates per level */
-	uint8_t *save;            /* cand[] while tiers narrow it */
-	bool contiguous;
-	int64_t walltime;         /* seconds, 0 = unknown */
-	uint32_t min_cpus;
-	int lo, want, hi;         /* node counts */
-	int k;                    /* chosen count */
-	loc_error_t err;
-} sl_ctx_t;
-
-static void _ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
-		      job_record_t *job, uint16_t mode)
+void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
+		 job_record_t *job, uint16_t mode)
 {
 	sl_scratch_t *s = &m->scratch;
 	int n = m->ncore;
@@ -63,6 +32,10 @@ static void _ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->tier_n = xcalloc(n, sizeof(int));
 		s->weight = xcalloc(n, sizeof(uint64_t));
 		s->levels = xcalloc(n, sizeof(uint64_t));
+		s->ref_cand = xcalloc(n, sizeof(uint8_t));
+		s->ref_set = xcalloc(n, sizeof(uint8_t));
+		s->ref_out = xcalloc(n, sizeof(int));
+		s->fb = xcalloc(n, sizeof(int));
 	}
 	/* The arrays read before they are written start clear. */
 	memset(s->ok, 0, n);
@@ -158,7 +131,7 @@ static void _find_levels(sl_ctx_t *c)
  * nodes whose state or memory rules them out. TEST_ONLY asks whether the
  * job could ever run, so current state does not count there.
  */
-static void _fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
+void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 {
 	job_record_t *job = c->job;
 	bitstr_t *exc = job->details->exc_node_bitmap;
@@ -187,8 +160,46 @@ static void _fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 	_find_levels(c);
 }
 
+/*
+ * The nodes the CompactWait reference is made on (sl_compact.c): those of
+ * the job's partition whose state and memory allow the job, whatever this
+ * call offers. Backfill's WILL_RUN offers only nodes free in the job's
+ * time window, and the RUN_NOW that follows only the nodes WILL_RUN
+ * picked; a reference made on those would excuse any placement. A job
+ * with --constraint keeps the offered set: features are slurmctld's to
+ * match.
+ */
+void sl_ctx_fill_reference_set(sl_ctx_t *c, uint8_t *set)
+{
+	job_record_t *job = c->job;
+	bitstr_t *part = job->part_ptr ? job->part_ptr->node_bitmap : NULL;
+	int first, last;
+
+	if (!part || job->details->features) {
+		memcpy(set, c->ok, c->m->ncore);
+		return;
+	}
+	memset(set, 0, c->m->ncore);
+	first = bit_ffs(part);
+	last = bit_fls(part);
+	for (int i = first; first >= 0 && i <= last; i++) {
+		node_record_t *node;
+		int g;
+
+		if (!bit_test(part, i) || i >= c->m->nslurm ||
+		    (g = c->m->to_core[i]) < 0 ||
+		    !(node = node_record_table_ptr[i]))
+			continue;
+		if (!_mem_ok(job, node) || !sl_node_usable(node, i, false))
+			continue;
+		set[g] = 1;
+		if (!c->ok[g]) /* ok nodes keep this call's weight */
+			c->weight[g] = _sched_weight(node, false);
+	}
+}
+
 /* Fills held[] and busy[] from the ledger and cand[] = ok minus held. */
-static void _fill_busy(sl_ctx_t *c)
+void sl_ctx_fill_busy(sl_ctx_t *c)
 {
 	sl_ledger_busy(c->l, c->m, c->now, c->held, c->busy);
 	for (int g = 0; g < c->m->ncore; g++)
@@ -197,7 +208,7 @@ static void _fill_busy(sl_ctx_t *c)
 
 /* Clears candidates held by PF for other jobs (soft: expires, and never
  * against a job of higher priority than the partner). */
-static void _apply_holds(sl_ctx_t *c)
+void sl_ctx_apply_holds(sl_ctx_t *c)
 {
 	uint8_t *tmp;
 
@@ -211,7 +222,7 @@ static void _apply_holds(sl_ctx_t *c)
 	xfree(tmp);
 }
 
-static int _count(const uint8_t *v, int n)
+int sl_count(const uint8_t *v, int n)
 {
 	int s = 0;
 
@@ -231,11 +242,11 @@ static int _cmp_desc(const void *a, const void *b)
  * Sets lo/want/hi, the node counts to try, and the required nodes.
  * Returns false when the job can never fit in ok[].
  */
-static bool _counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
-		    uint32_t req_nodes)
+bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
+		   uint32_t req_nodes)
 {
 	struct job_details *d = c->job->details;
-	int nok = _count(c->ok, c->m->ncore), kcpu = 0;
+	int nok = sl_count(c->ok, c->m->ncore), kcpu = 0;
 	int *cpus;
 	uint64_t sum = 0;
 
@@ -282,7 +293,7 @@ static bool _counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 	return c->lo <= c->hi && c->lo <= nok;
 }
 
-static uint64_t _sum_cpus(sl_ctx_t *c, const int *nodes, int k)
+uint64_t sl_ctx_sum_cpus(sl_ctx_t *c, const int *nodes, int k)
 {
 	uint64_t s = 0;
 
@@ -317,7 +328,7 @@ static int _select(sl_ctx_t *c, int k, int64_t start)
  */
 static int _place_counts(sl_ctx_t *c, int64_t start)
 {
-	int ncand = _count(c->cand, c->m->ncore), top, rc;
+	int ncand = sl_count(c->cand, c->m->ncore), top, rc;
 	bool short_cpus = false;
 
 	for (int i = 0; i < c->nreq; i++)
@@ -330,7 +341,7 @@ static int _place_counts(sl_ctx_t *c, int64_t start)
 			continue;
 		if (rc)
 			return rc;
-		if (_sum_cpus(c, c->out, k) >= c->min_cpus) {
+		if (sl_ctx_sum_cpus(c, c->out, k) >= c->min_cpus) {
 			c->k = k;
 			return 0;
 		}
@@ -343,7 +354,7 @@ static int _place_counts(sl_ctx_t *c, int64_t start)
 			continue;
 		if (rc)
 			return rc;
-		if (_sum_cpus(c, c->out, k) >= c->min_cpus) {
+		if (sl_ctx_sum_cpus(c, c->out, k) >= c->min_cpus) {
 			c->k = k;
 			return 0;
 		}
@@ -393,7 +404,7 @@ static int _narrow_to_tier(sl_ctx_t *c, int t)
  * node costs O(log N) attempts, not N. Required nodes are candidates
  * whatever their tier.
  */
-static int _place(sl_ctx_t *c, int64_t start)
+int sl_ctx_place(sl_ctx_t *c, int64_t start)
 {
 	int rc = LOC_ENOFIT, need = c->want, upto = c->nreq;
 
@@ -422,7 +433,7 @@ static int _place(sl_ctx_t *c, int64_t start)
 }
 
 /* Writes the chosen grid nodes into Slurm's bitmap. */
-static void _to_bitmap(sl_ctx_t *c, bitstr_t *bitmap)
+void sl_ctx_to_bitmap(sl_ctx_t *c, bitstr_t *bitmap)
 {
 	bit_clear_all(bitmap);
 	for (int i = 0; i < c->k; i++)
@@ -431,7 +442,7 @@ static void _to_bitmap(sl_ctx_t *c, bitstr_t *bitmap)
 
 /* Frees, in the simulated state, the nodes of ledger job j. Returns how
  * many became candidates. */
-static int _release(sl_ctx_t *c, sl_ledger_job_t *j)
+int sl_ctx_release(sl_ctx_t *c, sl_ledger_job_t *j)
 {
 	int first = bit_ffs(j->nodes), last = bit_fls(j->nodes), n = 0;
 
@@ -458,7 +469,7 @@ static int _find_ptr(void *x, void *key)
 
 /* Frees every preemptable job's nodes in the simulated state. Returns
  * how many ledger jobs were released. */
-static int _release_preemptable(sl_ctx_t *c, List preemptee_candidates)
+int sl_ctx_release_preemptable(sl_ctx_t *c, List preemptee_candidates)
 {
 	ListIterator it;
 	job_record_t *pj;
@@ -471,7 +482,7 @@ static int _release_preemptable(sl_ctx_t *c, List preemptee_candidates)
 		sl_ledger_job_t *j = sl_ledger_find(c->l, pj->job_id);
 
 		if (j) {
-			_release(c, j);
+			sl_ctx_release(c, j);
 			n++;
 		}
 	}
@@ -481,8 +492,8 @@ static int _release_preemptable(sl_ctx_t *c, List preemptee_candidates)
 
 /* Appends to *out_list the preemptable jobs whose nodes the placement
  * uses. */
-static void _preemptees(sl_ctx_t *c, bitstr_t *chosen,
-			List preemptee_candidates, List *out_list)
+void sl_ctx_preemptees(sl_ctx_t *c, bitstr_t *chosen,
+		       List preemptee_candidates, List *out_list)
 {
 	ListIterator it;
 	job_record_t *pj;
@@ -502,18 +513,8 @@ static void _preemptees(sl_ctx_t *c, bitstr_t *chosen,
 	list_iterator_destroy(it);
 }
 
-static int _cmp_end(void *x, void *y)
-{
-	sl_ledger_job_t *a = *(sl_ledger_job_t **)x;
-	sl_ledger_job_t *b = *(sl_ledger_job_t **)y;
-
-	if (a->end_time != b->end_time)
-		return a->end_time < b->end_time ? -1 : 1;
-	return (a->job_id > b->job_id) - (a->job_id < b->job_id);
-}
-
 /* The placement line: nodes, count and locality figures. */
-static void _log_placement(sl_ctx_t *c, bitstr_t *bitmap)
+void sl_ctx_log_placement(sl_ctx_t *c, bitstr_t *bitmap)
 {
 	loc_metrics_t met;
 	char *names;
@@ -528,226 +529,4 @@ static void _log_placement(sl_ctx_t *c, bitstr_t *bitmap)
 	      plugin_type, c->job, names, c->k, met.avg_pair_hops,
 	      met.linear_span, loc_strategy_kind_name(c->policy->strategy));
 	xfree(names);
-}
-
-/* PF: a job that was given a hold tries its held region first. */
-static int _place_in_hold(sl_ctx_t *c)
-{
-	sl_pf_region_t *r = NULL;
-	ListIterator it;
-	uint8_t *save;
-	int rc, n = 0;
-
-	if (!c->m->pf_regions)
-		return LOC_ENOFIT;
-	it = list_iterator_create(c->m->pf_regions);
-	while ((r = list_next(it)))
-		if (r->job_id == c->job->job_id && r->expires > c->now)
-			break;
-	list_iterator_destroy(it);
-	if (!r)
-		return LOC_ENOFIT;
-	save = xcalloc(c->m->ncore, sizeof(uint8_t));
-	memcpy(save, c->cand, c->m->ncore);
-	for (int g = 0; g < c->m->ncore; g++) {
-		int i = c->m->to_slurm[g];
-
-		c->cand[g] = save[g] && i < bit_size(r->nodes) &&
-			     bit_test(r->nodes, i);
-		n += c->cand[g];
-	}
-	rc = n >= c->lo ? _place(c, c->now) : LOC_ENOFIT;
-	memcpy(c->cand, save, c->m->ncore);
-	xfree(save);
-	return rc;
-}
-
-static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
-		    List *preemptee_job_list)
-{
-	int rc;
-
-	_fill_busy(c);
-	_apply_holds(c);
-	rc = _place_in_hold(c);
-	if (rc == LOC_ENOFIT)
-		rc = _place(c, c->now);
-	if (rc == LOC_ENOFIT && preemptee_candidates &&
-	    _release_preemptable(c, preemptee_candidates))
-		rc = _place(c, c->now);
-	if (rc) {
-		debug2("%s: %pJ does not fit now: %s", plugin_type, c->job,
-		       c->err.text);
-		return EINVAL;
-	}
-	_to_bitmap(c, bitmap);
-	_preemptees(c, bitmap, preemptee_candidates, preemptee_job_list);
-	if (sl_build_job_resources(c->job, bitmap) != SLURM_SUCCESS)
-		return EINVAL;
-	_log_placement(c, bitmap);
-	return SLURM_SUCCESS;
-}
-
-static int _test_only(sl_ctx_t *c, bitstr_t *bitmap)
-{
-	memcpy(c->cand, c->ok, c->m->ncore);
-	if (_place(c, c->now)) {
-		debug2("%s: %pJ can never run on the nodes offered: %s",
-		       plugin_type, c->job, c->err.text);
-		return EINVAL;
-	}
-	_to_bitmap(c, bitmap);
-	c->job->total_cpus = _sum_cpus(c, c->out, c->k);
-	return SLURM_SUCCESS;
-}
-
-/*
- * When and where could the job start? Now if it fits; else release the
- * running jobs in end-time order (preemptable ones first, at once) and
- * place again after each release, as sched/backfill expects.
- */
-static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
-		     List *preemptee_job_list)
-{
-	int rc;
-	time_t start = c->now;
-
-	_fill_busy(c);
-	_apply_holds(c);
-	rc = _place(c, c->now);
-	if (rc == LOC_ENOFIT) {
-		/* Holds are short: later times ignore them. */
-		for (int g = 0; g < c->m->ncore; g++)
-			c->cand[g] = c->ok[g] && !c->held[g];
-		if (preemptee_candidates &&
-		    _release_preemptable(c, preemptee_candidates))
-			rc = _place(c, c->now);
-	}
-	if (rc == LOC_ENOFIT && !(c->job->bit_flags & TEST_NOW_ONLY)) {
-		List order = list_create(NULL);
-		ListIterator it = list_iterator_create(c->l->jobs);
-		sl_ledger_job_t *j;
-
-		while ((j = list_next(it)))
-			list_append(order, j);
-		list_iterator_destroy(it);
-		list_sort(order, _cmp_end);
-		it = list_iterator_create(order);
-		while ((j = list_next(it))) {
-			if (!_release(c, j))
-				continue;
-			start = j->end_time > c->now ? j->end_time : c->now + 1;
-			rc = _place(c, start);
-			if (rc != LOC_ENOFIT)
-				break;
-		}
-		list_iterator_destroy(it);
-		FREE_NULL_LIST(order);
-	}
-	if (rc) {
-		debug2("%s: %pJ WILL_RUN finds no start: %s", plugin_type,
-		       c->job, c->err.text);
-		return EINVAL;
-	}
-	_to_bitmap(c, bitmap);
-	_preemptees(c, bitmap, preemptee_candidates, preemptee_job_list);
-	c->job->start_time = start;
-	c->job->total_cpus = _sum_cpus(c, c->out, c->k);
-	if (get_log_level() >= LOG_LEVEL_DEBUG2) {
-		char *names = bitmap2node_name(bitmap);
-
-		debug2("%s: WILL_RUN %pJ start=%ld nodes=%s", plugin_type,
-		       c->job, (long)start, names);
-		xfree(names);
-	}
-	return SLURM_SUCCESS;
-}
-
-int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
-		bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
-		uint32_t req_nodes, uint16_t mode, List preemptee_candidates,
-		List *preemptee_job_list)
-{
-	sl_ctx_t c;
-	int rc = EINVAL;
-	uint16_t base = mode & SELECT_MODE_BASE;
-
-	if (!job->details || bit_set_count(bitmap) < (int64_t)min_nodes)
-		return EINVAL;
-	_ctx_init(&c, m, l, job, mode);
-	c.policy = sl_machine_policy(m, sl_part_name(job));
-	c.alloc = sl_machine_alloc(m, sl_part_name(job), &c.err);
-	if (!c.alloc) {
-		error("%s: no allocator for partition %s: %s", plugin_type,
-		      sl_part_name(job), c.err.text);
-		goto out;
-	}
-	c.walltime = sl_walltime_estimate(m, c.policy, job);
-	_fill_ok(&c, bitmap);
-	if (!_counts(&c, min_nodes, max_nodes, req_nodes)) {
-		debug2("%s: %pJ cannot fit %u-%u nodes in the %d usable",
-		       plugin_type, job, min_nodes, max_nodes,
-		       _count(c.ok, m->ncore));
-		goto out;
-	}
-	if (base == SELECT_MODE_TEST_ONLY)
-		rc = _test_only(&c, bitmap);
-	else if (base & (SELECT_MODE_WILL_RUN | SELECT_MODE_RESV))
-		rc = _will_run(&c, bitmap, preemptee_candidates,
-			       preemptee_job_list);
-	else if (base == SELECT_MODE_RUN_NOW)
-		rc = _run_now(&c, bitmap, preemptee_candidates,
-			      preemptee_job_list);
-	else
-		error("%s: %pJ: unknown job_test mode %u", plugin_type, job,
-		      mode);
-out:
-	return rc;
-}
-
-bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
-		       uint32_t node_cnt, bitstr_t *avail)
-{
-	sl_ctx_t c;
-	bitstr_t *picked = NULL;
-	int first = bit_ffs(avail), last = bit_fls(avail), rc;
-
-	if (node_cnt == 0)
-		return bit_alloc(bit_size(avail));
-	_ctx_init(&c, m, NULL, NULL, SELECT_MODE_RESV);
-	c.policy = sl_machine_policy(m, resv->partition);
-	c.alloc = sl_machine_alloc(m, resv->partition, &c.err);
-	if (!c.alloc)
-		goto out;
-	for (int i = first; first >= 0 && i <= last; i++) {
-		int g;
-
-		if (bit_test(avail, i) && i < m->nslurm &&
-		    (g = m->to_core[i]) >= 0)
-			c.cand[g] = 1;
-	}
-	{
-		loc_view_t view = { .candidate = c.cand, .now = c.now };
-		loc_request_t req = { .nodes = (int)MIN(node_cnt, INT32_MAX) };
-
-		rc = loc_alloc_select(c.alloc, &req, &view, c.out, &c.err);
-	}
-	if (rc) {
-		debug("%s: reservation %s: no %u nodes: %s", plugin_type,
-		      resv->name, node_cnt, c.err.text);
-		goto out;
-	}
-	c.k = node_cnt;
-	picked = bit_alloc(bit_size(avail));
-	_to_bitmap(&c, picked);
-	if (get_log_level() >= LOG_LEVEL_DEBUG) {
-		char *names = bitmap2node_name(picked);
-
-		debug("%s: reservation %s nodes=%s k=%d strategy=%s",
-		      plugin_type, resv->name, names, c.k,
-		      loc_strategy_kind_name(c.policy->strategy));
-		xfree(names);
-	}
-out:
-	return picked;
 }

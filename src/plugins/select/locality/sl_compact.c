@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_compact.c - CompactWait in the plugin: whether a placement job_test
+ * found should be declined so the job waits for a more compact one. The
+ * rule is the core's (loc_patience.h), shared with the replay; this file
+ * supplies what only the plugin knows: when the job became eligible, and
+ * the reference, the placement the job would get with every node of its
+ * partition that it may use idle (sl_ctx_fill_reference_set()).
+ */
+#include "sl_ctx.h"
+
+#include "loc_metrics.h"
+#include "loc_patience.h"
+
+/* When the job's wait began: its begin time once eligible, else submit. */
+static int64_t _eligible(const job_record_t *job)
+{
+	const struct job_details *d = job->details;
+
+	if (d->begin_time)
+		return d->begin_time;
+	return d->submit_time;
+}
+
+/* A hash of what the reference depends on: the allocator (strategy),
+ * the size and the nodes it is made on. */
+static uint64_t _ref_key(const sl_ctx_t *c, int k, const uint8_t *set)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	h = (h ^ (uint64_t)(uintptr_t)c->alloc) * 1099511628211ULL;
+	h = (h ^ (uint64_t)k) * 1099511628211ULL;
+	for (int g = 0; g < c->m->ncore; g++)
+		h = (h ^ set[g]) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * Total pairwise hops of the placement of k nodes on the reference set all
+ * idle, or 0 when there is none. Cached per machine (a reconfigure starts afresh);
+ * leaves cand, out and the counts as they were.
+ */
+static int64_t _reference(sl_ctx_t *c, int k)
+{
+	sl_scratch_t *s = &c->m->scratch;
+	uint64_t key;
+	sl_ref_t *slot;
+	int n = c->m->ncore, lo = c->lo, want = c->want, hi = c->hi;
+	int64_t hops = 0;
+
+	sl_ctx_fill_reference_set(c, s->ref_set);
+	key = _ref_key(c, k, s->ref_set);
+	slot = &c->m->refs[key % SL_REF_SLOTS];
+	if (slot->key == key && slot->k == k)
+		return slot->hops;
+	memcpy(s->ref_cand, c->cand, n);
+	memcpy(s->ref_out, c->out, sizeof(int) * c->k);
+	s->ref_k = c->k;
+	memcpy(c->cand, s->ref_set, n);
+	c->lo = c->want = c->hi = k;
+	if (sl_ctx_place(c, c->now) == 0)
+		hops = loc_metrics_total_pair_hops(c->m->grid, c->out, c->k);
+	memcpy(c->cand, s->ref_cand, n);
+	memcpy(c->out, s->ref_out, sizeof(int) * s->ref_k);
+	c->k = s->ref_k;
+	c->lo = lo;
+	c->want = want;
+	c->hi = hi;
+	slot->key = key;
+	slot->k = k;
+	slot->hops = hops > 0 ? hops : 0;
+	return slot->hops;
+}
+
+int64_t sl_compact_deadline(const sl_ctx_t *c)
+{
+	return loc_patience_deadline(c->policy, _eligible(c->job));
+}
+
+bool sl_compact_defer(sl_ctx_t *c, int64_t t)
+{
+	int64_t waited, hops;
+
+	if (!c->job || c->policy->compact_wait <= 0 || c->k < 2 || c->nreq)
+		return false;
+	waited = t - _eligible(c->job);
+	if (waited >= c->policy->compact_wait)
+		return false;
+	hops = loc_metrics_total_pair_hops(c->m->grid, c->out, c->k);
+	return hops > 0 && loc_patience_defer(c->policy, c->k, hops,
+					      _reference(c, c->k), waited);
+}

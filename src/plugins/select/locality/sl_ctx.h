@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_ctx.h - one job_test decision in progress, shared by the placement
+ * engine (sl_place.c: Slurm's state -> candidates, counts, weight tiers,
+ * the core call) and the job_test modes (sl_modes.c). Private to the
+ * plugin.
+ */
+#ifndef SL_CTX_H
+#define SL_CTX_H
+
+#include "select_locality.h"
+
+/* A decision in progress. Arrays are indexed by grid node. */
+typedef struct sl_ctx {
+	sl_machine_t *m;
+	sl_ledger_t *l;
+	job_record_t *job;        /* NULL for a reservation */
+	loc_alloc_t *alloc;
+	const loc_policy_t *policy;
+	uint16_t mode;
+	time_t now;
+	uint8_t *ok;              /* usable for this job at all */
+	uint8_t *cand;            /* ok and free in the (simulated) state */
+	uint8_t *held;            /* held for someone by the ledger */
+	int64_t *busy;            /* busy_until, simulated */
+	int *req;                 /* required grid nodes */
+	int nreq;
+	int *out;
+	uint64_t *weight;         /* scheduling weight of ok nodes */
+	uint64_t *levels;         /* distinct weights of ok nodes, ascending */
+	int nlevels;              /* 0 or 1: weights play no part */
+	int *tier_n;              /* candidates per level */
+	uint8_t *save;            /* cand[] while tiers narrow it */
+	bool contiguous;
+	int64_t walltime;         /* seconds, 0 = unknown */
+	uint32_t min_cpus;
+	int lo, want, hi;         /* node counts */
+	int k;                    /* chosen count */
+	loc_error_t err;
+} sl_ctx_t;
+
+/* Starts a decision: scratch from m (cleared where it is read first). */
+void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
+		 job_record_t *job, uint16_t mode);
+/* ok[] and weights from the nodes slurmctld offers in bitmap. */
+void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap);
+/* set[] = the nodes the CompactWait reference is made on. */
+void sl_ctx_fill_reference_set(sl_ctx_t *c, uint8_t *set);
+/* held[] and busy[] from the ledger; cand[] = ok minus held. */
+void sl_ctx_fill_busy(sl_ctx_t *c);
+/* Clears candidates PF holds for other jobs. */
+void sl_ctx_apply_holds(sl_ctx_t *c);
+/* Node counts to try and the required nodes; false: can never fit. */
+bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
+		   uint32_t req_nodes);
+/* Places the job on cand[] at time start (weight tiers, then counts):
+ * 0 with out/k set, LOC_ENOFIT, or another LOC_E* code. */
+int sl_ctx_place(sl_ctx_t *c, int64_t start);
+uint64_t sl_ctx_sum_cpus(sl_ctx_t *c, const int *nodes, int k);
+void sl_ctx_to_bitmap(sl_ctx_t *c, bitstr_t *bitmap);
+/* Frees ledger job j's nodes in the simulated state; returns how many
+ * became candidates. */
+int sl_ctx_release(sl_ctx_t *c, sl_ledger_job_t *j);
+int sl_ctx_release_preemptable(sl_ctx_t *c, List preemptee_candidates);
+void sl_ctx_preemptees(sl_ctx_t *c, bitstr_t *chosen,
+		       List preemptee_candidates, List *out_list);
+void sl_ctx_log_placement(sl_ctx_t *c, bitstr_t *bitmap);
+int sl_count(const uint8_t *v, int n);
+
+/* sl_compact.c: CompactWait. Whether the placement in out/k, if made at
+ * time t, should be declined so the job waits for a compact one. */
+bool sl_compact_defer(sl_ctx_t *c, int64_t t);
+/* The time after which the job takes any placement. */
+int64_t sl_compact_deadline(const sl_ctx_t *c);
+
+#endif /* SL_CTX_H */
