@@ -32,6 +32,8 @@
 #      in two jobs at once (jobcomp records)
 #   g  a broken locality.conf stops slurmctld naming file and line; so does
 #      a node slurm.conf lacks
+#   h  CompactWait: a job waits for a compact set, takes it when it frees
+#      up, and takes the best set there is at its deadline
 # Uses ports 6817 and 17001-17064. Daemons are stopped by PID on exit.
 
 set -u
@@ -99,6 +101,9 @@ Strategy=mm
 Curve=hilbert
 EOF
 sed 's/^Strategy=mm$/Strategy=bestfit/' "$LCONF_MM" >"$LCONF_BF"
+H_WAIT=25
+LCONF_WAIT=$RUNROOT/locality-wait.conf
+printf 'CompactWait=%s\n' "$H_WAIT" | cat "$LCONF_MM" - >"$LCONF_WAIT"
 
 SUT=locality
 if [ "$HARNESS" = 1 ]; then
@@ -364,6 +369,61 @@ case_f() {
 }
 
 # b: runs the fragmenting workload on the current cluster; saves jobcomp.
+# h: CompactWait. Blockers leave four scattered nodes free, plus a 2x2
+# block under a job of its own. A 4-node job waits rather than take the
+# scattered nodes; freeing the block starts it there. A second 4-node job
+# finds only the scattered nodes and takes them at its deadline.
+case_h() {
+	local bad_wait="" bad_dead="" free="n[001,004,037,040]"
+	local block="n[010-011,018-019]" rest a b j1 j2 t0 t1 log
+	log=$CURRENT/log/slurmctld.log
+	rest=$(scontrol show hostnames "$ALLNODES" |
+		grep -vxF -f <(scontrol show hostnames "$free,$block") |
+		paste -sd, -)
+	a=$(sub -N4 -w "$block" -t 30 600)
+	b=$(sub -N56 -w "$rest" -t 30 600)
+	wait_state "$a" RUNNING 20 && wait_state "$b" RUNNING 20 ||
+		bad_wait="blocker jobs did not start"
+	if [ -z "$bad_wait" ]; then
+		j1=$(sub -N4 -t 30 600)
+		sleep 6
+		if [ "$(job_state "$j1")" != PENDING ]; then
+			bad_wait="job $j1 took $(job_nodes "$j1") at once"
+		elif ! grep -q "JobId=$j1 waits for a compact placement" "$log"; then
+			bad_wait="no 'waits for a compact placement' line for job $j1"
+		else
+			scancel "$a"
+			if ! wait_state "$j1" RUNNING 15; then
+				bad_wait="job $j1 did not start once $block was free"
+			elif [ "$(expand "$(job_nodes "$j1")")" != "$(expand "$block")" ]; then
+				bad_wait="job $j1 got $(job_nodes "$j1"), expected $block"
+			fi
+		fi
+	fi
+	if [ -z "$bad_wait" ]; then
+		t0=$(date +%s)
+		j2=$(sub -N4 -t 30 600)
+		sleep 8
+		if [ "$(job_state "$j2")" != PENDING ]; then
+			bad_dead="job $j2 did not wait ($(job_state "$j2") on $(job_nodes "$j2"))"
+		elif ! wait_state "$j2" RUNNING 40; then
+			bad_dead="job $j2 still $(job_state "$j2") 48 s after submission (CompactWait=$H_WAIT)"
+		else
+			t1=$(date +%s)
+			[ $((t1 - t0)) -ge $((H_WAIT - 5)) ] ||
+				bad_dead="job $j2 started after $((t1 - t0)) s, before its deadline ($H_WAIT s)"
+			[ "$(expand "$(job_nodes "$j2")")" = "$(expand "$free")" ] ||
+				bad_dead="job $j2 got $(job_nodes "$j2"), expected $free"
+			note "h: scattered nodes taken $((t1 - t0)) s after submission (CompactWait=$H_WAIT)"
+		fi
+	else
+		bad_dead="not reached: $bad_wait"
+	fi
+	cancel_all
+	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$bad_wait"
+	result "h: CompactWait: a job takes the best set there is at its deadline" "$bad_dead"
+}
+
 run_fragmenting() {
 	local tag=$1
 	"$WORKLOAD" submit "$RUNROOT/frag.workload" "$RUNROOT/b-$tag.ids" ||
@@ -387,8 +447,12 @@ main() {
 			>"$RUNROOT/frag.workload"
 	fi
 
+	local mm_wanted=0
+	for c in b $PLUGIN_CASES; do want "$c" && mm_wanted=1; done
 	if [ "$CAN_RUN_SUT" = 1 ]; then
-		if start_cluster sut-mm "$SUT" "$LCONF_MM"; then
+		if [ $mm_wanted = 0 ]; then
+			:
+		elif start_cluster sut-mm "$SUT" "$LCONF_MM"; then
 			if want b; then
 				note "b: fragmenting sequence on select/$SUT (mm), $(wc -l <"$RUNROOT/frag.workload") jobs"
 				run_fragmenting mm && B_DONE[mm]=1
@@ -404,6 +468,14 @@ main() {
 			for c in $PLUGIN_CASES; do
 				want "$c" && not_ok "$c: select/$SUT cluster" "cluster did not start"
 			done
+		fi
+		if want h && [ "$SUT" = locality ]; then
+			if start_cluster sut-wait "$SUT" "$LCONF_WAIT"; then
+				case_h
+				stop_cluster
+			else
+				not_ok "h: CompactWait cluster" "cluster did not start"
+			fi
 		fi
 		if want b && start_cluster sut-bestfit "$SUT" "$LCONF_BF"; then
 			note "b: fragmenting sequence on select/$SUT (bestfit, hilbert)"
@@ -430,6 +502,7 @@ main() {
 			   not_ok "f: kill -9 + restart of slurmctld: no node in two jobs at once" "plugin not built" ;;
 			esac
 		done
+		want h && not_ok "h: CompactWait" "plugin not built"
 	fi
 
 	if want b; then
