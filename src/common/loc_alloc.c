@@ -155,7 +155,7 @@ void loc_policy_init(loc_policy_t *policy)
 	policy->seed = 1;
 	policy->node_weight = LOC_NODE_WEIGHT_TIERS;
 	policy->compact_wait = 0;
-	policy->compact_tolerance = 0.1;
+	policy->compact_tolerance = 0.2;
 }
 
 bool loc__policy_sl(const loc_policy_t *policy)

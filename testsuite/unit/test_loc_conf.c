@@ -72,7 +72,7 @@ static const char _all_keys[] =
 	"PartitionName=debug Strategy=bestfit Curve=rowmajor NodeWeight=Ignore\n"
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
 	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
-	"CompactWait=45 CompactTolerance=0.2\n"
+	"CompactWait=45 CompactTolerance=0.35\n"
 	"partitionname=plain\n";
 
 static void parses_every_key(void **state)
@@ -136,10 +136,10 @@ static void parses_every_key(void **state)
 	assert_true(p->pack_tolerance == 0.125);
 	assert_true(loc_conf_policy(c, "debug")->pack_tolerance == 0.0);
 	assert_true(p->compact_wait == 45);
-	assert_true(p->compact_tolerance == 0.2);
-	/* Off unless the file turns it on; 0.1 once it does. */
+	assert_true(p->compact_tolerance == 0.35);
+	/* Off unless the file turns it on; 0.2 once it does. */
 	assert_true(loc_conf_policy(c, "debug")->compact_wait == 0);
-	assert_true(loc_conf_policy(c, "debug")->compact_tolerance == 0.1);
+	assert_true(loc_conf_policy(c, "debug")->compact_tolerance == 0.2);
 	/* Slurm's own rule unless the file says otherwise. */
 	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
 	p = loc_conf_policy(c, "plain");
