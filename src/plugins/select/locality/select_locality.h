@@ -84,6 +84,8 @@ typedef struct sl_scratch {
 	uint8_t *ref_set;  /* ... and the nodes it is made on */
 	int *ref_out, ref_k;
 	int *fb, fb_k;     /* WILL_RUN: a placement declined for compactness */
+	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
+	int *cpus;         /* usable nodes' CPU counts (node counts) */
 } sl_scratch_t;
 
 /* CompactWait references, direct-mapped by a hash of (allocator, size,

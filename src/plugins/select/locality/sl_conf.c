@@ -96,6 +96,8 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.ref_set);
 	xfree(m->scratch.ref_out);
 	xfree(m->scratch.fb);
+	xfree(m->scratch.tmp);
+	xfree(m->scratch.cpus);
 	xfree(m->path);
 	xfree(m);
 }

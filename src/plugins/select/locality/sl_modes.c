@@ -21,7 +21,7 @@ static int _place_in_hold(sl_ctx_t *c)
 {
 	sl_pf_region_t *r = NULL;
 	ListIterator it;
-	uint8_t *save;
+	uint8_t *save = c->m->scratch.tmp;
 	int rc, n = 0;
 
 	if (!c->m->pf_regions)
@@ -33,7 +33,6 @@ static int _place_in_hold(sl_ctx_t *c)
 	list_iterator_destroy(it);
 	if (!r)
 		return LOC_ENOFIT;
-	save = xcalloc(c->m->ncore, sizeof(uint8_t));
 	memcpy(save, c->cand, c->m->ncore);
 	for (int g = 0; g < c->m->ncore; g++) {
 		int i = c->m->to_slurm[g];
@@ -44,7 +43,6 @@ static int _place_in_hold(sl_ctx_t *c)
 	}
 	rc = n >= c->lo ? sl_ctx_place(c, c->now) : LOC_ENOFIT;
 	memcpy(c->cand, save, c->m->ncore);
-	xfree(save);
 	return rc;
 }
 

@@ -36,6 +36,8 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->ref_set = xcalloc(n, sizeof(uint8_t));
 		s->ref_out = xcalloc(n, sizeof(int));
 		s->fb = xcalloc(n, sizeof(int));
+		s->tmp = xcalloc(n, sizeof(uint8_t));
+		s->cpus = xcalloc(n, sizeof(int));
 	}
 	/* The arrays read before they are written start clear. */
 	memset(s->ok, 0, n);
@@ -210,16 +212,15 @@ void sl_ctx_fill_busy(sl_ctx_t *c)
  * against a job of higher priority than the partner). */
 void sl_ctx_apply_holds(sl_ctx_t *c)
 {
-	uint8_t *tmp;
+	uint8_t *tmp = c->m->scratch.tmp;
 
 	if (!c->m->holds || !c->job)
 		return;
 	loc_holds_expire(c->m->holds, c->now);
-	tmp = xcalloc(c->m->ncore, sizeof(uint8_t));
+	memset(tmp, 0, c->m->ncore);
 	loc_holds_filter(c->m->holds, c->job->job_id, c->job->priority,
 			 c->now, c->cand, tmp);
 	memcpy(c->cand, tmp, c->m->ncore);
-	xfree(tmp);
 }
 
 int sl_count(const uint8_t *v, int n)
@@ -247,7 +248,7 @@ bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 {
 	struct job_details *d = c->job->details;
 	int nok = sl_count(c->ok, c->m->ncore), kcpu = 0;
-	int *cpus;
+	int *cpus = c->m->scratch.cpus, lo_cpu = INT32_MAX, hi_cpu = 0;
 	uint64_t sum = 0;
 
 	c->nreq = 0;
@@ -269,15 +270,25 @@ bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 	c->contiguous = d->contiguous != 0;
 	c->min_cpus = d->min_cpus == NO_VAL ? 0 : d->min_cpus;
 
-	/* The fewest usable nodes that can hold min_cpus. */
-	cpus = xcalloc(MAX(nok, 1), sizeof(int));
-	for (int g = 0, n = 0; g < c->m->ncore; g++)
-		if (c->ok[g])
-			cpus[n++] = sl_node_cpus(c->m->to_slurm[g]);
-	qsort(cpus, nok, sizeof(int), _cmp_desc);
-	while (kcpu < nok && sum < c->min_cpus)
-		sum += cpus[kcpu++];
-	xfree(cpus);
+	/* The fewest usable nodes that can hold min_cpus: a division when
+	 * the nodes are alike, else the largest first (a sort). */
+	for (int g = 0, n = 0; g < c->m->ncore; g++) {
+		if (!c->ok[g])
+			continue;
+		cpus[n] = sl_node_cpus(c->m->to_slurm[g]);
+		lo_cpu = MIN(lo_cpu, cpus[n]);
+		hi_cpu = MAX(hi_cpu, cpus[n]);
+		n++;
+	}
+	if (nok && lo_cpu == hi_cpu && hi_cpu > 0) {
+		kcpu = (int)MIN(((uint64_t)c->min_cpus + hi_cpu - 1) / hi_cpu,
+				(uint64_t)nok + 1);
+		sum = (uint64_t)hi_cpu * MIN(kcpu, nok);
+	} else {
+		qsort(cpus, nok, sizeof(int), _cmp_desc);
+		while (kcpu < nok && sum < c->min_cpus)
+			sum += cpus[kcpu++];
+	}
 	if (sum < c->min_cpus)
 		return false;
 
