@@ -13,6 +13,8 @@
 #include "config.h"
 #include "rp_cli.h"
 
+const char *rp_prog = "locality-replay";
+
 /* ===================================================================== */
 /* Helpers                                                               */
 /* ===================================================================== */
@@ -64,6 +66,67 @@ double rp_real_arg(const char *opt, const char *s, double min)
 	return v;
 }
 
+static void _help_advise(void)
+{
+	printf("Usage: %s --trace FILE (--config FILE | --grid DIMS | "
+	       "--derive-grid[=D])\n"
+	       "       [--objective hops|wait|slowdown] [--max-wait-ratio X]\n"
+	       "       [--current STRATEGY[/CURVE][+MODE] | recorded] --out "
+	       "DIR [OPTIONS]\n\n"
+	       "Replays a site's trace through every strategy and walltime "
+	       "mode (the\n"
+	       "replay of locality-replay), ranks them by an objective and "
+	       "prints the\n"
+	       "locality.conf lines of the best.\n\n"
+	       "Advice:\n"
+	       "      --objective O       hops (default): lowest mean hops "
+	       "among rows whose\n"
+	       "                          mean wait is at most the ratio x "
+	       "the current's;\n"
+	       "                          wait or slowdown: lowest mean wait "
+	       "or bounded\n"
+	       "                          slowdown, under the same wait "
+	       "limit\n"
+	       "      --max-wait-ratio X  the wait limit (default 1.05: 5%% "
+	       "above current)\n"
+	       "      --current ROW       the site's placement today "
+	       "(default bestfit/rowmajor,\n"
+	       "                          select/linear's model; "
+	       "freelist/rowmajor for a\n"
+	       "                          slurm.conf with a NodeName line per "
+	       "node; recorded:\n"
+	       "                          the trace's NodeList and waits)\n"
+	       "  -s, --strategies LIST   candidates strategy[/curve],... "
+	       "(default: all)\n"
+	       "  -w, --walltime LIST     candidate modes (default "
+	       "none,sl,pf,combo,adjest)\n"
+	       "Machine, trace and scheduling options are locality-replay's:\n"
+	       "  -c, --config FILE, --grid DIMS, --torus LIST, "
+	       "--nodes-per-point N,\n"
+	       "  --derive-grid[=D], --machine-nodes N, -t, --trace FILE, "
+	       "--format F,\n"
+	       "  --procs-per-node X, --scale-to N, --sacct-cpus, --round R, "
+	       "--limit N,\n"
+	       "  --strict, --drop-too-large, --sched S, --priority P, --curve "
+	       "NAME,\n"
+	       "  --sl-tolerance X, --pf-max-nodes N, --adjest-window N, "
+	       "--loc-le\n"
+	       "Output:\n"
+	       "  -o, --out DIR           advice.txt, ranking.csv, "
+	       "tradeoff.svg, summary.json,\n"
+	       "                          rejected.csv\n"
+	       "  -j, --threads N         rows replayed in parallel (default "
+	       "2)\n"
+	       "  -q, --quiet             no table on stdout\n"
+	       "      --progress, --no-progress  progress bar (default: when "
+	       "stderr is a tty)\n"
+	       "  -h, --help              this text;  -V, --version\n\n"
+	       "Exit status: 0 success, 1 usage, 2 bad input, 4 simulation or "
+	       "output\n"
+	       "failure.\n",
+	       PROG);
+}
+
 static void _help(void)
 {
 	printf("Usage: %s --trace FILE (--config FILE | --grid DIMS | "
@@ -113,6 +176,10 @@ static void _help(void)
 	       "submit time\n"
 	       "      --strict            the first malformed trace line is "
 	       "fatal\n"
+	       "      --drop-too-large    replay without jobs larger than the "
+	       "machine\n"
+	       "                          (listed in rejected.csv; default: an "
+	       "error)\n"
 	       "      --dry-run           read the trace, report the workload "
 	       "(offered\n"
 	       "                          load, rejected sizes) and exit\n"
@@ -215,12 +282,21 @@ int rp_machines_total(const char *path)
 	return total > 0 && total < (1 << 24) ? (int)total : -1;
 }
 
+/* The long name of option val (for messages). */
+static const char *_opt_name(const struct option *lo, int val)
+{
+	for (; lo->name; lo++)
+		if (lo->val == val)
+			return lo->name;
+	return "?";
+}
+
 bool rp_has_machine(const rp_opts_t *o)
 {
 	return o->machine.config || o->machine.grid || o->machine.derive;
 }
 
-void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
+void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 {
 	enum {
 		O_GRID = 256,
@@ -256,6 +332,10 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		O_UPDATE,
 		O_DRY,
 		O_EXPORT,
+		O_DROP,
+		O_OBJECTIVE,
+		O_MAXWAIT,
+		O_CURRENT,
 	};
 	static const struct option lo[] = {
 		{ "config", required_argument, 0, 'c' },
@@ -276,6 +356,10 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		{ "round", required_argument, 0, O_ROUND },
 		{ "limit", required_argument, 0, O_LIMIT },
 		{ "strict", no_argument, 0, O_STRICT },
+		{ "drop-too-large", no_argument, 0, O_DROP },
+		{ "objective", required_argument, 0, O_OBJECTIVE },
+		{ "max-wait-ratio", required_argument, 0, O_MAXWAIT },
+		{ "current", required_argument, 0, O_CURRENT },
 		{ "strategies", required_argument, 0, 's' },
 		{ "walltime", required_argument, 0, 'w' },
 		{ "sched", required_argument, 0, O_SCHED },
@@ -303,8 +387,13 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		{ 0, 0, 0, 0 },
 	};
 	int c;
+	bool advise = mode == RP_MODE_ADVISE;
 
+	if (advise)
+		rp_prog = "locality-advise";
 	memset(o, 0, sizeof(*o));
+	o->mode = mode;
+	o->max_wait_ratio = 1.05;
 	loc_trace_opts_init(&o->topts);
 	o->sched = RP_SCHED_EASY;
 	o->prio = RP_PRIO_FCFS;
@@ -393,6 +482,34 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		case O_STRICT:
 			o->topts.strict = true;
 			break;
+		case O_DROP:
+			o->drop_too_large = true;
+			break;
+		case O_OBJECTIVE:
+			if (!advise)
+				goto advise_only;
+			if (!strcmp(optarg, "hops"))
+				o->objective = RP_OBJ_HOPS;
+			else if (!strcmp(optarg, "wait"))
+				o->objective = RP_OBJ_WAIT;
+			else if (!strcmp(optarg, "slowdown"))
+				o->objective = RP_OBJ_SLOWDOWN;
+			else
+				rp_usage_error("--objective: '%s' is not hops, "
+					       "wait or slowdown",
+					       optarg);
+			break;
+		case O_MAXWAIT:
+			if (!advise)
+				goto advise_only;
+			o->max_wait_ratio =
+				rp_real_arg("--max-wait-ratio", optarg, 1);
+			break;
+		case O_CURRENT:
+			if (!advise)
+				goto advise_only;
+			o->current = optarg;
+			break;
 		case 's':
 			o->strategies = optarg;
 			break;
@@ -478,13 +595,27 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 			o->update_golden = true;
 			break;
 		case 'h':
-			_help();
+			if (advise)
+				_help_advise();
+			else
+				_help();
 			exit(0);
 		case 'V':
 			printf("%s %s\n", PROG, PACKAGE_VERSION);
 			exit(0);
 		default:
 			fprintf(stderr, "Try '%s --help'.\n", PROG);
+			exit(EXIT_USAGE);
+		}
+		/* the replay's comparison and export modes are not advice */
+		if (advise && (c == O_GOLDEN || c == O_UPDATE || c == O_TOL ||
+			       c == O_EXPORT || c == O_DRY || c == O_SHOW ||
+			       c == O_DECISION || c == O_SNAPS ||
+			       c == O_SNAPAT || c == O_NOREC)) {
+			fprintf(stderr, "%s: --%s is an option of "
+					"locality-replay only\n"
+					"Try '%s --help'.\n",
+				PROG, _opt_name(lo, c), PROG);
 			exit(EXIT_USAGE);
 		}
 	}
@@ -506,4 +637,11 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		rp_usage_error("%s", "--out DIR is required");
 	if (o->update_golden && !o->golden)
 		rp_usage_error("%s", "--update-golden needs --golden FILE");
+	if (advise)
+		o->no_svg = true; /* no per-row pictures: tradeoff.svg */
+	return;
+advise_only:
+	fprintf(stderr, "%s: --%s is an option of locality-advise\n", PROG,
+		_opt_name(lo, c));
+	exit(EXIT_USAGE);
 }

@@ -270,6 +270,29 @@ rp_machine_t *rp_machine_create(const rp_machine_opts_t *o,
 				set[u++] = set[i];
 		nset = u;
 	}
+	if (nset > nnodes && m->conf->nnodes_lines == 0 &&
+	    trace->nnode_names > nnodes) {
+		/* names are numbered in order of first appearance: the
+		 * first job naming number nnodes runs off the grid */
+		for (int j = 0; j < trace->njobs; j++)
+			for (int k = 0; k < trace->jobs[j].nrec; k++)
+				if (trace->jobs[j].rec_nodes[k] >= nnodes) {
+					loc_error_set(
+						err, LOC_ERANGE, trace->path,
+						trace->jobs[j].line,
+						"job %s: NodeList names '%s', "
+						"distinct node number %d of "
+						"the trace; the grid (%s) "
+						"holds %d nodes",
+						trace->jobs[j].id,
+						trace->node_names
+							[trace->jobs[j]
+								 .rec_nodes[k]],
+						trace->jobs[j].rec_nodes[k] + 1,
+						m->conf->path, nnodes);
+					goto fail;
+				}
+	}
 	if (nset > nnodes) {
 		loc_error_set(err, LOC_ERANGE, m->conf->path, 0,
 			      "the trace and the config name %d nodes, the "
