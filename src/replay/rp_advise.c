@@ -192,9 +192,10 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 			 !a->spec ? "the trace's own placement" : "",
 			 a->spec && !a->within_limit ? "over the wait limit"
 						     : "");
-		fprintf(f, "%4s  %-*s %7.3f %10.1f %8.2f %6.3f %8s %8s  %s\n",
+		fprintf(f, "%4s  %-*s %7.3f %10.1f %8.2f %6.3f %8s %8s%s%s\n",
 			rank, wname, a->row->name, s->hops.mean, s->mean_wait_s,
-			s->mean_bsd, s->utilization, hx, wx, note);
+			s->mean_bsd, s->utilization, hx, wx, note[0] ? "  " : "",
+			note);
 	}
 	if (adv->best < 0) {
 		fprintf(f, "\nno row meets the wait limit: keep the current "

@@ -259,6 +259,9 @@ void rp_rowset_add_lists(rp_rowset_t *set, char *strategies, char *modes)
 			}
 		}
 	}
+	if (!set->nrows)
+		rp_usage_error("%s", "--strategies and --walltime give no row "
+				     "to replay");
 }
 
 void rp_rowset_snapshots(rp_rowset_t *set, const rp_opts_t *o,
