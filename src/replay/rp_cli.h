@@ -85,6 +85,9 @@ typedef struct rp_opts {
  * error and exits on --help, --version and bad usage. */
 void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode);
 
+/* Prints the --help text of program mode on stdout. */
+void rp_cli_help(rp_mode_t mode);
+
 /* Returns true when o names a machine (--config, --grid, --derive-grid);
  * only --export-jobs can do without one. */
 bool rp_has_machine(const rp_opts_t *o);
