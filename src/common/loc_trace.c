@@ -81,6 +81,9 @@ int loc__trace_skip(loc__trace_build_t *b, loc_trace_skip_t reason, int line,
 {
 	loc_trace_t *t = b->t;
 
+	b->last_record_bad = loc_trace_skip_bad(reason);
+	b->last_record_line = line;
+	b->last_record_reason = reason;
 	if (b->opts->strict && loc_trace_skip_bad(reason))
 		return loc_error_set(b->err, LOC_EPARSE, t->path, line,
 				     "%s%s%s", loc_trace_skip_text(reason),
@@ -190,6 +193,8 @@ loc_trace_job_t *loc__trace_add_job(loc__trace_build_t *b, int line)
 	j->partition = -1;
 	j->status = -1;
 	t->records++;
+	b->last_record_bad = false;
+	b->last_record_line = line;
 	return j;
 }
 
@@ -420,6 +425,24 @@ static loc_trace_format_t _detect(const char *text, size_t len)
 	return LOC_TRACE_SWF;
 }
 
+/*
+ * True when the text does not end with a newline and its last line holds
+ * more than blanks or a comment: the writer stopped in mid-line.
+ */
+static bool _ends_mid_line(const char *text, size_t len)
+{
+	size_t i = len;
+
+	if (!len || text[len - 1] == '\n')
+		return false;
+	while (i > 0 && text[i - 1] != '\n')
+		i--;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' ||
+			   text[i] == '\r'))
+		i++;
+	return i < len && text[i] != ';' && text[i] != '#';
+}
+
 loc_trace_t *loc_trace_parse(const char *text, size_t len, const char *name,
 			     const loc_trace_opts_t *opts, loc_error_t *err)
 {
@@ -467,6 +490,15 @@ loc_trace_t *loc_trace_parse(const char *text, size_t len, const char *name,
 		rc = loc__trace_parse_sacct(&b, text ? text : "", len);
 	else
 		rc = loc__trace_parse_swf(&b, text ? text : "", len);
+	/* A malformed last record on an unterminated last line is a file
+	 * cut short (a copy or an export that stopped): never a job to skip
+	 * quietly, strict or not. */
+	if (!rc && b.last_record_bad && _ends_mid_line(text, len))
+		rc = loc_error_set(err, LOC_EPARSE, t->path,
+				   b.last_record_line,
+				   "the file ends in the middle of a record "
+				   "(truncated?): %s",
+				   loc_trace_skip_text(b.last_record_reason));
 	_build_free(&b);
 	if (rc) {
 		if (rc == LOC_ENOMEM)
@@ -569,6 +601,24 @@ static int _read_all(const char *path, char **out, size_t *outlen,
 		len += n;
 	}
 #ifdef HAVE_ZLIB
+	{
+		/* gzread gives what it could and flags a stream that stops
+		 * early with Z_BUF_ERROR: a truncated .gz file */
+		int zerr;
+
+		gzerror(f, &zerr);
+		if (zerr == Z_BUF_ERROR) {
+			int line = 1;
+
+			for (size_t i = 0; i < len; i++)
+				line += buf[i] == '\n';
+			free(buf);
+			gzclose(f);
+			return loc_error_set(err, LOC_EIO, path, line,
+					     "the gzip stream ends early "
+					     "(truncated file)");
+		}
+	}
 	gzclose(f);
 #else
 	fclose(f);

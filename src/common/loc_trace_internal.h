@@ -32,6 +32,12 @@ typedef struct loc__trace_build {
 	char **users;           /* sacct user names without UID */
 	int nusers;
 	loc__strtab_t user_tab;
+	/* The record read last: was it malformed, and its first line. A
+	 * file whose unterminated last line is such a record was cut short
+	 * (see loc_trace_parse). */
+	bool last_record_bad;
+	int last_record_line;
+	int last_record_reason;
 } loc__trace_build_t;
 
 /*

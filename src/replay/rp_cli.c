@@ -13,6 +13,8 @@
 #include "config.h"
 #include "rp_cli.h"
 
+const char *rp_prog = "locality-replay";
+
 /* ===================================================================== */
 /* Helpers                                                               */
 /* ===================================================================== */
@@ -64,125 +66,6 @@ double rp_real_arg(const char *opt, const char *s, double min)
 	return v;
 }
 
-static void _help(void)
-{
-	printf("Usage: %s --trace FILE (--config FILE | --grid DIMS | "
-	       "--derive-grid[=D])\n"
-	       "       [--strategies LIST] [--walltime LIST] [--sched "
-	       "fcfs|easy]\n"
-	       "       [--priority fcfs|wfp] --out DIR [OPTIONS]\n"
-	       "   or: %s --trace FILE --export-jobs FILE [TRACE OPTIONS]\n\n"
-	       "Replays a job trace through allocation strategies side by side "
-	       "on the\n"
-	       "select/locality core and reports wait, bounded slowdown, "
-	       "utilisation,\n"
-	       "makespan, loss of capacity and locality per strategy.\n\n"
-	       "Machine:\n"
-	       "  -c, --config FILE       locality.conf (the file the plugin "
-	       "reads)\n"
-	       "      --grid DIMS         a shape instead of a file, e.g. "
-	       "16x16 or 5x4x4\n"
-	       "      --torus LIST        with --grid: yes, no (default) or "
-	       "one per dimension\n"
-	       "      --nodes-per-point N with --grid: nodes sharing one grid "
-	       "point\n"
-	       "      --derive-grid[=D]   a torus of D = 3 (default) or 2 "
-	       "dimensions sized for\n"
-	       "                          the trace (MaxProcs / "
-	       "procs-per-node, or MaxNodes)\n"
-	       "      --machine-nodes N   the size --derive-grid uses\n"
-	       "      --machines FILE     MetaCentrum machine list; its node "
-	       "total sizes\n"
-	       "                          --derive-grid\n"
-	       "      --show-config       print the machine and exit\n"
-	       "Trace:\n"
-	       "  -t, --trace FILE        .swf, .swf.gz or sacct --parsable2 "
-	       "export\n"
-	       "      --format F          auto (default), swf or sacct\n"
-	       "      --procs-per-node X  nodes = ceil(processors / X) (SWF; "
-	       "default 1)\n"
-	       "      --scale-to N        procs-per-node = MaxProcs / N: N "
-	       "allocation units\n"
-	       "      --sacct-cpus        sacct: size jobs by CPUs / "
-	       "procs-per-node\n"
-	       "      --round R           round node counts up: none "
-	       "(default), pow2, or box\n"
-	       "                          (the next size that fills a box of "
-	       "the grid)\n"
-	       "      --limit N           replay only the first N jobs by "
-	       "submit time\n"
-	       "      --strict            the first malformed trace line is "
-	       "fatal\n"
-	       "      --dry-run           read the trace, report the workload "
-	       "(offered\n"
-	       "                          load, rejected sizes) and exit\n"
-	       "      --export-jobs FILE  write the jobs the replay would run "
-	       "('-': stdout):\n"
-	       "                          id submit runtime requested nodes "
-	       "procs, and exit;\n"
-	       "                          no machine needed (--round box needs "
-	       "one; with one,\n"
-	       "                          jobs larger than it are left out)\n"
-	       "Scheduling:\n"
-	       "  -s, --strategies LIST   strategy[/curve],... (default: the "
-	       "config's)\n"
-	       "  -w, --walltime LIST     none,sl,pf,combo,adjest,actrun "
-	       "(default none);\n"
-	       "                          every strategy runs with every mode\n"
-	       "      --sched S           fcfs or easy (EASY backfilling, "
-	       "default)\n"
-	       "      --priority P        fcfs (default) or wfp: "
-	       "(wait/requested)^3 x nodes\n"
-	       "      --curve NAME        curve for every strategy (default: "
-	       "the config's)\n"
-	       "      --sl-tolerance X    SL: fraction of the best cost SL may "
-	       "trade away\n"
-	       "      --pf-max-nodes N    PF only for jobs of at most N nodes "
-	       "(0 = any)\n"
-	       "      --adjest-window N   AdjEst: finished jobs remembered per "
-	       "user\n"
-	       "      --compact-wait S    CompactWait: a job may wait up to S "
-	       "seconds for\n"
-	       "                          nodes within --compact-tolerance X "
-	       "of the hops\n"
-	       "                          it gets on an idle machine (0 = "
-	       "never wait)\n"
-	       "      --loc-le            loss of capacity also counts a "
-	       "waiting job of\n"
-	       "                          exactly the idle node count\n"
-	       "      --no-recorded       no row for the trace's recorded "
-	       "placement\n"
-	       "      --decision LIST     seed 003 decision strategies: at "
-	       "each placement,\n"
-	       "                          also ask these where they would "
-	       "place the job\n"
-	       "Output:\n"
-	       "  -o, --out DIR           summary.json, ROW.csv, "
-	       "occupancy-ROW-I.svg,\n"
-	       "                          dist-FIGURE.svg, rejected.csv\n"
-	       "      --snapshots N       occupancy pictures at N times "
-	       "(default 3)\n"
-	       "      --snapshot-at LIST  ... at these seconds after the first "
-	       "submit\n"
-	       "      --no-svg            no pictures\n"
-	       "  -j, --threads N         rows replayed in parallel (default "
-	       "2)\n"
-	       "  -q, --quiet             no table, no timings\n"
-	       "      --progress, --no-progress  progress bar (default: when "
-	       "stderr is a tty)\n"
-	       "Regression:\n"
-	       "      --golden FILE       compare summary.json with FILE; exit "
-	       "3 on drift\n"
-	       "      --tolerance X       relative tolerance (default 0: "
-	       "exact)\n"
-	       "      --update-golden     write summary.json to FILE instead\n"
-	       "  -h, --help              this text;  -V, --version\n\n"
-	       "Exit status: 0 success, 1 usage, 2 bad input, 3 regression "
-	       "drift,\n"
-	       "4 simulation or output failure.\n",
-	       PROG, PROG);
-}
-
 int rp_split(char *s, char **out, int max)
 {
 	int n = 0;
@@ -221,12 +104,21 @@ int rp_machines_total(const char *path)
 	return total > 0 && total < (1 << 24) ? (int)total : -1;
 }
 
+/* The long name of option val (for messages). */
+static const char *_opt_name(const struct option *lo, int val)
+{
+	for (; lo->name; lo++)
+		if (lo->val == val)
+			return lo->name;
+	return "?";
+}
+
 bool rp_has_machine(const rp_opts_t *o)
 {
 	return o->machine.config || o->machine.grid || o->machine.derive;
 }
 
-void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
+void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 {
 	enum {
 		O_GRID = 256,
@@ -262,6 +154,10 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		O_UPDATE,
 		O_DRY,
 		O_EXPORT,
+		O_DROP,
+		O_OBJECTIVE,
+		O_MAXWAIT,
+		O_CURRENT,
 	};
 	static const struct option lo[] = {
 		{ "config", required_argument, 0, 'c' },
@@ -282,6 +178,10 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		{ "round", required_argument, 0, O_ROUND },
 		{ "limit", required_argument, 0, O_LIMIT },
 		{ "strict", no_argument, 0, O_STRICT },
+		{ "drop-too-large", no_argument, 0, O_DROP },
+		{ "objective", required_argument, 0, O_OBJECTIVE },
+		{ "max-wait-ratio", required_argument, 0, O_MAXWAIT },
+		{ "current", required_argument, 0, O_CURRENT },
 		{ "strategies", required_argument, 0, 's' },
 		{ "walltime", required_argument, 0, 'w' },
 		{ "sched", required_argument, 0, O_SCHED },
@@ -311,8 +211,13 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		{ 0, 0, 0, 0 },
 	};
 	int c;
+	bool advise = mode == RP_MODE_ADVISE;
 
+	if (advise)
+		rp_prog = "locality-advise";
 	memset(o, 0, sizeof(*o));
+	o->mode = mode;
+	o->max_wait_ratio = 1.05;
 	loc_trace_opts_init(&o->topts);
 	o->sched = RP_SCHED_EASY;
 	o->prio = RP_PRIO_FCFS;
@@ -402,6 +307,34 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 			break;
 		case O_STRICT:
 			o->topts.strict = true;
+			break;
+		case O_DROP:
+			o->drop_too_large = true;
+			break;
+		case O_OBJECTIVE:
+			if (!advise)
+				goto advise_only;
+			if (!strcmp(optarg, "hops"))
+				o->objective = RP_OBJ_HOPS;
+			else if (!strcmp(optarg, "wait"))
+				o->objective = RP_OBJ_WAIT;
+			else if (!strcmp(optarg, "slowdown"))
+				o->objective = RP_OBJ_SLOWDOWN;
+			else
+				rp_usage_error("--objective: '%s' is not hops, "
+					       "wait or slowdown",
+					       optarg);
+			break;
+		case O_MAXWAIT:
+			if (!advise)
+				goto advise_only;
+			o->max_wait_ratio =
+				rp_real_arg("--max-wait-ratio", optarg, 1);
+			break;
+		case O_CURRENT:
+			if (!advise)
+				goto advise_only;
+			o->current = optarg;
 			break;
 		case 's':
 			o->strategies = optarg;
@@ -496,13 +429,24 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 			o->update_golden = true;
 			break;
 		case 'h':
-			_help();
+			rp_cli_help(mode);
 			exit(0);
 		case 'V':
 			printf("%s %s\n", PROG, PACKAGE_VERSION);
 			exit(0);
 		default:
 			fprintf(stderr, "Try '%s --help'.\n", PROG);
+			exit(EXIT_USAGE);
+		}
+		/* the replay's comparison and export modes are not advice */
+		if (advise && (c == O_GOLDEN || c == O_UPDATE || c == O_TOL ||
+			       c == O_EXPORT || c == O_DRY || c == O_SHOW ||
+			       c == O_DECISION || c == O_SNAPS ||
+			       c == O_SNAPAT || c == O_NOREC)) {
+			fprintf(stderr, "%s: --%s is an option of "
+					"locality-replay only\n"
+					"Try '%s --help'.\n",
+				PROG, _opt_name(lo, c), PROG);
 			exit(EXIT_USAGE);
 		}
 	}
@@ -524,4 +468,11 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o)
 		rp_usage_error("%s", "--out DIR is required");
 	if (o->update_golden && !o->golden)
 		rp_usage_error("%s", "--update-golden needs --golden FILE");
+	if (advise)
+		o->no_svg = true; /* no per-row pictures: tradeoff.svg */
+	return;
+advise_only:
+	fprintf(stderr, "%s: --%s is an option of locality-advise\n", PROG,
+		_opt_name(lo, c));
+	exit(EXIT_USAGE);
 }

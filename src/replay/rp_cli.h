@@ -13,7 +13,23 @@
 #include "rp_machine.h"
 #include "rp_sim.h"
 
-#define PROG "locality-replay"
+/* The program's name in messages: "locality-replay" or
+ * "locality-advise" (set by rp_cli_parse). */
+extern const char *rp_prog;
+#define PROG rp_prog
+
+/* Which program parses its command line. */
+typedef enum rp_mode {
+	RP_MODE_REPLAY = 0, /* locality-replay */
+	RP_MODE_ADVISE,     /* locality-advise */
+} rp_mode_t;
+
+/* What locality-advise minimises (see rp_advise.h). */
+typedef enum rp_objective {
+	RP_OBJ_HOPS = 0,
+	RP_OBJ_WAIT,
+	RP_OBJ_SLOWDOWN,
+} rp_objective_t;
 
 /* Exit statuses (also in the man page). */
 enum {
@@ -59,11 +75,20 @@ typedef struct rp_opts {
 	bool show_config;
 	bool dry_run;
 	const char *export_jobs; /* --export-jobs FILE ("-": stdout) */
+	bool drop_too_large;   /* replay without jobs larger than the machine */
+	/* locality-advise */
+	rp_mode_t mode;
+	rp_objective_t objective;
+	double max_wait_ratio;   /* mean wait at most this x the current's */
+	const char *current;     /* STRATEGY[/CURVE][+MODE] or "recorded" */
 } rp_opts_t;
 
-/* Parses the command line into o; prints help or an error and exits on
- * --help, --version and bad usage. */
-void rp_cli_parse(int argc, char **argv, rp_opts_t *o);
+/* Parses the command line of program mode into o; prints help or an
+ * error and exits on --help, --version and bad usage. */
+void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode);
+
+/* Prints the --help text of program mode on stdout. */
+void rp_cli_help(rp_mode_t mode);
 
 /* Returns true when o names a machine (--config, --grid, --derive-grid);
  * only --export-jobs can do without one. */

@@ -119,6 +119,53 @@ int rp_derive_shape(int n, int ndims, int *dims)
 	return best_m;
 }
 
+/*
+ * A config that names its nodes (NodeName lines) is the site's list of
+ * nodes: a trace naming any other node was exported from another cluster
+ * or the config is out of date, and the recorded placements cannot be
+ * read. Returns 0, or LOC_ENOENT with err naming the trace line of the
+ * first job that uses an unknown node.
+ */
+static int _check_trace_names(const loc_conf_t *conf, const loc_trace_t *trace,
+			      loc_error_t *err)
+{
+	char **known;
+	int nknown = 0, cap = 0, rc = 0;
+
+	for (int i = 0; i < conf->nnodes_lines; i++)
+		cap += conf->nodes[i].count;
+	known = malloc(sizeof(char *) * (cap + 1));
+	if (!known)
+		return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+	for (int i = 0; i < conf->nnodes_lines; i++)
+		for (int k = 0; k < conf->nodes[i].count; k++)
+			known[nknown++] = conf->nodes[i].names[k];
+	qsort(known, nknown, sizeof(char *), _cmp_names);
+	for (int i = 0; i < trace->nnode_names && !rc; i++) {
+		const char *key = trace->node_names[i];
+		int line = 0;
+		const char *id = NULL;
+
+		if (bsearch(&key, known, nknown, sizeof(char *), _cmp_names))
+			continue;
+		/* the first job (in file order) that names it */
+		for (int j = 0; j < trace->njobs && !line; j++)
+			for (int k = 0; k < trace->jobs[j].nrec; k++)
+				if (trace->jobs[j].rec_nodes[k] == i) {
+					line = trace->jobs[j].line;
+					id = trace->jobs[j].id;
+					break;
+				}
+		rc = loc_error_set(err, LOC_ENOENT, trace->path, line,
+				   "%s%s%sNodeList names '%s', a node %s does not "
+				   "name",
+				   id ? "job " : "", id ? id : "", id ? ": " : "",
+				   key, conf->path);
+	}
+	free(known);
+	return rc;
+}
+
 void rp_machine_destroy(rp_machine_t *m)
 {
 	if (!m)
@@ -198,6 +245,10 @@ rp_machine_t *rp_machine_create(const rp_machine_opts_t *o,
 	if (!nnodes)
 		nnodes = (int)capacity;
 
+	if (m->conf->nnodes_lines > 0 &&
+	    _check_trace_names(m->conf, trace, err))
+		goto fail;
+
 	/* The names: the trace's and the conf's, in natural order. */
 	cap = trace->nnode_names;
 	for (int i = 0; i < m->conf->nnodes_lines; i++)
@@ -218,6 +269,29 @@ rp_machine_t *rp_machine_create(const rp_machine_opts_t *o,
 			if (!u || strcmp(set[u - 1], set[i]))
 				set[u++] = set[i];
 		nset = u;
+	}
+	if (nset > nnodes && m->conf->nnodes_lines == 0 &&
+	    trace->nnode_names > nnodes) {
+		/* names are numbered in order of first appearance: the
+		 * first job naming number nnodes runs off the grid */
+		for (int j = 0; j < trace->njobs; j++)
+			for (int k = 0; k < trace->jobs[j].nrec; k++)
+				if (trace->jobs[j].rec_nodes[k] >= nnodes) {
+					loc_error_set(
+						err, LOC_ERANGE, trace->path,
+						trace->jobs[j].line,
+						"job %s: NodeList names '%s', "
+						"distinct node number %d of "
+						"the trace; the grid (%s) "
+						"holds %d nodes",
+						trace->jobs[j].id,
+						trace->node_names
+							[trace->jobs[j]
+								 .rec_nodes[k]],
+						trace->jobs[j].rec_nodes[k] + 1,
+						m->conf->path, nnodes);
+					goto fail;
+				}
 	}
 	if (nset > nnodes) {
 		loc_error_set(err, LOC_ERANGE, m->conf->path, 0,

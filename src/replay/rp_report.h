@@ -127,7 +127,35 @@ int rp_write_csv(const char *path, const rp_report_ctx_t *ctx,
 void rp_print_table(FILE *f, const rp_report_ctx_t *ctx,
 		    rp_row_t *const *rows, int nrows);
 
-/* SVG pictures (rp_svg.c). */
+/* SVG pictures (rp_svg.c), written by hand. */
+
+/* Opens path and writes the <svg> header and a white background. Returns
+ * the file, or NULL with err naming path. */
+FILE *rp_svg_open(const char *path, int width, int height, int font_size,
+		  loc_error_t *err);
+/* Writes </svg> and closes f. Returns 0 or LOC_EIO with err naming path. */
+int rp_svg_close(FILE *f, const char *path, loc_error_t *err);
+/* Writes s with <, > and & escaped. */
+void rp_svg_esc(FILE *f, const char *s);
+/* Colour i of the colour-blind friendly palette (wraps around). */
+const char *rp_svg_colour(int i);
+
+/* A plot area: box, 4x4 grid, tick values and axis labels. */
+typedef struct rp_svg_frame {
+	int left, top, width, height;  /* plot area in pixels */
+	double xlo, xhi, ylo, yhi;     /* data range shown */
+	int ydigits;                   /* decimals of the y tick values */
+	const char *xlabel;
+	const char *ylabel;            /* may be NULL */
+} rp_svg_frame_t;
+void rp_svg_frame(FILE *f, const rp_svg_frame_t *fr);
+/* x or y in data units -> pixels inside fr */
+#define RP_SVG_X(fr, x) \
+	((fr)->left + (fr)->width * ((x) - (fr)->xlo) / ((fr)->xhi - (fr)->xlo))
+#define RP_SVG_Y(fr, y)                           \
+	((fr)->top + (fr)->height -                \
+	 (fr)->height * ((y) - (fr)->ylo) / ((fr)->yhi - (fr)->ylo))
+
 /* Occupancy of row's snapshot snap, coloured by job; t0 is shown as
  * time 0. */
 int rp_svg_occupancy(const char *path, const rp_machine_t *m,

@@ -18,7 +18,83 @@ static const char *const _palette[] = {
 };
 #define NPALETTE (int)(sizeof(_palette) / sizeof(_palette[0]))
 
-static void _esc(FILE *f, const char *s)
+const char *rp_svg_colour(int i)
+{
+	return _palette[(i < 0 ? -i : i) % NPALETTE];
+}
+
+FILE *rp_svg_open(const char *path, int width, int height, int font_size,
+		  loc_error_t *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
+			      strerror(errno));
+		return NULL;
+	}
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" font-family=\"sans-serif\" "
+		"font-size=\"%d\">\n",
+		width, height, font_size);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+		width, height);
+	return f;
+}
+
+int rp_svg_close(FILE *f, const char *path, loc_error_t *err)
+{
+	fprintf(f, "</svg>\n");
+	if (ferror(f) | fclose(f))
+		return loc_error_set(err, LOC_EIO, path, 0, "write failed");
+	return 0;
+}
+
+void rp_svg_frame(FILE *f, const rp_svg_frame_t *fr)
+{
+	fprintf(f,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+		"fill=\"none\" stroke=\"#888\"/>\n",
+		fr->left, fr->top, fr->width, fr->height);
+	for (int i = 0; i <= 4; i++) {
+		double x = fr->left + fr->width * i / 4.0;
+		double y = fr->top + fr->height - fr->height * i / 4.0;
+
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			"stroke=\"#eee\"/>\n",
+			x, fr->top, x, fr->top + fr->height);
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"#eee\"/>\n",
+			fr->left, y, fr->left + fr->width, y);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%d\" "
+			"text-anchor=\"middle\">%.4g</text>\n",
+			x, fr->top + fr->height + 14,
+			fr->xlo + (fr->xhi - fr->xlo) * i / 4.0);
+		fprintf(f,
+			"<text x=\"%d\" y=\"%.1f\" "
+			"text-anchor=\"end\">%.*f</text>\n",
+			fr->left - 4, y + 4, fr->ydigits,
+			fr->ylo + (fr->yhi - fr->ylo) * i / 4.0);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+		fr->left + fr->width / 2, fr->top + fr->height + 32);
+	rp_svg_esc(f, fr->xlabel);
+	fprintf(f, "</text>\n");
+	if (fr->ylabel) {
+		fprintf(f,
+			"<text transform=\"translate(%d,%d) rotate(-90)\" "
+			"text-anchor=\"middle\">",
+			14, fr->top + fr->height / 2);
+		rp_svg_esc(f, fr->ylabel);
+		fprintf(f, "</text>\n");
+	}
+}
+
+void rp_svg_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<')
@@ -88,10 +164,6 @@ int rp_svg_occupancy(const char *path, const rp_machine_t *m,
 			njobs++;
 	}
 	free(seen);
-	f = fopen(path, "w");
-	if (!f)
-		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
-				     strerror(errno));
 	{
 		int width = 2 * margin + pcols * cols * cs + (pcols - 1) * gap;
 		int height =
@@ -99,17 +171,12 @@ int rp_svg_occupancy(const char *path, const rp_machine_t *m,
 
 		if (width < 420)
 			width = 420;
-		fprintf(f,
-			"<svg xmlns=\"http://www.w3.org/2000/svg\" "
-			"width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-			"font-size=\"12\">\n",
-			width, height);
-		fprintf(f,
-			"<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
-			width, height);
+		f = rp_svg_open(path, width, height, 12, err);
+		if (!f)
+			return err->code;
 	}
 	fprintf(f, "<text x=\"%d\" y=\"16\">", margin);
-	_esc(f, row->name);
+	rp_svg_esc(f, row->name);
 	fprintf(f, " at t=%lld s: %d of %d nodes busy, %d jobs</text>\n",
 		(long long)(row->snap_time[snap] - t0), busy, m->nnodes, njobs);
 	fprintf(f,
@@ -118,7 +185,7 @@ int rp_svg_occupancy(const char *path, const rp_machine_t *m,
 	{
 		char desc[128];
 
-		_esc(f, loc_grid_describe(m->grid, desc, sizeof(desc)));
+		rp_svg_esc(f, loc_grid_describe(m->grid, desc, sizeof(desc)));
 	}
 	fprintf(f, "%s; colour = job, grey = idle</text>\n",
 		panels > 1 ? "; one panel per plane of the first dimension"
@@ -180,10 +247,7 @@ int rp_svg_occupancy(const char *path, const rp_machine_t *m,
 				" stroke=\"white\" stroke-width=\"0.5\"/>\n");
 		}
 	}
-	fprintf(f, "</svg>\n");
-	if (fclose(f))
-		return loc_error_set(err, LOC_EIO, path, 0, "write failed");
-	return 0;
+	return rp_svg_close(f, path, err);
 }
 
 /* ===================================================================== */
@@ -270,48 +334,25 @@ static int _plot(const char *path, int fig, rp_row_t *const *rows, int nrows,
 	}
 	if (hi <= lo)
 		hi = lo + 1;
-	f = fopen(path, "w");
+	f = rp_svg_open(path, W, H, 11, err);
 	if (!f)
-		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
-				     strerror(errno));
-	fprintf(f,
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		"height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n",
-		W, H);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+		return err->code;
 	fprintf(f,
 		"<text x=\"%d\" y=\"18\" font-size=\"13\">Distribution of %s "
 		"per job (CDF, x clipped at the 99th percentile)</text>\n",
 		L, _fig_name[fig]);
-	fprintf(f,
-		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-		"fill=\"none\" stroke=\"#888\"/>\n",
-		L, T, pw, ph);
-	for (int i = 0; i <= 4; i++) {
-		double x = L + pw * i / 4.0, y = T + ph - ph * i / 4.0;
+	{
+		rp_svg_frame_t fr = {
+			.left = L, .top = T, .width = pw, .height = ph,
+			.xlo = lo, .xhi = hi, .ylo = 0, .yhi = 1,
+			.ydigits = 2, .xlabel = _fig_name[fig],
+		};
 
-		fprintf(f,
-			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-			"stroke=\"#eee\"/>\n",
-			x, T, x, T + ph);
-		fprintf(f,
-			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			"stroke=\"#eee\"/>\n",
-			L, y, L + pw, y);
-		fprintf(f,
-			"<text x=\"%.1f\" y=\"%d\" "
-			"text-anchor=\"middle\">%.4g</text>\n",
-			x, T + ph + 14, lo + (hi - lo) * i / 4.0);
-		fprintf(f,
-			"<text x=\"%d\" y=\"%.1f\" "
-			"text-anchor=\"end\">%.2f</text>\n",
-			L - 4, y + 4, i / 4.0);
+		rp_svg_frame(f, &fr);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-		L + pw / 2, H - 8, _fig_name[fig]);
 	for (int r = 0; r < nrows; r++) {
 		int n = rows[r]->njobs;
-		const char *col = _palette[r % NPALETTE];
+		const char *col = rp_svg_colour(r);
 
 		fprintf(f,
 			"<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"3\" "
@@ -319,7 +360,7 @@ static int _plot(const char *path, int fig, rp_row_t *const *rows, int nrows,
 			L + pw + 10, T + 8 + 16 * r, col);
 		fprintf(f, "<text x=\"%d\" y=\"%d\">", L + pw + 26,
 			T + 12 + 16 * r);
-		_esc(f, rows[r]->name);
+		rp_svg_esc(f, rows[r]->name);
 		fprintf(f, "</text>\n");
 		if (!n)
 			continue;
@@ -336,10 +377,7 @@ static int _plot(const char *path, int fig, rp_row_t *const *rows, int nrows,
 		}
 		fprintf(f, "\"/>\n");
 	}
-	fprintf(f, "</svg>\n");
-	if (fclose(f))
-		return loc_error_set(err, LOC_EIO, path, 0, "write failed");
-	return 0;
+	return rp_svg_close(f, path, err);
 }
 
 int rp_svg_distributions(const char *dir, rp_row_t *const *rows, int nrows,

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_advise_main.c - locality-advise: replays a site's trace through
+ * every strategy and walltime mode on the replay's own pipeline
+ * (rp_run.h), ranks the rows against the site's current placement and
+ * prints the locality.conf lines of the best one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "rp_advise.h"
+#include "rp_cli.h"
+#include "rp_outdir.h"
+#include "rp_run.h"
+
+/* select/linear with one NodeName line: best fit among runs of
+ * consecutive free node numbers (bench/live-bench.sh's linear model). */
+#define RP_DEFAULT_CURRENT "bestfit/rowmajor"
+/* Every mode a site can configure (actrun needs the actual runtimes). */
+#define RP_ADVISE_MODES "none,sl,pf,combo,adjest"
+
+static void _fail(rp_outdir_t *od, int code, const loc_error_t *err)
+	__attribute__((noreturn));
+static void _fail(rp_outdir_t *od, int code, const loc_error_t *err)
+{
+	rp_outdir_abort(od);
+	rp_die_err(code, err);
+}
+
+/* Reads --current STRATEGY[/CURVE][+MODE]; bad names are usage errors. */
+static void _parse_current(const char *text, rp_spec_t *sp)
+{
+	char buf[128], *plus, *slash;
+	int kind;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	sp->curve = -1;
+	sp->wmode = RP_W_NONE;
+	plus = strchr(buf, '+');
+	if (plus) {
+		*plus = '\0';
+		sp->wmode = rp_wmode_parse(plus + 1);
+		if ((int)sp->wmode < 0 || sp->wmode == RP_W_ACTRUN)
+			rp_usage_error("--current: '%s' is not none, sl, pf, "
+				       "combo or adjest",
+				       plus + 1);
+	}
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		sp->curve = loc_curve_kind_parse(slash + 1);
+		if (sp->curve < 0)
+			rp_usage_error("--current: unknown curve '%s'",
+				       slash + 1);
+	}
+	kind = loc_strategy_kind_parse(buf);
+	if (kind < 0)
+		rp_usage_error("--current: unknown strategy '%s' (or "
+			       "'recorded')",
+			       buf);
+	sp->strategy = kind;
+}
+
+/* The candidate strategies: --strategies, or every one the core has. */
+static void _candidates(const rp_opts_t *o, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	if (o->strategies) {
+		snprintf(buf, len, "%s", o->strategies);
+		return;
+	}
+	buf[0] = '\0';
+	for (int k = 0; k < LOC_STRATEGY_COUNT && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", k ? "," : "",
+				       loc_strategy_kind_name(k));
+}
+
+int main(int argc, char **argv)
+{
+	rp_opts_t o;
+	loc_error_t err = { 0 };
+	rp_input_t in;
+	rp_rowset_t *set;
+	rp_advice_t *adv;
+	rp_outdir_t od = { 0 };
+	rp_output_opts_t what = { 0 };
+	rp_row_t *rows[MAX_ROWS + 1];
+	char strategies[1024], modes[256], path[4096 + 32];
+	const char *current = NULL;
+	int current_row = -1, nrows;
+	double t_start = rp_now();
+
+	rp_cli_parse(argc, argv, &o, RP_MODE_ADVISE);
+	current = o.current ? o.current : RP_DEFAULT_CURRENT;
+	if (o.curve && loc_curve_kind_parse(o.curve) < 0)
+		rp_usage_error("--curve: unknown curve '%s'", o.curve);
+	if (o.walltime && strstr(o.walltime, "actrun"))
+		rp_usage_error("%s", "--walltime: actrun uses the actual "
+				     "runtimes, no site can configure it");
+	if (rp_input_load(&o, &in, &err))
+		rp_die_err(err.code == LOC_ENOMEM ? EXIT_RUNTIME : EXIT_INPUT,
+			   &err);
+	if (!o.quiet)
+		rp_print_workload(in.trace, in.w);
+	if (rp_input_check(&o, &in, &err))
+		rp_die_err(EXIT_INPUT, &err);
+
+	/* rows: the candidates, the current placement, the recorded one */
+	set = rp_rowset_create();
+	adv = calloc(1, sizeof(*adv));
+	if (!set || !adv) {
+		fprintf(stderr, "%s: out of memory\n", PROG);
+		return EXIT_RUNTIME;
+	}
+	_candidates(&o, strategies, sizeof(strategies));
+	snprintf(modes, sizeof(modes), "%s",
+		 o.walltime ? o.walltime : RP_ADVISE_MODES);
+	rp_rowset_add_lists(set, strategies, modes);
+	if (strcmp(current, "recorded")) {
+		rp_spec_t sp;
+		int dup = -1, r;
+
+		_parse_current(current, &sp);
+		r = rp_rowset_add(set, &sp, &dup);
+		if (r == -2)
+			rp_usage_error("%s", "too many rows (at most 256)");
+		current_row = r >= 0 ? r : dup;
+	} else if (in.trace->nnode_names <= 0) {
+		loc_error_set(&err, LOC_EINVAL, in.trace->path, 0,
+			      "--current recorded: the trace records no node "
+			      "lists");
+		rp_die_err(EXIT_INPUT, &err);
+	}
+	rp_rowset_snapshots(set, &o, in.w);
+	if (rp_rowset_recorded(set, &o, &in, &err))
+		rp_die_err(EXIT_INPUT, &err);
+	/* rows of rp_rowset_all: the recorded row comes first */
+	if (current_row < 0)
+		current_row = 0;
+	else if (set->have_recorded)
+		current_row++;
+	if (!o.quiet)
+		fprintf(stderr, "%s: replaying %d rows on %d threads\n", PROG,
+			set->nrows, o.threads < set->nrows ? o.threads
+							   : set->nrows);
+	if (rp_rowset_run(set, &o, &in, &err))
+		rp_die_err(EXIT_RUNTIME, &err);
+	nrows = rp_rowset_all(set, rows);
+	if (rp_advise_rank(adv, set, current_row, o.objective,
+			   o.max_wait_ratio)) {
+		fprintf(stderr, "%s: cannot rank the rows\n", PROG);
+		return EXIT_RUNTIME;
+	}
+
+	/* outputs: complete or not at all */
+	if (rp_outdir_open(&od, o.out, &err))
+		rp_die_err(EXIT_RUNTIME, &err);
+	if (rp_write_outputs(od.tmp, &o, &in, rows, nrows, &what, &err))
+		_fail(&od, EXIT_RUNTIME, &err);
+	snprintf(path, sizeof(path), "%s/ranking.csv", od.tmp);
+	if (rp_advise_write_csv(path, adv, &err))
+		_fail(&od, EXIT_RUNTIME, &err);
+	snprintf(path, sizeof(path), "%s/tradeoff.svg", od.tmp);
+	if (rp_advise_write_svg(path, adv, &err))
+		_fail(&od, EXIT_RUNTIME, &err);
+	snprintf(path, sizeof(path), "%s/advice.txt", od.tmp);
+	{
+		FILE *f = fopen(path, "w");
+
+		if (!f) {
+			loc_error_set(&err, LOC_EIO, path, 0, "cannot write");
+			_fail(&od, EXIT_RUNTIME, &err);
+		}
+		rp_advise_print(f, adv, &o, &in);
+		if (ferror(f) | fclose(f)) {
+			loc_error_set(&err, LOC_EIO, path, 0, "write failed");
+			_fail(&od, EXIT_RUNTIME, &err);
+		}
+	}
+	if (rp_outdir_commit(&od, &err))
+		rp_die_err(EXIT_RUNTIME, &err);
+	if (!o.quiet) {
+		rp_advise_print(stdout, adv, &o, &in);
+		fprintf(stderr, "%s: %d rows in %.2f s with %d threads; "
+				"outputs in %s\n",
+			PROG, set->nrows, rp_now() - t_start,
+			set->threads_used, o.out);
+	}
+	free(adv);
+	rp_rowset_free(set);
+	rp_input_free(&in);
+	return 0;
+}

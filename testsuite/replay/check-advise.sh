@@ -1,0 +1,204 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# locality-advise end to end: on the bundled example (always) and on an
+# sacct export and an SWF trace of ../shared/traces (skipped with a
+# message when it is absent). Checked from the outputs, not against
+# stored numbers: the ranking obeys the stated rule (recomputed with awk
+# from ranking.csv), the advice names rank 1 and its locality.conf lines,
+# the figures are locality-replay's for the same row, the trade-off plot
+# has one point per row inside its frame, and the options change what
+# they should.
+set -u
+srcdir=${srcdir:-.}
+advise=${LOCALITY_ADVISE:-./src/replay/locality-advise}
+replay=${LOCALITY_REPLAY:-./src/replay/locality-replay}
+top=$(cd "$srcdir" && pwd)
+data=$top/testsuite/replay/data
+traces=$top/../shared/traces
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/replay-advise.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+nstrategies=14 # every strategy of the core
+nmodes=5       # none,sl,pf,combo,adjest
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+for bin in "$advise" "$replay"; do
+	[ -x "$bin" ] || { echo "check-advise: $bin not built" >&2; exit 99; }
+done
+
+# check NAME DIR RATIO OBJECTIVE: the outputs of one advice run
+check() {
+	name=$1 dir=$2 ratio=$3 objective=$4
+	for f in advice.txt ranking.csv tradeoff.svg summary.json; do
+		[ -s "$dir/$f" ] || fail "$name: no $f"
+	done
+	[ -s "$dir/ranking.csv" ] || return
+	# the rule, recomputed: ranks 1..n, rows within the wait limit
+	# (mean wait <= ratio x the current's) first, then the objective
+	# non-decreasing; the recorded row (rank 0) is never ranked
+	col=6
+	[ "$objective" = wait ] && col=7
+	[ "$objective" = slowdown ] && col=8
+	verdict=$(awk -F, -v ratio="$ratio" -v col="$col" '
+		NR == 1 { next }
+		{ rank[NR] = $1; within[NR] = $4; wait[NR] = $7; score[NR] = $col
+		  name[NR] = $2; if ($3 == 1) { cur = $7; ncur++ } n = NR }
+		END {
+			if (ncur != 1) { print "current rows: " ncur; exit }
+			r = 0
+			for (i = 2; i <= n; i++) {
+				if (rank[i] == 0) { if (name[i] != "recorded") print "unranked " name[i]; continue }
+				if (rank[i] != ++r) { print "rank " rank[i] " at position " r; exit }
+				w = (wait[i] <= ratio * cur * (1 + 1e-9)) ? 1 : 0
+				if (w != within[i]) { print name[i] ": within " within[i] ", recomputed " w; exit }
+				if (r > 1 && (w > pw || (w == pw && score[i] + 0 < ps - 1e-9))) {
+					print name[i] " ranked after " pname; exit }
+				pw = w; ps = score[i]; pname = name[i]
+				if (r == 1) { best = name[i]; bestw = w }
+			}
+			print "ok " best " " bestw " " r
+		}' "$dir/ranking.csv")
+	set -- $verdict
+	if [ "$1" != ok ]; then
+		fail "$name: ranking.csv breaks the rule: $verdict"
+		return
+	fi
+	best=$2 bestw=$3 nranked=$4
+	# the advice: rank 1 within the limit, and the conf lines that
+	# select it (strategy, curve, walltime mode)
+	if [ "$bestw" = 1 ]; then
+		grep -q "^locality.conf lines for $best" "$dir/advice.txt" ||
+			fail "$name: the advice does not name rank 1 ($best)"
+		strategy=${best%%[/+]*}
+		mode=none
+		case $best in *+*) mode=${best#*+} ;; esac
+		grep -qx "Strategy=$strategy" "$dir/advice.txt" ||
+			fail "$name: no Strategy=$strategy line"
+		grep -qx "WalltimeAware=$mode" "$dir/advice.txt" ||
+			fail "$name: no WalltimeAware=$mode line"
+		grep -q '^Curve=[a-z]' "$dir/advice.txt" || fail "$name: no Curve= line"
+		case $mode in sl | combo | adjest)
+			grep -q '^SLTolerance=' "$dir/advice.txt" ||
+				fail "$name: $mode without SLTolerance=" ;;
+		esac
+	fi
+	# tradeoff.svg: well formed enough, one point per row (plus the five
+	# of the key), every point inside the plot area
+	rows=$(($(wc -l < "$dir/ranking.csv") - 1))
+	points=$(grep -c '<circle' "$dir/tradeoff.svg")
+	[ "$points" = $((rows + 5)) ] ||
+		fail "$name: tradeoff.svg has $points points for $rows rows"
+	tail -n 1 "$dir/tradeoff.svg" | grep -q '^</svg>$' ||
+		fail "$name: tradeoff.svg is not closed"
+	out=$(awk -F'"' '/<rect x=/ && !f { x0 = $2; y0 = $4; x1 = x0 + $6; y1 = y0 + $8; f = 1 }
+		/<circle/ && /<title>/ { if ($2 < x0 || $2 > x1 || $4 < y0 || $4 > y1) print $2 "," $4 }' \
+		"$dir/tradeoff.svg")
+	[ -z "$out" ] || fail "$name: points outside the plot area: $out"
+}
+
+# row_figure DIR ROW FIELD: a row's figure in summary.json
+row_figure() {
+	awk -v row="\"$2\": {" -v field="\"$3\":" 'index($0, row) { f = 1 }
+		f && index($0, field) { gsub(/[",]/, "", $2); print $2; exit }' "$1/summary.json"
+}
+
+# 1. the bundled example: every strategy and mode, the current row
+# (bestfit/rowmajor, the linear model) and the recorded one
+conf=$data/example-locality.conf
+sacct=$data/example-sacct.txt
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/ex" --no-progress > "$tmp/ex.out" 2> "$tmp/ex.err" ||
+	fail "advice on the example exited $?: $(cat "$tmp/ex.err")"
+check example "$tmp/ex" 1.05 hops
+cmp -s "$tmp/ex.out" "$tmp/ex/advice.txt" || fail "stdout differs from advice.txt"
+rows=$(($(wc -l < "$tmp/ex/ranking.csv") - 1))
+[ "$rows" = $((nstrategies * nmodes + 2)) ] ||
+	fail "example: $rows rows, want every strategy x mode + current + recorded"
+grep -q '^[0-9]*,bestfit/rowmajor,1,1,' "$tmp/ex/ranking.csv" ||
+	fail "example: the default current row is not bestfit/rowmajor"
+grep -q '^0,recorded,0,' "$tmp/ex/ranking.csv" || fail "example: no recorded row"
+# the figures are the replay's own for the same row
+for row in box+pf mm bestfit/rowmajor; do
+	mode=none
+	case $row in *+*) mode=${row#*+} ;; esac
+	"$replay" -c "$conf" -t "$sacct" -s "${row%+*}" -w "$mode" \
+		--no-recorded --no-svg -q -o "$tmp/rp" || fail "replay of $row exited $?"
+	want=$(row_figure "$tmp/rp" "$row" mean_pairwise_hops)
+	got=$(row_figure "$tmp/ex" "$row" mean_pairwise_hops)
+	[ -n "$want" ] && [ "$want" = "$got" ] ||
+		fail "$row: advice says hops '$got', locality-replay '$want'"
+	rm -rf "$tmp/rp"
+done
+
+# 2. the options: objective, ratio, current, candidate lists
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/wait" -q --objective wait \
+	--max-wait-ratio 1.2 -s mm,box,pack -w none,sl ||
+	fail "--objective wait exited $?"
+check objective-wait "$tmp/wait" 1.2 wait
+[ $(($(wc -l < "$tmp/wait/ranking.csv") - 1)) = 8 ] ||
+	fail "-s mm,box,pack -w none,sl: want 6 rows + current + recorded"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/slow" -q --objective slowdown \
+	--max-wait-ratio 1 -s firstfit,mm,mc1x1 -w none,pf ||
+	fail "--objective slowdown exited $?"
+check objective-slowdown "$tmp/slow" 1 slowdown
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/rec" -q --current recorded \
+	-s firstfit,mm -w none || fail "--current recorded exited $?"
+check current-recorded "$tmp/rec" 1.05 hops
+grep -q '^0,recorded,1,1,' "$tmp/rec/ranking.csv" ||
+	fail "--current recorded: the recorded row is not the current one"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/fl" -q --current freelist/rowmajor \
+	-s freelist/rowmajor,mm -w none || fail "--current freelist/rowmajor exited $?"
+[ "$(grep -c 'freelist/rowmajor' "$tmp/fl/ranking.csv")" = 1 ] ||
+	fail "a current row that is also a candidate is replayed twice"
+grep -q '^[1-9][0-9]*,freelist/rowmajor,1,1,' "$tmp/fl/ranking.csv" ||
+	fail "--current freelist/rowmajor is not ranked as the current row"
+
+# 3. usage and input errors
+expect_exit() {
+	want=$1
+	shift
+	"$advise" "$@" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] || fail "advise $*: exit $rc, want $want: $(cat "$tmp/err")"
+}
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --objective speed
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --max-wait-ratio 0.9
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --current nosuch
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" -w actrun
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --golden x.json
+printf '; MaxProcs: 16\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n' > "$tmp/t.swf"
+expect_exit 2 --grid 4x4 -t "$tmp/t.swf" -o "$tmp/u" --current recorded
+[ -e "$tmp/u" ] && fail "a failed advice created its output directory"
+"$replay" -c "$conf" -t "$sacct" -o "$tmp/u" --objective hops > /dev/null 2>&1
+[ $? = 1 ] || fail "locality-replay must refuse --objective"
+
+# 4. real traces: an sacct export of a 10-node cluster and an SWF trace
+# of Blue Gene/P midplanes (a 5x4x4 torus)
+if [ ! -d "$traces" ]; then
+	echo "SKIP real traces: $traces is absent (real traces live in ../shared/traces)"
+else
+	"$advise" --grid 2x5 -t "$traces/sacct/ubccr-micro-sacct.txt" \
+		-o "$tmp/ubccr" -q --no-progress ||
+		fail "advice on ubccr-micro-sacct exited $?"
+	check ubccr-sacct "$tmp/ubccr" 1.05 hops
+	grep -q '^0,recorded,0,' "$tmp/ubccr/ranking.csv" ||
+		fail "ubccr: the export's NodeList gives no recorded row"
+	"$advise" -t "$traces/ANL-Intrepid-2009-slice237.swf.gz" --grid 5x4x4 \
+		--torus yes --scale-to 80 -o "$tmp/intrepid" -q --no-progress ||
+		fail "advice on Intrepid exited $?"
+	check intrepid-swf "$tmp/intrepid" 1.05 hops
+	rows=$(($(wc -l < "$tmp/intrepid/ranking.csv") - 1))
+	[ "$rows" = $((nstrategies * nmodes + 1)) ] ||
+		fail "intrepid: $rows rows, want every strategy x mode + current"
+fi
+
+if [ $fails -gt 0 ]; then
+	echo "check-advise: $fails failures"
+	exit 1
+fi
+echo "check-advise: all checks passed"
+exit 0
