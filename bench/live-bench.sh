@@ -15,9 +15,9 @@
 #                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
 #                       [--workload FILE] [--out DIR] [--build DIR]
 #
-# A locality configuration is STRATEGY[/CURVE][+WALLTIME][@WAIT] (e.g. mm,
-# bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30); linear and
-# cons_tres are Slurm's plugins.
+# A locality configuration is STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]]
+# (e.g. mm, bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30, pack@30:0.3
+# also CompactTolerance=0.3); linear and cons_tres are Slurm's plugins.
 # The workload is workload.sh gen's seeded stream (node counts log-uniform
 # in 1..--max-nodes, runtimes ~5 s, Poisson arrivals --gap s apart),
 # or a WORKLOAD file (workload.sh's format) given with --workload.
@@ -96,14 +96,15 @@ fi
 
 # conf_for STRATEGY[/CURVE][+WALLTIME][@WAIT] FILE
 conf_for() {
-	local spec=${1%%@*} s c=hilbert w=none cw=0
+	local spec=${1%%@*} s c=hilbert w=none cw=0 ct=0.2
 	[ "$1" != "$spec" ] && cw=${1#*@}
+	case $cw in *:*) ct=${cw#*:}; cw=${cw%%:*} ;; esac
 	s=${spec%%+*}
 	[ "$s" != "$spec" ] && w=${spec#*+}
 	case $s in */*) c=${s#*/}; s=${s%%/*} ;; esac
 	# The wiring is name order whatever order slurm.conf lists nodes in.
-	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\n' \
-		"$ALLNODES" "$s" "$c" "$w" "$cw" >"$2"
+	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\n' \
+		"$ALLNODES" "$s" "$c" "$w" "$cw" "$ct" >"$2"
 }
 
 # The ideal for k nodes: the most compact set any of the core's exact or
@@ -126,7 +127,7 @@ done >"$OUT/ideal.txt"
 # run SHAPE CONFIG - the workload on a fresh cluster; keeps its records.
 run() {
 	local shape=$1 cfg=$2 tag dir args t0 sel=locality
-	tag=$shape-$(echo "$cfg" | tr '/+@' '___')
+	tag=$shape-$(echo "$cfg" | tr '/+@:' '____')
 	dir=$OUT/run/$tag
 	args=(start --dir "$dir" --shape "$shape" --debug debug)
 	case $cfg in
@@ -163,15 +164,17 @@ for cfg in "${cfgs[@]}"; do
 	case $cfg in
 	linear | cons_tres) continue ;;
 	esac
-	s=${cfg%%@*} w=none cw=0
+	s=${cfg%%@*} w=none cw=0 ct=0.2
 	[ "$s" != "$cfg" ] && cw=${cfg#*@}
+	case $cw in *:*) ct=${cw#*:}; cw=${cw%%:*} ;; esac
 	s=${s%%+*}
 	case $cfg in *+*) w=${cfg#*+}; w=${w%%@*} ;; esac
 	case $s in */*) ;; *) s=$s/hilbert ;; esac
 	mkdir -p "$OUT/replay"
 	"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
-		-s "$s" -w "$w" --compact-wait "$cw" --no-recorded --no-svg -q \
-		--out "$OUT/replay/$(echo "$cfg" | tr '/+@' '___')" >/dev/null 2>&1 ||
+		-s "$s" -w "$w" --compact-wait "$cw" \
+		--compact-tolerance "$ct" --no-recorded --no-svg -q \
+		--out "$OUT/replay/$(echo "$cfg" | tr '/+@:' '____')" >/dev/null 2>&1 ||
 		die "locality-replay failed for $cfg"
 done
 # select/linear in the replay. With one NodeName line it takes the best
@@ -189,7 +192,7 @@ for m in bestfit freelist; do
 done
 for cfg in "${cfgs[@]}"; do
 	case $cfg in linear | cons_tres) continue ;; esac
-	csv=$(ls "$OUT/replay/$(echo "$cfg" | tr '/+@' '___')"/*.csv | grep -v rejected | head -n 1)
+	csv=$(ls "$OUT/replay/$(echo "$cfg" | tr '/+@:' '____')"/*.csv | grep -v rejected | head -n 1)
 	replay_args+=(--replay "locality $cfg" "$csv")
 done
 
@@ -205,7 +208,7 @@ for shape in "${shapes[@]}"; do
 	live_args=()
 	for cfg in "${cfgs[@]}"; do
 		run "$shape" "$cfg"
-		tag=$shape-$(echo "$cfg" | tr '/+@' '___')
+		tag=$shape-$(echo "$cfg" | tr '/+@:' '____')
 		case $cfg in
 		linear | cons_tres) name="select/$cfg" ;;
 		*) name="locality $cfg" ;;
