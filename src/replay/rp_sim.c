@@ -345,10 +345,12 @@ static int _fits_empty(sim_t *s, int k)
 /*
  * CompactWait: returns 1 when job j, offered nodes at time t, should wait
  * for a more compact set (when t is now, a pass runs at its deadline), 0
- * when it takes them, or a negative LOC_E* code.
+ * when it takes them, or a negative LOC_E* code. A projected t (EASY's
+ * reservation) is judged on compactness with the patience the job has
+ * now, as the plugin's WILL_RUN does.
  */
-static int _patient(sim_t *s, int j, int64_t t, const int *nodes,
-		    bool projected)
+static int _patient(sim_t *s, int j, int64_t now, int64_t t,
+		    const int *nodes, bool projected)
 {
 	const rp_job_t *job = &s->jobs[j];
 	int64_t hops, until;
@@ -367,7 +369,7 @@ static int _patient(sim_t *s, int j, int64_t t, const int *nodes,
 	if (hops < 0)
 		return (int)hops;
 	if (!loc_patience_defer(s->pol, job->nodes, hops,
-				s->ref_hops[job->nodes], t - job->submit))
+				s->ref_hops[job->nodes], now - job->submit))
 		return 0;
 	/* It stops waiting at its deadline or its reserved start. */
 	until = loc_patience_deadline(s->pol, job->submit);
@@ -405,7 +407,7 @@ static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
 		*s->err = e;
 		return rc;
 	}
-	rc = _patient(s, j, now, s->out, false);
+	rc = _patient(s, j, now, now, s->out, false);
 	if (rc)
 		return rc < 0 ? rc : 2;
 	if (s->o.ndecision) {
@@ -445,6 +447,11 @@ static int _cmp_prio(const void *a, const void *b)
 /*
  * EASY: the time at which the pivot can start if every running job runs
  * to its requested walltime, and the nodes it would get then (s->resv).
+ * A pivot waiting for a compact set reserves the first compact set, even
+ * past its deadline (as the plugin's WILL_RUN answers sched/backfill):
+ * reserving the scattered set it declined would keep free nodes idle for
+ * it. Only when no compact set ever comes is the declined one reserved,
+ * at the deadline.
  */
 static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 {
@@ -485,11 +492,6 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 		int j = s->tmp[i].j, rc;
 		const int *nodes = s->run->pool + s->run->node_off[j];
 
-		/* A set declined for compactness is taken at the deadline,
-		 * if that comes before this release. */
-		if (fb_t != RP_NEVER && s->tmp[i].t >= fb_t)
-			break;
-
 		for (int q = 0; q < s->jobs[j].nodes; q++)
 			s->proj[nodes[q]] = 1;
 		cnt += s->jobs[j].nodes;
@@ -505,14 +507,19 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 			*s->err = e;
 			return rc;
 		}
-		rc = _patient(s, pivot, s->tmp[i].t, s->out, true);
+		rc = _patient(s, pivot, now, s->tmp[i].t, s->out, true);
 		if (rc < 0)
 			return rc;
 		if (rc) {
-			fb_t = loc_patience_deadline(s->pol,
-						     s->jobs[pivot].submit);
-			fb_t = fb_t > s->tmp[i].t ? fb_t : s->tmp[i].t;
-			memcpy(s->fb, s->out, sizeof(int) * k);
+			int64_t dl = loc_patience_deadline(
+				s->pol, s->jobs[pivot].submit);
+
+			/* The fallback: the latest declined set no later
+			 * than the deadline, taken at the deadline. */
+			if (fb_t == RP_NEVER || s->tmp[i].t <= dl) {
+				fb_t = dl > s->tmp[i].t ? dl : s->tmp[i].t;
+				memcpy(s->fb, s->out, sizeof(int) * k);
+			}
 			continue;
 		}
 		fb_t = RP_NEVER;

@@ -371,11 +371,13 @@ case_f() {
 # b: runs the fragmenting workload on the current cluster; saves jobcomp.
 # h: CompactWait. Blockers leave four scattered nodes free, plus a 2x2
 # block under a job of its own. A 4-node job waits rather than take the
-# scattered nodes; freeing the block starts it there. A second 4-node job
-# finds only the scattered nodes and takes them at its deadline.
+# scattered nodes; meanwhile a later 1-node job is backfilled onto one of
+# them (the waiting job's reservation is the block, not what it declined);
+# freeing the block starts it there. A second 4-node job finds only the
+# scattered nodes and takes them at its deadline.
 case_h() {
-	local bad_wait="" bad_dead="" free="n[001,004,037,040]"
-	local block="n[010-011,018-019]" rest a b j1 j2 t0 t1 log
+	local bad_wait="" bad_dead="" bad_fill="" free="n[001,004,037,040]"
+	local block="n[010-011,018-019]" rest a b j1 j2 j3 t0 t1 log
 	log=$CURRENT/log/slurmctld.log
 	rest=$(scontrol show hostnames "$ALLNODES" |
 		grep -vxF -f <(scontrol show hostnames "$free,$block") |
@@ -392,6 +394,26 @@ case_h() {
 		elif ! grep -q "JobId=$j1 waits for a compact placement" "$log"; then
 			bad_wait="no 'waits for a compact placement' line for job $j1"
 		else
+			j3=$(sub -N1 -t 30 3)
+			t1=$((SECONDS + 8))
+			while [ "$(job_state "$j3")" = PENDING ] &&
+				[ $SECONDS -lt $t1 ]; do
+				sleep 0.25
+			done
+			case $(job_state "$j3") in
+			RUNNING | COMPLETED) ;;
+			*) bad_fill="job $j3 (1 node) still $(job_state "$j3") while $j1 waits" ;;
+			esac
+			if [ -n "$bad_fill" ]; then
+				:
+			elif ! scontrol show hostnames "$free" |
+				grep -qxF "$(job_nodes "$j3")"; then
+				bad_fill="job $j3 got $(job_nodes "$j3"), not one of $free"
+			elif [ "$(job_state "$j1")" != PENDING ]; then
+				bad_fill="job $j1 started on $(job_nodes "$j1") before $block was free"
+			fi
+			wait_state "$j3" COMPLETED 15 ||
+				bad_fill="${bad_fill:-job $j3 did not complete}"
 			scancel "$a"
 			if ! wait_state "$j1" RUNNING 15; then
 				bad_wait="job $j1 did not start once $block was free"
@@ -421,6 +443,7 @@ case_h() {
 	fi
 	cancel_all
 	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$bad_wait"
+	result "h: CompactWait: the nodes a waiting job declines are backfilled" "${bad_fill:-${bad_wait:+not reached: $bad_wait}}"
 	result "h: CompactWait: a job takes the best set there is at its deadline" "$bad_dead"
 }
 

@@ -221,6 +221,49 @@ static void test_compact_wait_is_bounded(void **state)
 	_teardown(&s);
 }
 
+/* The same line, plus job 5 (1 node, 500 s) submitted at 15. Job 4 is
+ * EASY's pivot; the projection offers it nodes 1 and 3 at 20, which it
+ * would decline, so its reservation is the compact pair {0, 1} at 100:
+ * job 5 starts at once on node 3, and job 4 gets its pair at 100 (at its
+ * deadline, 60, only node 1 is free). Reserving the declined pair from
+ * 60 would keep node 3 idle for job 4 and start job 5 only at 100. */
+static const char _patient_pivot_swf[] =
+	"1 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 0 -1 20 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 10 -1 10 2 -1 -1 2 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"5 15 -1 500 1 -1 -1 1 500 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_a_patient_pivot_reserves_its_compact_set(void **state)
+{
+	setup_t s;
+	loc_policy_t pol;
+	loc_error_t err;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int j4, j5;
+
+	(void)state;
+	_setup_text(&s, _patient_pivot_swf, "4");
+	pol = s.m->conf->policy;
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.compact_wait = 50;
+	pol.compact_tolerance = 0.5;
+	a = loc_alloc_create(s.m->grid, &pol, &err);
+	assert_non_null(a);
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	j4 = _index_of(&s, "4");
+	j5 = _index_of(&s, "5");
+	assert_true(run->first_shadow[j4] == 100);
+	assert_true(run->start[j5] == 15);
+	assert_int_equal(run->pool[run->node_off[j5]], 3);
+	assert_true(run->start[j4] == 100);
+	assert_int_equal(run->pool[run->node_off[j4]], 0);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
 /* 2 nodes. At t=100 two 2-node jobs wait: job 11 (submitted at 10, asks
  * 1000 s) and job 12 (at 20, asks 10 s). WFP: (90/1000)^3*2 = 0.0015
  * against (80/10)^3*2 = 1024, so job 12 goes first. */
@@ -847,6 +890,7 @@ int main(void)
 			test_easy_backfills_only_what_keeps_the_reservation),
 		cmocka_unit_test(test_wfp_orders_by_wait_over_request_cubed),
 		cmocka_unit_test(test_compact_wait_is_bounded),
+		cmocka_unit_test(test_a_patient_pivot_reserves_its_compact_set),
 		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
 		cmocka_unit_test(
 			test_jobs_too_large_or_unplaceable_are_reported),

@@ -93,30 +93,43 @@ static int _test_only(sl_ctx_t *c, bitstr_t *bitmap)
 }
 
 /*
- * CompactWait in WILL_RUN: a placement at time t that the job would
- * decline is kept in scratch (the latest one wins: the free set only
- * grows), to be taken at the deadline if nothing compact comes first.
- * Returns rc, or LOC_ENOFIT for a declined placement.
+ * CompactWait in WILL_RUN: whether the job, as patient as it is now,
+ * would decline the placement it gets at time t (a projected time is
+ * judged on compactness alone: the job is not yet there to run out of
+ * patience). A declined placement is kept in scratch as the fallback,
+ * the latest one no later than the deadline (the free set only grows),
+ * to be taken at the deadline if no compact one ever comes. Returns rc,
+ * or LOC_ENOFIT for a declined placement.
  */
 static int _judge(sl_ctx_t *c, int rc, int64_t t, int64_t *fb_t)
 {
 	sl_scratch_t *s = &c->m->scratch;
+	int64_t deadline = sl_compact_deadline(c);
 
 	if (rc || !(c->mode & SELECT_MODE_WILL_RUN) ||
-	    !sl_compact_defer(c, t))
+	    !sl_compact_defer(c, c->now))
 		return rc;
-	memcpy(s->fb, c->out, sizeof(int) * c->k);
-	s->fb_k = c->k;
-	*fb_t = MAX(sl_compact_deadline(c), t);
+	if (!*fb_t || t <= deadline) {
+		memcpy(s->fb, c->out, sizeof(int) * c->k);
+		s->fb_k = c->k;
+		*fb_t = MAX(deadline, t);
+	}
 	return LOC_ENOFIT;
 }
 
 /*
  * When and where could the job start? Now if it fits; else release the
  * running jobs in end-time order (preemptable ones first, at once) and
- * place again after each release, as sched/backfill expects. With
- * CompactWait, the first compact placement, or the best one at the
- * deadline.
+ * place again after each release, as sched/backfill expects.
+ *
+ * With CompactWait, the answer is the first compact placement, even past
+ * the job's deadline: sched/backfill reserves what this returns, and a
+ * reservation on the scattered nodes the job declined would keep nodes
+ * that are free now idle for it until the deadline. Reserving the
+ * compact set instead leaves the free nodes to backfill; at its deadline
+ * the job still takes whatever fits (RUN_NOW no longer declines). Only
+ * when no compact placement ever comes is the declined one the answer,
+ * at the deadline.
  */
 static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		     List *preemptee_job_list)
@@ -148,8 +161,6 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		list_sort(order, _cmp_end);
 		it = list_iterator_create(order);
 		while ((j = list_next(it))) {
-			if (fb_t && j->end_time >= fb_t)
-				break; /* the deadline comes first */
 			if (!sl_ctx_release(c, j))
 				continue;
 			start = j->end_time > c->now ? j->end_time : c->now + 1;
