@@ -36,6 +36,8 @@ packages=(
 	libpmix2
 	# the integration suite checks with python3; hardening runs valgrind
 	python3 valgrind
+	# the Debian packages: dpkg-buildpackage (debhelper) and lintian
+	debhelper lintian
 )
 
 mkdir -p "$build"
