@@ -36,6 +36,9 @@ packages=(
 	libpmix2
 	# the integration suite checks with python3; hardening runs valgrind
 	python3 valgrind
+	# the Debian packages: dpkg-buildpackage (debhelper; it checks for
+	# build-essential) and lintian
+	build-essential debhelper lintian
 )
 
 mkdir -p "$build"

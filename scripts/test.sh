@@ -18,6 +18,9 @@
 #                (testsuite/slurm/load-test.sh --short)
 #   fault        short form: slurmd killed, drain/resume, reconfigure,
 #                slurmctld kill -9 (testsuite/slurm/fault-tests.sh --short)
+#   deb          the Debian packages: built, lintian, installed with
+#                dpkg, jobs run with no PluginDir, purged
+#                (testsuite/slurm/deb-test.sh)
 #
 # Usage: scripts/test.sh [--unit-only | --quick]
 #   --unit-only  only make check
@@ -33,7 +36,7 @@ case ${1:-} in
 '') ;;
 --unit-only) mode=unit ;;
 --quick) mode=quick ;;
--h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 *) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 esac
 
@@ -90,6 +93,7 @@ if [ $mode = all ]; then
 		--build "$top/build"
 	phase load "$top/testsuite/slurm/load-test.sh" "$top/build" --short
 	phase fault "$top/testsuite/slurm/fault-tests.sh" "$top/build" --short
+	phase deb "$top/testsuite/slurm/deb-test.sh" "$top/build"
 fi
 
 echo "== summary (logs in build/test-logs)"

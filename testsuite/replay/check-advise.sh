@@ -157,7 +157,49 @@ grep -q '^0,recorded,1,1,' "$tmp/rec/ranking.csv" ||
 grep -q '^[1-9][0-9]*,freelist/rowmajor,1,1,' "$tmp/fl/ranking.csv" ||
 	fail "--current freelist/rowmajor is not ranked as the current row"
 
-# 3. usage and input errors
+# 3. the progress bar: on stderr only, with --progress or on a terminal
+# (never here: make check's stderr is a file). Each redraw is
+# "\r[###   ] PCT%  rows DONE/ROWS  NAME"; the last one reaches 100% and
+# every row, the fraction and the row count never go back, and the line
+# is blanked at the end.
+bars() {
+	tr '\r' '\n' < "$1" | sed -n 's/^\[[# ]*\] *\([0-9]*\)%  rows \([0-9]*\)\/\([0-9]*\) .*/\1 \2 \3/p'
+}
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/pr" --progress > "$tmp/pr.out" 2> "$tmp/pr.err" ||
+	fail "--progress exited $?"
+cmp -s "$tmp/pr.out" "$tmp/ex.out" || fail "--progress changes the advice on stdout"
+nrows=$(($(grep -vc '^0,recorded,' "$tmp/ex/ranking.csv") - 1)) # replayed rows
+verdict=$(bars "$tmp/pr.err" | awk -v want="$nrows" '
+	{ if ($1 < pct || $2 < done) bad = bad " went back at " NR
+	  if ($3 != want) bad = bad " " $3 " rows, want " want
+	  pct = $1; done = $2; n++ }
+	END {
+		if (!n) print "no progress bar on stderr"
+		else if (pct != 100 || done != want) print "last bar " pct "% " done "/" want
+		else if (bad) print substr(bad, 1, 200) }')
+[ -z "$verdict" ] || fail "--progress: $verdict"
+tr '\r' '\n' < "$tmp/pr.err" | awk '/^\[[# ]*\]/ { last = NR }
+	{ line[NR] = $0 } END { exit !(last && line[last + 1] ~ /^ +$/) }' ||
+	fail "--progress: the bar is not blanked at the end"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/np" > /dev/null 2> "$tmp/np.err" ||
+	fail "advice without --progress exited $?"
+[ -z "$(bars "$tmp/np.err")" ] || fail "a progress bar with stderr not a terminal"
+# On a long trace the bar moves while a row runs, not only when one
+# ends: one row (the current one is the candidate) of 3000 jobs, over
+# 1024 events, so the replay reports its progress at least once before
+# it ends: a bar with the row not done, above 0% and below 100%.
+awk 'BEGIN { for (i = 1; i <= 3000; i++)
+	printf "%d %d 0 %d %d -1 -1 %d %d -1 1 1 1 1 1 1 -1 -1\n",
+		i, i * 30, 20 + (i * 37) % 400, 1 + (i * 7) % 8, 1 + (i * 7) % 8, 600 }' \
+	> "$tmp/long.swf"
+"$advise" --grid 4x4 -t "$tmp/long.swf" -s firstfit -w none -o "$tmp/long" \
+	--current firstfit --progress > /dev/null 2> "$tmp/long.err" ||
+	fail "--progress on 3000 jobs exited $?"
+bars "$tmp/long.err" | awk '$3 == 1 && $2 == 0 && $1 > 0 && $1 < 100 { f = 1 }
+	END { exit !f }' ||
+	fail "--progress on 3000 jobs: no bar while the row ran: $(bars "$tmp/long.err" | paste -sd' ' -)"
+
+# 4. usage and input errors
 expect_exit() {
 	want=$1
 	shift
@@ -176,7 +218,7 @@ expect_exit 2 --grid 4x4 -t "$tmp/t.swf" -o "$tmp/u" --current recorded
 "$replay" -c "$conf" -t "$sacct" -o "$tmp/u" --objective hops > /dev/null 2>&1
 [ $? = 1 ] || fail "locality-replay must refuse --objective"
 
-# 4. real traces: an sacct export of a 10-node cluster and an SWF trace
+# 5. real traces: an sacct export of a 10-node cluster and an SWF trace
 # of Blue Gene/P midplanes (a 5x4x4 torus)
 if [ ! -d "$traces" ]; then
 	echo "SKIP real traces: $traces is absent (real traces live in ../shared/traces)"

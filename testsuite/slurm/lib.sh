@@ -118,6 +118,8 @@ start_cluster() {
 	args=(start --dir "$dir" --nodes "$NODES" --select "$sel"
 		--debug "$CLUSTER_DEBUG")
 	[ -n "${PLUGDIR:-}" ] && [ -d "$PLUGDIR" ] && args+=(--plugin-dir "$PLUGDIR")
+	# PLUGDIR=-: no PluginDir in slurm.conf (an installed package's plugin).
+	[ "${PLUGDIR:-}" = - ] && args+=(--no-plugin-dir)
 	[ -n "$lconf" ] && args+=(--locality-conf "$lconf")
 	args+=(--shape "${CLUSTER_SHAPE:-single}")
 	for line in "$@"; do
