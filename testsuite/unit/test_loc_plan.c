@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_loc_plan.c - the earliest-start planner shared by the plugin's
+ * WILL_RUN and the replay's EASY reservation: hand cases for each rule,
+ * then random states checked against a brute force that rebuilds the
+ * state at every candidate time instead of releasing jobs one by one.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "loc_plan.h"
+
+#define N_MAX 24
+#define J_MAX 40
+
+/*
+ * A fake driver on a line of n nodes: the placement is the first k
+ * candidates in index order, and a job waiting for a compact set declines
+ * any placement that spans more than k + slack positions.
+ */
+typedef struct fake {
+	int n, k;
+	uint8_t cand[N_MAX];
+	int njobs;
+	int64_t ends[J_MAX];
+	int jnodes[J_MAX][N_MAX];
+	int jn[J_MAX];
+	int slack;        /* < 0: never declines */
+	int widen[N_MAX]; /* nodes widen_now makes candidates */
+	int nwiden;
+	int fail_at;      /* place() call that returns LOC_EIO (0: none) */
+	int places;       /* place() calls */
+	int64_t placed_at[64];
+} fake_t;
+
+static int _place(void *arg, int64_t t, int *out, int *k)
+{
+	fake_t *f = arg;
+	int m = 0;
+
+	if (f->places < 64)
+		f->placed_at[f->places] = t;
+	if (++f->places == f->fail_at)
+		return LOC_EIO;
+	for (int v = 0; v < f->n && m < f->k; v++)
+		if (f->cand[v])
+			out[m++] = v;
+	if (m < f->k)
+		return LOC_ENOFIT;
+	*k = m;
+	return 0;
+}
+
+static int _release(void *arg, int i)
+{
+	fake_t *f = arg;
+	int gained = 0;
+
+	for (int q = 0; q < f->jn[i]; q++) {
+		gained += !f->cand[f->jnodes[i][q]];
+		f->cand[f->jnodes[i][q]] = 1;
+	}
+	return gained;
+}
+
+static int _declines(void *arg, const int *out, int k, int64_t t)
+{
+	fake_t *f = arg;
+
+	(void)t;
+	return f->slack >= 0 && out[k - 1] - out[0] + 1 > k + f->slack;
+}
+
+static int _widen(void *arg)
+{
+	fake_t *f = arg;
+	int gained = 0;
+
+	for (int i = 0; i < f->nwiden; i++) {
+		gained += !f->cand[f->widen[i]];
+		f->cand[f->widen[i]] = 1;
+	}
+	return gained;
+}
+
+static int _count(const fake_t *f)
+{
+	int c = 0;
+
+	for (int v = 0; v < f->n; v++)
+		c += f->cand[v];
+	return c;
+}
+
+/* Plans f (which it changes: the projection) with now = 100. */
+static int _plan(fake_t *f, int64_t deadline, bool now_only, int *out,
+		 loc_plan_answer_t *ans)
+{
+	loc_error_t err;
+	loc_planner_t *p = loc_planner_create(f->n, &err);
+	loc_plan_ops_t ops = { .place = _place,
+			       .release = _release,
+			       .declines = _declines,
+			       .widen_now = f->nwiden ? _widen : NULL };
+	loc_plan_request_t req = { .now = 100,
+				   .ends = f->ends,
+				   .nrunning = f->njobs,
+				   .ncand = _count(f),
+				   .need = f->k,
+				   .deadline = deadline,
+				   .now_only = now_only };
+	int rc;
+
+	assert_non_null(p);
+	rc = loc_plan_earliest(p, &req, &ops, f, out, ans, &err);
+	loc_planner_destroy(p);
+	return rc;
+}
+
+/* A line of n nodes; job i holds nodes [a_i, b_i] and ends at e_i. */
+static void _line(fake_t *f, int n, int k, int slack)
+{
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	f->k = k;
+	f->slack = slack;
+	memset(f->cand, 1, n);
+}
+
+static void _job(fake_t *f, int a, int b, int64_t end)
+{
+	int i = f->njobs++;
+
+	f->ends[i] = end;
+	for (int v = a; v <= b; v++) {
+		f->jnodes[i][f->jn[i]++] = v;
+		f->cand[v] = 0;
+	}
+}
+
+static void test_a_job_that_fits_starts_now(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 8, 3, -1);
+	_job(&f, 0, 1, 500);
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	assert_true(ans.start == 100);
+	assert_int_equal(ans.k, 3);
+	assert_int_equal(out[0], 2);
+	assert_int_equal(ans.attempts, 1);
+	assert_false(ans.declined);
+}
+
+static void test_jobs_ending_together_are_released_together(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 6, 6, -1);
+	_job(&f, 0, 1, 300);
+	_job(&f, 2, 3, 200);
+	_job(&f, 4, 5, 300);
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	assert_true(ans.start == 300);
+	/* not now (0 candidates), not at 200 (2 < 6): one attempt at 300 */
+	assert_int_equal(ans.attempts, 1);
+	assert_int_equal(f.places, 1);
+	assert_true(f.placed_at[0] == 300);
+}
+
+static void test_an_overdue_job_counts_as_ending_next_second(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 4, 4, -1);
+	_job(&f, 0, 3, 50); /* expected to end before now: running late */
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	assert_true(ans.start == 101);
+}
+
+static void test_widen_now_is_tried_before_any_release(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 4, 4, -1);
+	_job(&f, 0, 1, 200);
+	_job(&f, 2, 3, 300);
+	f.widen[f.nwiden++] = 0; /* a preemptable job's nodes */
+	f.widen[f.nwiden++] = 1;
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	/* widening gives 2 of 4: still the end of job 2 */
+	assert_true(ans.start == 300);
+	_line(&f, 4, 2, -1);
+	_job(&f, 0, 3, 300);
+	f.widen[f.nwiden++] = 2;
+	f.widen[f.nwiden++] = 3;
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	assert_true(ans.start == 100);
+	assert_int_equal(out[0], 2);
+}
+
+static void test_now_only_never_looks_ahead(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 4, 3, -1);
+	_job(&f, 0, 1, 200);
+	assert_int_equal(_plan(&f, 100, true, out, &ans), LOC_ENOFIT);
+	_line(&f, 4, 3, -1);
+	_job(&f, 0, 1, 200);
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	assert_true(ans.start == 200);
+}
+
+/*
+ * Nodes 0 and 3 of 0..3 are free now (span 4 for 2 nodes: declined with
+ * slack 0); node 1 frees at 200 (0,1: compact). With the deadline at 150
+ * the answer is still the compact pair at 200, not the declined one.
+ */
+static void test_the_first_compact_set_wins_even_past_the_deadline(
+	void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 4, 2, 0);
+	_job(&f, 1, 1, 200);
+	_job(&f, 2, 2, 900);
+	assert_int_equal(_plan(&f, 150, false, out, &ans), 0);
+	assert_true(ans.start == 200);
+	assert_int_equal(out[0], 0);
+	assert_int_equal(out[1], 1);
+	assert_false(ans.declined);
+}
+
+/*
+ * Nothing compact ever: the latest declined set no later than the
+ * deadline is the answer, at the deadline.
+ */
+static void test_without_a_compact_set_the_declined_one_waits(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 6, 3, 0);
+	f.cand[1] = f.cand[3] = f.cand[5] = 0; /* never free, never released */
+	f.cand[0] = f.cand[2] = 1;
+	f.cand[4] = 0;
+	_job(&f, 4, 4, 120);  /* 0,2,4 at 120: span 5 */
+	assert_int_equal(_plan(&f, 150, false, out, &ans), 0);
+	assert_true(ans.declined);
+	assert_true(ans.start == 150);
+	assert_int_equal(out[2], 4);
+	/* the deadline long past the last release: taken at the deadline */
+	_line(&f, 6, 3, 0);
+	f.cand[1] = f.cand[3] = f.cand[5] = 0;
+	f.cand[4] = 0;
+	_job(&f, 4, 4, 120);
+	assert_int_equal(_plan(&f, 1000, false, out, &ans), 0);
+	assert_true(ans.start == 1000);
+	/* a declined set only after the deadline: taken when it comes */
+	_line(&f, 6, 3, 0);
+	f.cand[1] = f.cand[3] = f.cand[5] = 0;
+	f.cand[4] = 0;
+	_job(&f, 4, 4, 400);
+	assert_int_equal(_plan(&f, 150, false, out, &ans), 0);
+	assert_true(ans.declined);
+	assert_true(ans.start == 400);
+}
+
+static void test_driver_errors_end_the_plan(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 4, 4, -1);
+	_job(&f, 0, 1, 200);
+	_job(&f, 2, 3, 300);
+	f.fail_at = 1;
+	assert_int_equal(_plan(&f, 100, false, out, &ans), LOC_EIO);
+}
+
+static void test_more_running_jobs_than_nodes(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	_line(&f, 4, 4, -1);
+	for (int i = 0; i < 12; i++) /* suspended jobs sharing nodes */
+		_job(&f, i % 4, i % 4, 200 + 10 * i);
+	assert_int_equal(_plan(&f, 100, false, out, &ans), 0);
+	/* a release frees the job's nodes (the fake's rule, and the
+	 * plugin's): node 3's first job ends at 230 */
+	assert_true(ans.start == 230);
+}
+
+/* ------------------------------------------------------------------ */
+/* Random states against a brute force                                 */
+/* ------------------------------------------------------------------ */
+
+static uint64_t _rng = 88172645463325252ULL;
+
+static int _rand(int n)
+{
+	_rng ^= _rng << 13;
+	_rng ^= _rng >> 7;
+	_rng ^= _rng << 17;
+	return (int)(_rng % (uint64_t)n);
+}
+
+/* The answer by rebuilding the state at every candidate time. */
+static int _brute(const fake_t *f0, int64_t deadline, int *out, int64_t *t_out,
+		  bool *declined)
+{
+	int64_t times[J_MAX + 1], fb_t = 0;
+	int nt = 0, fb[N_MAX], fb_k = 0;
+
+	times[nt++] = 100;
+	for (int i = 0; i < f0->njobs; i++)
+		times[nt++] = f0->ends[i] > 100 ? f0->ends[i] : 101;
+	for (int a = 1; a < nt; a++) /* sort, then unique */
+		for (int b = a; b > 0 && times[b] < times[b - 1]; b--) {
+			int64_t x = times[b];
+
+			times[b] = times[b - 1];
+			times[b - 1] = x;
+		}
+	for (int ti = 0; ti < nt; ti++) {
+		fake_t f = *f0;
+		int k;
+
+		if (ti && times[ti] == times[ti - 1])
+			continue;
+		for (int i = 0; i < f.njobs; i++)
+			if ((f.ends[i] > 100 ? f.ends[i] : 101) <= times[ti])
+				_release(&f, i);
+		if (_count(&f) < f.k || _place(&f, times[ti], out, &k))
+			continue;
+		if (!_declines(&f, out, k, times[ti])) {
+			*t_out = times[ti];
+			*declined = false;
+			return k;
+		}
+		if (!fb_t || times[ti] <= deadline) {
+			memcpy(fb, out, sizeof(int) * k);
+			fb_k = k;
+			fb_t = times[ti] > deadline ? times[ti] : deadline;
+		}
+	}
+	if (!fb_t)
+		return 0;
+	memcpy(out, fb, sizeof(int) * fb_k);
+	*t_out = fb_t;
+	*declined = true;
+	return fb_k;
+}
+
+static void test_random_states_match_the_brute_force(void **state)
+{
+	(void)state;
+	for (int trial = 0; trial < 3000; trial++) {
+		fake_t f;
+		int n = 4 + _rand(N_MAX - 3), out[N_MAX], bout[N_MAX], bk;
+		int64_t deadline = 100 + _rand(300), bt = 0;
+		bool bdecl = false;
+		loc_plan_answer_t ans;
+		int rc;
+
+		_line(&f, n, 1 + _rand(n), _rand(4) - 1);
+		/* running jobs on random disjoint runs of nodes */
+		for (int v = 0; v < n && f.njobs < J_MAX;) {
+			int len = 1 + _rand(3);
+
+			if (_rand(3) == 0) {
+				v += len;
+				continue;
+			}
+			len = v + len > n ? n - v : len;
+			_job(&f, v, v + len - 1, 50 + 50 * _rand(8));
+			v += len;
+		}
+		bk = _brute(&f, deadline, bout, &bt, &bdecl);
+		rc = _plan(&f, deadline, false, out, &ans);
+		if (!bk) {
+			assert_int_equal(rc, LOC_ENOFIT);
+			continue;
+		}
+		if (rc || ans.start != bt || ans.k != bk ||
+		    memcmp(out, bout, sizeof(int) * bk))
+			print_message("trial %d: n=%d k=%d slack=%d deadline=%lld: "
+				      "plan rc=%d t=%lld k=%d, brute t=%lld k=%d\n",
+				      trial, n, f.k, f.slack,
+				      (long long)deadline, rc,
+				      (long long)ans.start, ans.k,
+				      (long long)bt, bk);
+		assert_int_equal(rc, 0);
+		assert_true(ans.start == bt);
+		assert_int_equal(ans.k, bk);
+		assert_int_equal(ans.declined, bdecl);
+		assert_memory_equal(out, bout, sizeof(int) * bk);
+	}
+}
+
+static void test_bad_arguments(void **state)
+{
+	loc_error_t err;
+	loc_planner_t *p;
+	loc_plan_ops_t ops = { .place = _place, .release = _release };
+	loc_plan_request_t req = { .now = 1, .nrunning = 2 };
+	loc_plan_answer_t ans;
+	int out[4];
+
+	(void)state;
+	assert_null(loc_planner_create(0, &err));
+	p = loc_planner_create(4, &err);
+	assert_non_null(p);
+	/* running jobs without their ends */
+	assert_int_equal(loc_plan_earliest(p, &req, &ops, NULL, out, &ans,
+					   &err),
+			 LOC_EINVAL);
+	ops.place = NULL;
+	req.nrunning = 0;
+	assert_int_equal(loc_plan_earliest(p, &req, &ops, NULL, out, &ans,
+					   &err),
+			 LOC_EINVAL);
+	loc_planner_destroy(p);
+	loc_planner_destroy(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_job_that_fits_starts_now),
+		cmocka_unit_test(test_jobs_ending_together_are_released_together),
+		cmocka_unit_test(test_an_overdue_job_counts_as_ending_next_second),
+		cmocka_unit_test(test_widen_now_is_tried_before_any_release),
+		cmocka_unit_test(test_now_only_never_looks_ahead),
+		cmocka_unit_test(
+			test_the_first_compact_set_wins_even_past_the_deadline),
+		cmocka_unit_test(test_without_a_compact_set_the_declined_one_waits),
+		cmocka_unit_test(test_driver_errors_end_the_plan),
+		cmocka_unit_test(test_more_running_jobs_than_nodes),
+		cmocka_unit_test(test_random_states_match_the_brute_force),
+		cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
