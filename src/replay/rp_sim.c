@@ -28,6 +28,7 @@
 
 #include "loc_metrics.h"
 #include "loc_patience.h"
+#include "loc_plan.h"
 #include "loc_walltime.h"
 #include "rp_sim.h"
 
@@ -64,11 +65,11 @@ typedef struct sim {
 	bool resv_phase;  /* backfilling behind a pivot */
 	uint8_t *proj;	  /* projected free nodes */
 	int *out, *out2, *out3;
-	int *fb; /* the pivot's set declined for compactness */
+	loc_planner_t *planner; /* EASY's reservation */
+	int64_t *ends;		/* expected end of each running job (heap order) */
 
 	ent_t *heap; /* running jobs by actual end */
 	int nheap;
-	ent_t *tmp;
 	int *queue; /* waiting jobs, arrival order */
 	int nq;
 	uint8_t *state;
@@ -428,13 +429,6 @@ static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
 /* Scheduling                                                            */
 /* ===================================================================== */
 
-static int _cmp_ent(const void *a, const void *b)
-{
-	const ent_t *x = a, *y = b;
-
-	return _ent_less(x, y) ? -1 : _ent_less(y, x) ? 1 : 0;
-}
-
 static int _cmp_prio(const void *a, const void *b)
 {
 	const prio_t *x = a, *y = b;
@@ -444,94 +438,92 @@ static int _cmp_prio(const void *a, const void *b)
 	return (x->j > y->j) - (x->j < y->j);
 }
 
+/* EASY's side of loc_plan_earliest(): the projection is s->proj. */
+typedef struct easy_plan {
+	sim_t *s;
+	int pivot;
+	int64_t now;
+} easy_plan_t;
+
+static int _plan_place(void *arg, int64_t t, int *out, int *k)
+{
+	easy_plan_t *e = arg;
+	sim_t *s = e->s;
+	loc_request_t req = { .nodes = s->jobs[e->pivot].nodes };
+	loc_view_t view = { .candidate = s->proj, .now = e->now };
+	int rc;
+
+	(void)t;
+	rc = loc_alloc_select(s->alloc, &req, &view, out, s->err);
+	s->run->alloc_calls++;
+	*k = req.nodes;
+	return rc;
+}
+
+/* Running job i is s->heap[i]. */
+static int _plan_release(void *arg, int i)
+{
+	sim_t *s = ((easy_plan_t *)arg)->s;
+	int j = s->heap[i].j, n = 0;
+	const int *nodes = s->run->pool + s->run->node_off[j];
+
+	for (int q = 0; q < s->jobs[j].nodes; q++) {
+		n += !s->proj[nodes[q]];
+		s->proj[nodes[q]] = 1;
+	}
+	return n;
+}
+
+static int _plan_declines(void *arg, const int *out, int k, int64_t t)
+{
+	easy_plan_t *e = arg;
+
+	(void)k;
+	return _patient(e->s, e->pivot, e->now, t, out, true);
+}
+
 /*
  * EASY: the time at which the pivot can start if every running job runs
- * to its requested walltime, and the nodes it would get then (s->resv).
- * A pivot waiting for a compact set reserves the first compact set, even
- * past its deadline (as the plugin's WILL_RUN answers sched/backfill):
- * reserving the scattered set it declined would keep free nodes idle for
- * it. Only when no compact set ever comes is the declined one reserved,
- * at the deadline.
+ * to its requested walltime, and the nodes it would get then (s->resv):
+ * loc_plan_earliest() (loc_plan.h), the rule the plugin's WILL_RUN
+ * follows too. A pivot waiting for a compact set reserves the first
+ * compact set, even past its deadline.
  */
 static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 {
-	int k = s->jobs[pivot].nodes, cnt = s->nfree, m = s->nheap;
-	int64_t fb_t = RP_NEVER; /* deadline of a declined set (s->fb) */
-	loc_request_t req = { .nodes = k };
-	loc_view_t view = { .candidate = s->proj, .now = now };
-	loc_error_t e;
+	easy_plan_t e = { .s = s, .pivot = pivot, .now = now };
+	loc_plan_ops_t ops = {
+		.place = _plan_place,
+		.release = _plan_release,
+		.declines = s->pol->compact_wait > 0 ? _plan_declines : NULL,
+	};
+	loc_plan_request_t req = {
+		.now = now,
+		.ends = s->ends,
+		.nrunning = s->nheap,
+		.ncand = s->nfree,
+		.need = s->jobs[pivot].nodes,
+		.deadline = loc_patience_deadline(s->pol, s->jobs[pivot].submit),
+	};
+	loc_plan_answer_t ans;
+	int rc;
 
 	memcpy(s->proj, s->free, s->n);
-	for (int i = 0; i < m; i++) {
+	for (int i = 0; i < s->nheap; i++) {
 		int j = s->heap[i].j;
 
-		s->tmp[i].j = j;
-		s->tmp[i].t = s->run->start[j] + s->jobs[j].request;
+		s->ends[i] = s->run->start[j] + s->jobs[j].request;
 	}
-	qsort(s->tmp, m, sizeof(ent_t), _cmp_ent);
 	memset(s->resv, 0, s->n);
 	*shadow = RP_NEVER;
-	/* A pivot that fits now but waits for a compact set has the set it
-	 * declined as its fallback from the start. */
-	if (s->pol->compact_wait > 0 && cnt >= k) {
-		int rc = loc_alloc_select(s->alloc, &req, &view, s->out, &e);
-
-		s->run->alloc_calls++;
-		if (rc && rc != LOC_ENOFIT) {
-			*s->err = e;
-			return rc;
-		}
-		if (!rc) {
-			fb_t = loc_patience_deadline(s->pol,
-						     s->jobs[pivot].submit);
-			fb_t = fb_t > now ? fb_t : now;
-			memcpy(s->fb, s->out, sizeof(int) * k);
-		}
-	}
-	for (int i = 0; i < m; i++) {
-		int j = s->tmp[i].j, rc;
-		const int *nodes = s->run->pool + s->run->node_off[j];
-
-		for (int q = 0; q < s->jobs[j].nodes; q++)
-			s->proj[nodes[q]] = 1;
-		cnt += s->jobs[j].nodes;
-		if (i + 1 < m && s->tmp[i + 1].t == s->tmp[i].t)
-			continue;
-		if (cnt < k)
-			continue;
-		rc = loc_alloc_select(s->alloc, &req, &view, s->out, &e);
-		s->run->alloc_calls++;
-		if (rc == LOC_ENOFIT)
-			continue;
-		if (rc) {
-			*s->err = e;
-			return rc;
-		}
-		rc = _patient(s, pivot, now, s->tmp[i].t, s->out, true);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			int64_t dl = loc_patience_deadline(
-				s->pol, s->jobs[pivot].submit);
-
-			/* The fallback: the latest declined set no later
-			 * than the deadline, taken at the deadline. */
-			if (fb_t == RP_NEVER || s->tmp[i].t <= dl) {
-				fb_t = dl > s->tmp[i].t ? dl : s->tmp[i].t;
-				memcpy(s->fb, s->out, sizeof(int) * k);
-			}
-			continue;
-		}
-		fb_t = RP_NEVER;
-		*shadow = s->tmp[i].t;
-		for (int q = 0; q < k; q++)
+	rc = loc_plan_earliest(s->planner, &req, &ops, &e, s->out, &ans,
+			       s->err);
+	if (rc && rc != LOC_ENOFIT)
+		return rc;
+	if (!rc) {
+		*shadow = ans.start;
+		for (int q = 0; q < ans.k; q++)
 			s->resv[s->out[q]] = 1;
-		break;
-	}
-	if (fb_t != RP_NEVER) {
-		*shadow = fb_t;
-		for (int q = 0; q < k; q++)
-			s->resv[s->fb[q]] = 1;
 	}
 	s->nresv_free = 0;
 	for (int v = 0; v < s->n; v++) {
@@ -723,7 +715,6 @@ static void _sim_free(sim_t *s)
 	free(s->out2);
 	free(s->out3);
 	free(s->heap);
-	free(s->tmp);
 	free(s->queue);
 	free(s->state);
 	free(s->pbuf);
@@ -734,7 +725,8 @@ static void _sim_free(sim_t *s)
 	free(s->empty_fit);
 	loc_adjest_destroy(s->adj);
 	free(s->ref_hops);
-	free(s->fb);
+	loc_planner_destroy(s->planner);
+	free(s->ends);
 }
 
 static void _snapshots(sim_t *s, int64_t before)
@@ -775,7 +767,6 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.out2 = malloc(sizeof(int) * n);
 	s.out3 = malloc(sizeof(int) * n);
 	s.heap = malloc(sizeof(ent_t) * nj1);
-	s.tmp = malloc(sizeof(ent_t) * nj1);
 	s.queue = malloc(sizeof(int) * nj1);
 	s.state = calloc(nj1, 1);
 	s.pbuf = malloc(sizeof(prio_t) * nj1);
@@ -785,7 +776,8 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.fail_nr = calloc(n + 2, sizeof(uint32_t));
 	s.empty_fit = malloc(n + 2);
 	s.ref_hops = malloc(sizeof(int64_t) * (n + 2));
-	s.fb = malloc(sizeof(int) * n);
+	s.ends = malloc(sizeof(int64_t) * nj1);
+	s.planner = loc_planner_create(n, err);
 	s.pol = loc_alloc_policy(alloc);
 	if (opts->wmode == RP_W_ADJEST)
 		s.adj = loc_adjest_create(
@@ -793,9 +785,9 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.wake = RP_NEVER;
 	if (!s.run || !s.free || !s.owner || !s.busy || !s.all || !s.resv ||
 	    !s.cand_nr || !s.proj || !s.out || !s.out2 || !s.out3 || !s.heap ||
-	    !s.tmp || !s.queue || !s.state || !s.pbuf || !s.order || !s.pfq ||
+	    !s.queue || !s.state || !s.pbuf || !s.order || !s.pfq ||
 	    !s.fail_free || !s.fail_nr || !s.empty_fit || !s.ref_hops ||
-	    !s.fb ||
+	    !s.ends || !s.planner ||
 	    (opts->wmode == RP_W_ADJEST && !s.adj)) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
