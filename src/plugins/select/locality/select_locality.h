@@ -45,6 +45,7 @@
 #include "loc_grid.h"
 #include "loc_hostlist.h"
 #include "loc_metrics.h"
+#include "loc_plan.h"
 #include "loc_strategy.h"
 #include "loc_walltime.h"
 
@@ -83,9 +84,12 @@ typedef struct sl_scratch {
 	uint8_t *ref_cand; /* CompactWait: cand[] while the reference runs */
 	uint8_t *ref_set;  /* ... and the nodes it is made on */
 	int *ref_out, ref_k;
-	int *fb, fb_k;     /* WILL_RUN: a placement declined for compactness */
 	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
 	int *cpus;         /* usable nodes' CPU counts (node counts) */
+	loc_planner_t *planner;        /* WILL_RUN's earliest start */
+	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
+	int64_t *ends;                 /* ... and their expected ends */
+	int nrunning_cap;              /* entries in both (grown, never shrunk) */
 } sl_scratch_t;
 
 /* CompactWait references, direct-mapped by a hash of (allocator, size,

@@ -95,9 +95,11 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.ref_cand);
 	xfree(m->scratch.ref_set);
 	xfree(m->scratch.ref_out);
-	xfree(m->scratch.fb);
 	xfree(m->scratch.tmp);
 	xfree(m->scratch.cpus);
+	loc_planner_destroy(m->scratch.planner);
+	xfree(m->scratch.running);
+	xfree(m->scratch.ends);
 	xfree(m->path);
 	xfree(m);
 }

@@ -6,16 +6,6 @@
  */
 #include "sl_ctx.h"
 
-static int _cmp_end(void *x, void *y)
-{
-	sl_ledger_job_t *a = *(sl_ledger_job_t **)x;
-	sl_ledger_job_t *b = *(sl_ledger_job_t **)y;
-
-	if (a->end_time != b->end_time)
-		return a->end_time < b->end_time ? -1 : 1;
-	return (a->job_id > b->job_id) - (a->job_id < b->job_id);
-}
-
 /* PF: a job that was given a hold tries its held region first. */
 static int _place_in_hold(sl_ctx_t *c)
 {
@@ -92,105 +82,142 @@ static int _test_only(sl_ctx_t *c, bitstr_t *bitmap)
 	return SLURM_SUCCESS;
 }
 
-/*
- * CompactWait in WILL_RUN: whether the job, as patient as it is now,
- * would decline the placement it gets at time t (a projected time is
- * judged on compactness alone: the job is not yet there to run out of
- * patience). A declined placement is kept in scratch as the fallback,
- * the latest one no later than the deadline (the free set only grows),
- * to be taken at the deadline if no compact one ever comes. Returns rc,
- * or LOC_ENOFIT for a declined placement.
- */
-static int _judge(sl_ctx_t *c, int rc, int64_t t, int64_t *fb_t)
+/* WILL_RUN's side of loc_plan_earliest(): the projection is the ctx. */
+typedef struct will_run {
+	sl_ctx_t *c;
+	List preemptee_candidates;
+	bool holds_dropped;
+} will_run_t;
+
+static int _plan_place(void *arg, int64_t t, int *out, int *k)
+{
+	sl_ctx_t *c = ((will_run_t *)arg)->c;
+	int rc = sl_ctx_place(c, t);
+
+	(void)out; /* the planner's out[] is c->out */
+	*k = c->k;
+	return rc;
+}
+
+/* PF holds are short: they bind now, and later times ignore them. */
+static int _plan_release(void *arg, int i)
+{
+	will_run_t *w = arg;
+	sl_ctx_t *c = w->c;
+	int n = 0;
+
+	if (!w->holds_dropped) {
+		for (int g = 0; g < c->m->ncore; g++) {
+			uint8_t was = c->cand[g];
+
+			c->cand[g] = c->ok[g] && !c->held[g];
+			n += c->cand[g] && !was;
+		}
+		w->holds_dropped = true;
+	}
+	return n + sl_ctx_release(c, c->m->scratch.running[i]);
+}
+
+/* CompactWait, judged with the patience the job has now. */
+static int _plan_declines(void *arg, const int *out, int k, int64_t t)
+{
+	sl_ctx_t *c = ((will_run_t *)arg)->c;
+
+	(void)out; /* c->out */
+	(void)t;
+	c->k = k;
+	return sl_compact_defer(c, c->now);
+}
+
+/* Preemptable jobs' nodes count as free now. */
+static int _plan_widen_now(void *arg)
+{
+	will_run_t *w = arg;
+	int before = sl_count(w->c->cand, w->c->m->ncore);
+
+	if (!sl_ctx_release_preemptable(w->c, w->preemptee_candidates))
+		return 0;
+	return sl_count(w->c->cand, w->c->m->ncore) - before;
+}
+
+/* The ledger's jobs and their expected ends, in scratch. Returns the
+ * count. */
+static int _running(sl_ctx_t *c)
 {
 	sl_scratch_t *s = &c->m->scratch;
-	int64_t deadline = sl_compact_deadline(c);
+	int n = list_count(c->l->jobs), i = 0;
+	ListIterator it;
+	sl_ledger_job_t *j;
 
-	if (rc || !(c->mode & SELECT_MODE_WILL_RUN) ||
-	    !sl_compact_defer(c, c->now))
-		return rc;
-	if (!*fb_t || t <= deadline) {
-		memcpy(s->fb, c->out, sizeof(int) * c->k);
-		s->fb_k = c->k;
-		*fb_t = MAX(deadline, t);
+	if (n > s->nrunning_cap) {
+		/* Grown once: a machine rarely runs more jobs than nodes. */
+		s->nrunning_cap = MAX(n, c->m->ncore);
+		xrecalloc(s->running, s->nrunning_cap, sizeof(*s->running));
+		xrecalloc(s->ends, s->nrunning_cap, sizeof(*s->ends));
 	}
-	return LOC_ENOFIT;
+	it = list_iterator_create(c->l->jobs);
+	while ((j = list_next(it)) && i < n) {
+		s->running[i] = j;
+		s->ends[i++] = j->end_time;
+	}
+	list_iterator_destroy(it);
+	return i;
 }
 
 /*
- * When and where could the job start? Now if it fits; else release the
- * running jobs in end-time order (preemptable ones first, at once) and
- * place again after each release, as sched/backfill expects.
- *
- * With CompactWait, the answer is the first compact placement, even past
- * the job's deadline: sched/backfill reserves what this returns, and a
- * reservation on the scattered nodes the job declined would keep nodes
- * that are free now idle for it until the deadline. Reserving the
- * compact set instead leaves the free nodes to backfill; at its deadline
- * the job still takes whatever fits (RUN_NOW no longer declines). Only
- * when no compact placement ever comes is the declined one the answer,
- * at the deadline.
+ * When and where could the job start? loc_plan_earliest() (loc_plan.h)
+ * answers, the rule the replay's EASY reservation follows too: now if it
+ * fits; else the running jobs are released in end-time order (preemptable
+ * ones first, at once) as sched/backfill expects; with CompactWait, the
+ * first compact placement, even past the job's deadline.
  */
 static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		     List *preemptee_job_list)
 {
+	sl_scratch_t *s = &c->m->scratch;
+	will_run_t w = { .c = c,
+			 .preemptee_candidates = preemptee_candidates };
+	loc_plan_ops_t ops = {
+		.place = _plan_place,
+		.release = _plan_release,
+		.declines = (c->mode & SELECT_MODE_WILL_RUN) ? _plan_declines :
+							       NULL,
+		.widen_now = preemptee_candidates ? _plan_widen_now : NULL,
+	};
+	loc_plan_request_t req = { .now = c->now, .need = c->lo };
+	loc_plan_answer_t ans;
 	int rc;
-	time_t start = c->now;
-	int64_t fb_t = 0; /* != 0: a declined placement waits in scratch */
 
+	if (!s->planner &&
+	    !(s->planner = loc_planner_create(c->m->ncore, &c->err))) {
+		error("%s: %pJ WILL_RUN: %s", plugin_type, c->job, c->err.text);
+		return EINVAL;
+	}
 	sl_ctx_fill_busy(c);
 	sl_ctx_apply_holds(c);
-	rc = _judge(c, sl_ctx_place(c, c->now), c->now, &fb_t);
-	if (rc == LOC_ENOFIT) {
-		/* Holds are short: later times ignore them. */
-		for (int g = 0; g < c->m->ncore; g++)
-			c->cand[g] = c->ok[g] && !c->held[g];
-		if (preemptee_candidates &&
-		    sl_ctx_release_preemptable(c, preemptee_candidates))
-			rc = _judge(c, sl_ctx_place(c, c->now), c->now,
-				    &fb_t);
-	}
-	if (rc == LOC_ENOFIT && !(c->job->bit_flags & TEST_NOW_ONLY)) {
-		List order = list_create(NULL);
-		ListIterator it = list_iterator_create(c->l->jobs);
-		sl_ledger_job_t *j;
-
-		while ((j = list_next(it)))
-			list_append(order, j);
-		list_iterator_destroy(it);
-		list_sort(order, _cmp_end);
-		it = list_iterator_create(order);
-		while ((j = list_next(it))) {
-			if (!sl_ctx_release(c, j))
-				continue;
-			start = j->end_time > c->now ? j->end_time : c->now + 1;
-			rc = _judge(c, sl_ctx_place(c, start), start, &fb_t);
-			if (rc != LOC_ENOFIT)
-				break;
-		}
-		list_iterator_destroy(it);
-		FREE_NULL_LIST(order);
-	}
-	if (rc == LOC_ENOFIT && fb_t) {
-		memcpy(c->out, c->m->scratch.fb, sizeof(int) * c->m->scratch.fb_k);
-		c->k = c->m->scratch.fb_k;
-		start = fb_t;
-		rc = 0;
-	}
+	req.ncand = sl_count(c->cand, c->m->ncore);
+	req.nrunning = _running(c);
+	req.ends = s->ends;
+	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
+	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
+	rc = loc_plan_earliest(s->planner, &req, &ops, &w, c->out, &ans,
+			       &c->err);
 	if (rc) {
 		debug2("%s: %pJ WILL_RUN finds no start: %s", plugin_type,
 		       c->job, c->err.text);
 		return EINVAL;
 	}
+	c->k = ans.k;
 	sl_ctx_to_bitmap(c, bitmap);
 	sl_ctx_preemptees(c, bitmap, preemptee_candidates, preemptee_job_list);
-	c->job->start_time = start;
+	c->job->start_time = ans.start;
 	c->job->total_cpus = sl_ctx_sum_cpus(c, c->out, c->k);
 	if (get_log_level() >= LOG_LEVEL_DEBUG2) {
 		char *names = bitmap2node_name(bitmap);
 
-		debug2("%s: WILL_RUN %pJ start=%ld nodes=%s", plugin_type,
-		       c->job, (long)start, names);
+		debug2("%s: WILL_RUN %pJ start=%ld nodes=%s%s", plugin_type,
+		       c->job, (long)ans.start, names,
+		       ans.declined ? " (declined set, at the deadline)" : "");
 		xfree(names);
 	}
 	return SLURM_SUCCESS;

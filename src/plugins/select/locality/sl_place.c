@@ -35,7 +35,6 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->ref_cand = xcalloc(n, sizeof(uint8_t));
 		s->ref_set = xcalloc(n, sizeof(uint8_t));
 		s->ref_out = xcalloc(n, sizeof(int));
-		s->fb = xcalloc(n, sizeof(int));
 		s->tmp = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(int));
 	}
