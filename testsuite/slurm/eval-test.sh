@@ -3,7 +3,8 @@
 #
 # eval-test.sh - checks locality-eval without Slurm: metrics against values
 # worked out by hand on a 4x4 grid, the summary statistics, jobcomp
-# parsing, --predict, --check-overlap, --picture and the error messages.
+# parsing, --predict, --plan, --check-overlap, --picture and the error
+# messages.
 # Run by `make check` from the build directory, or by hand:
 #   testsuite/slurm/eval-test.sh [path/to/locality-eval]
 
@@ -117,6 +118,40 @@ check "predict: required node included" "3 yes" \
 	"$(echo "$out" | wc -w) $(case " $out " in *" n10 "*) echo yes ;; *) echo "no: $out" ;; esac)"
 ev --conf "$T/mesh.conf" --predict -k 14 --busy 'n[01-03]' >/dev/null 2>&1
 check "predict: too few free nodes exits 1" 1 $?
+
+# --plan: freelist takes the first k candidates; n[01-04] free at 200,
+# n[05-16] at 300 (n16 down).
+check "plan: fits now" "100 n[05-06]" \
+	"$(ev --conf "$T/mesh.conf" --plan -k 2 --now 100 --running 'n[01-04]@200')"
+check "plan: the first release that leaves enough nodes" "200 n[01-03]" \
+	"$(ev --conf "$T/mesh.conf" --plan -k 3 --now 100 --busy n16 \
+		--running 'n[01-04]@200' --running 'n[05-15]@300')"
+check "plan: jobs ending together free their nodes together" "300 n[01-06]" \
+	"$(ev --conf "$T/mesh.conf" --plan -k 6 --now 100 --busy n16 \
+		--running 'n[01-04]@200' --running 'n[05-10]@300' --running 'n[11-15]@300')"
+ev --conf "$T/mesh.conf" --plan -k 16 --now 100 --busy n16 \
+	--running 'n[01-15]@200' >/dev/null 2>&1
+check "plan: never enough nodes exits 1" 1 $?
+# CompactWait: at 100 the job (eligible at 90, patient until 190) declines
+# n01,n16 (6 hops; idle, the pair is 1 hop); n02 frees at 500: taken then.
+printf 'CompactWait=90\n' | cat "$T/mesh.conf" - >"$T/wait.conf"
+check "plan: a waiting job's answer is its first compact set" "500 n[01-02]" \
+	"$(ev --conf "$T/wait.conf" --plan -k 2 --now 100 --eligible 90 \
+		--running 'n[02-15]@500')"
+check "plan: past its deadline it takes what there is" "100 n[01,16]" \
+	"$(ev --conf "$T/wait.conf" --plan -k 2 --now 100 --eligible 0 \
+		--running 'n[02-15]@500')"
+# Down nodes are no part of the reference: the pair left is the best.
+check "plan: compact is judged against the nodes that can ever be used" "100 n[01,16]" \
+	"$(ev --conf "$T/wait.conf" --plan -k 2 --now 100 --eligible 90 \
+		--busy 'n[02-15]')"
+out=$(ev --conf "$T/mesh.conf" --plan -k 2 --running 'n[01-02]' 2>&1)
+check "plan: --running without @END" "1 locality-eval: --running 'n[01-02]': expected NODES@END" "$? $out"
+out=$(ev --conf "$T/mesh.conf" --plan -k 2 --busy n01 --running 'n[01-02]@9' 2>&1)
+check "plan: a node in two places" "1 yes" \
+	"$? $(case $out in *"node n01 is also --busy"*) echo yes ;; *) echo "no: $out" ;; esac)"
+out=$(ev --conf "$T/mesh.conf" --plan --predict -k 2 2>&1)
+check "plan and predict together: exit 1" "1 locality-eval: --predict and --plan are two modes: give one" "$? $out"
 
 # Errors name the file and line.
 printf 'Dimensions=4x4\nBogusKey=1\n' >"$T/bad.conf"

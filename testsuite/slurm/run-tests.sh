@@ -34,6 +34,8 @@
 #      a node slurm.conf lacks
 #   h  CompactWait: a job waits for a compact set, takes it when it frees
 #      up, and takes the best set there is at its deadline
+#   p  WILL_RUN (sbatch --test-only) answers with the core planner's start
+#      and nodes (locality-eval --plan) for the same running jobs
 # Uses ports 6817 and 17001-17064. Daemons are stopped by PID on exit.
 
 set -u
@@ -447,6 +449,54 @@ case_h() {
 	result "h: CompactWait: a job takes the best set there is at its deadline" "$bad_dead"
 }
 
+# p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
+# ending at known times (their time limits), its start and nodes for jobs
+# of several sizes must be those of the core planner (locality-eval --plan)
+# for the same running jobs: the replay's EASY reservation uses the same
+# planner, so plugin and replay cannot disagree.
+case_p() {
+	local name="p: sbatch --test-only (WILL_RUN) gives the core planner's start and nodes"
+	if [ -z "$EVAL" ]; then not_ok "$name" "locality-eval not built"; return; fi
+	local bad="" ids=() running=() spec id k ans start nodes pred end
+	for spec in "n[001-016] 10" "n[017-040] 20" "n[041-064] 30"; do
+		set -- $spec
+		id=$(sub -N"$(scontrol show hostnames "$1" | wc -l)" -w "$1" -t "$2" 900)
+		ids+=("$id")
+	done
+	for id in "${ids[@]}"; do
+		wait_state "$id" RUNNING 20 || bad="blocker job $id did not start"
+	done
+	for id in "${ids[@]}"; do
+		[ -n "$bad" ] && break
+		end=$(date -d "$(job_field "$id" EndTime)" +%s) ||
+			bad="job $id: no EndTime"
+		running+=(--running "$(job_nodes "$id")@$end")
+	done
+	for k in 8 16 20 30 41 64; do
+		[ -n "$bad" ] && break
+		ans=$(sbatch --test-only -N"$k" -t 5 --wrap true 2>&1)
+		start=$(sed -n 's/.* to start at \([^ ]*\) using .*/\1/p' <<<"$ans")
+		nodes=$(sed -n 's/.* on nodes \([^ ]*\) in partition .*/\1/p' <<<"$ans")
+		if [ -z "$start" ] || [ -z "$nodes" ]; then
+			bad="-N$k: sbatch --test-only said: $ans"
+			break
+		fi
+		start=$(date -d "$start" +%s)
+		pred=$("$EVAL" --conf "$LCONF_MM" --nodes "$ALLNODES" --plan \
+			-k "$k" "${running[@]}" 2>&1) || {
+			bad="locality-eval --plan -k $k failed: $pred"
+			break
+		}
+		if [ "$start $(expand "$nodes")" != "$(cut -d' ' -f1 <<<"$pred") $(expand "$(cut -d' ' -f2 <<<"$pred")")" ]; then
+			bad="-N$k: WILL_RUN start $start on $nodes, the core planner $pred"
+			break
+		fi
+		note "p: -N$k -> $nodes at +$((start - $(date +%s))) s (as planned)"
+	done
+	cancel_all
+	result "$name" "$bad"
+}
+
 run_fragmenting() {
 	local tag=$1
 	"$WORKLOAD" submit "$RUNROOT/frag.workload" "$RUNROOT/b-$tag.ids" ||
@@ -462,7 +512,7 @@ run_fragmenting() {
 
 main() {
 
-	PLUGIN_CASES="a c d e f"
+	PLUGIN_CASES="a c d e f p"
 	declare -gA B_DONE=()
 
 	if want b; then
@@ -523,6 +573,7 @@ main() {
 			e) not_ok "e: a lower-priority job backfills when it fits (WILL_RUN)" "plugin not built" ;;
 			f) not_ok "f: kill -9 + restart of slurmctld: every job completes" "plugin not built"
 			   not_ok "f: kill -9 + restart of slurmctld: no node in two jobs at once" "plugin not built" ;;
+			p) not_ok "p: sbatch --test-only (WILL_RUN) gives the core planner's start and nodes" "plugin not built" ;;
 			esac
 		done
 		want h && not_ok "h: CompactWait" "plugin not built"
