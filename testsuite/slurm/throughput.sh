@@ -2,47 +2,61 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # throughput.sh - the scheduling-throughput figure (reported, not a test):
-# how fast slurmctld places a deep queue with select/locality compared
-# with select/linear, on the same 64-node local cluster, in one run.
+# how fast slurmctld places jobs with select/locality compared with
+# select/linear, on local clusters of several sizes, in one run.
 #
-#   throughput.sh [BUILDDIR] [--plugin-dir DIR] [--jobs 2000]
-#                 [--observe SEC] [--rundir DIR] [--keep]
+#   throughput.sh [BUILDDIR] [--plugin-dir DIR] [--nodes 64,128,256]
+#                 [--jobs N] [--runtime SEC] [--observe SEC]
+#                 [--shape SHAPE] [--strategy NAME] [--rundir DIR] [--keep]
 #
-# For each SelectType: start a fresh cluster, submit JOBS held one-minute
-# jobs (sbatch -H -N1..-N4 -t 2 --wrap 'sleep 60', sizes cycling
-# 1,3,2,4), reset sdiag, release them all with scontrol release, then
-#   wave_s   wall time from the release until the first wave fills the
-#            machine: 64 nodes allocated, or the allocated count stops
-#            growing for 3 s (a plateau; reported with its node count);
-#   sdiag    after OBSERVE seconds (default 20) of scheduling with the
-#            queue still deep: main-scheduler cycles (count, mean, max,
-#            microseconds) and backfill cycles (count, mean, max, mean
-#            depth: jobs tested per cycle).
-# Prints both and the ratios locality/linear. Keep it out of CI: each
-# cluster takes about a minute to fill with queued jobs.
+# For each size (a 2-D torus: 64 = 8x8, 128 = 16x8, 256 = 16x16) and each
+# SelectType: start a fresh cluster, submit JOBS held jobs (default 8 per
+# node) of 1-4 nodes (sizes cycling 1,3,2,4) that sleep RUNTIME seconds
+# (default 2), reset sdiag, release them all with scontrol release and
+# let slurmctld schedule for OBSERVE seconds (default 30) while the queue
+# stays deep, then read sdiag:
+#   placed/s  jobs started (main scheduler and backfill) per second of
+#             the window: the throughput, limited by job launch and
+#             completion as much as by the select plugin;
+#   wave_s    wall time from the release until the first wave fills the
+#             machine (all nodes allocated, or no growth for 3 s);
+#   main, bf  main-scheduler and backfill cycles: count and mean
+#             (microseconds), backfill's mean depth (jobs tested).
+# Prints one table per size and the ratio locality/linear of placed/s.
+# Keep it out of CI: a 256-node run takes several minutes per plugin.
+# Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 + size).
 
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 
-BUILD="" PLUGDIR="" NJOBS=2000 OBSERVE=20 RUNROOT="" KEEP=0
+BUILD="" PLUGDIR="" NJOBS_ARG="" OBSERVE=30 RUNTIME=2 RUNROOT="" KEEP=0
+SIZES=64 STRATEGY=pack
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
-	--jobs) NJOBS=$2; shift 2 ;;
+	--nodes) SIZES=$2; shift 2 ;;
+	--jobs) NJOBS_ARG=$2; shift 2 ;;
+	--runtime) RUNTIME=$2; shift 2 ;;
 	--observe) OBSERVE=$2; shift 2 ;;
+	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
+	--strategy) STRATEGY=$2; shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "throughput.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
 done
 lib_init loc-throughput
 
-LCONF=$RUNROOT/locality.conf
-printf 'Dimensions=8x8\nTorus=yes\nStrategy=mm\nCurve=hilbert\n' >"$LCONF"
+# dims N: a 2-D torus of N nodes, the two sides as close as possible.
+dims() {
+	local n=$1 a
+	a=$(awk -v n="$n" 'BEGIN { a = int(sqrt(n)); while (a > 1 && n % a) a--; print a }')
+	echo "$((n / a))x$a"
+}
 
 # Reads "Key: value" from the sdiag section whose heading matches $1.
 sdiag_get() {
@@ -52,17 +66,17 @@ sdiag_get() {
 	' "$3"
 }
 
-# measure SELECT -> prints "wave_s nodes main_n main_mean main_max bf_n
-# bf_mean bf_max bf_depth"
+# measure SELECT -> prints "started window_s wave_s nodes main_n main_mean
+# bf_n bf_mean bf_depth"
 measure() {
 	local sel=$1 lconf="" i k ids="" id t0 t1 alloc best=0 since
 	[ "$sel" = locality ] && lconf=$LCONF
-	start_cluster "$sel" "$sel" "$lconf" "MaxJobCount=50000" >&2 || return 1
-	echo "# $sel: submitting $NJOBS held jobs" >&2
+	start_cluster "$sel-$NODES" "$sel" "$lconf" "MaxJobCount=50000" >&2 || return 1
+	echo "# $sel, $NODES nodes: submitting $NJOBS held jobs" >&2
 	for i in $(seq "$NJOBS"); do
 		k=$(( (i * 3) % 4 + 1 ))
 		id=$(sbatch --parsable -H -N "$k" -t 2 -o /dev/null \
-			--wrap 'sleep 60' 2>/dev/null) || { echo "sbatch failed" >&2; return 1; }
+			--wrap "sleep $RUNTIME" 2>/dev/null) || { echo "sbatch failed" >&2; return 1; }
 		ids="$ids,${id%%;*}"
 	done
 	ids=${ids#,}
@@ -84,42 +98,59 @@ measure() {
 		[ $((t1 - t0)) -gt 120000000 ] && break
 		sleep 0.05
 	done
-	local wave
+	local wave f=$RUNROOT/$sel-$NODES.sdiag
 	wave=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e6 }')
-	sleep "$OBSERVE"
-	sdiag >"$RUNROOT/$sel.sdiag" 2>&1
-	printf '%s %s %s %s %s %s %s %s %s\n' "$wave" "$best" \
-		"$(sdiag_get 'Main schedule' 'Total cycles' "$RUNROOT/$sel.sdiag")" \
-		"$(sdiag_get 'Main schedule' 'Mean cycle' "$RUNROOT/$sel.sdiag")" \
-		"$(sdiag_get 'Main schedule' 'Max cycle' "$RUNROOT/$sel.sdiag")" \
-		"$(sdiag_get 'Backfilling' 'Total cycles' "$RUNROOT/$sel.sdiag")" \
-		"$(sdiag_get 'Backfilling' 'Mean cycle' "$RUNROOT/$sel.sdiag")" \
-		"$(sdiag_get 'Backfilling' 'Max cycle' "$RUNROOT/$sel.sdiag")" \
-		"$(sdiag_get 'Backfilling' 'Depth Mean' "$RUNROOT/$sel.sdiag")"
+	sleep "$(awk -v o="$OBSERVE" -v w="$wave" 'BEGIN { r = o - w; print (r > 0 ? r : 0) }')"
+	sdiag >"$f" 2>&1
+	# The window: from the reset ("Data since") to this sdiag.
+	printf '%s %s %s %s %s %s %s %s %s\n' \
+		"$(sed -n 's/^Jobs started: *//p' "$f")" \
+		"$(awk '/^sdiag output at/ { gsub(/[()]/, "", $NF); b = $NF }
+			/^Data since/ { gsub(/[()]/, "", $NF); a = $NF }
+			END { print b - a }' "$f")" \
+		"$wave" "$best" \
+		"$(sdiag_get 'Main schedule' 'Total cycles' "$f")" \
+		"$(sdiag_get 'Main schedule' 'Mean cycle' "$f")" \
+		"$(sdiag_get 'Backfilling' 'Total cycles' "$f")" \
+		"$(sdiag_get 'Backfilling' 'Mean cycle' "$f")" \
+		"$(sdiag_get 'Backfilling' 'Depth Mean' "$f")"
 	stop_cluster
 }
 
-declare -A R=()
-for sel in linear locality; do
-	if [ "$sel" = locality ] && [ ! -f "$PLUGDIR/select_locality.so" ]; then
-		echo "# select/locality: $PLUGDIR/select_locality.so not built; skipped" >&2
-		continue
+for NODES in ${SIZES//,/ }; do
+	NJOBS=${NJOBS_ARG:-$((8 * NODES))}
+	LCONF=$RUNROOT/locality-$NODES.conf
+	printf 'Dimensions=%s\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
+		"$(dims "$NODES")" "$STRATEGY" >"$LCONF"
+	declare -A R=()
+	for sel in linear locality; do
+		if [ "$sel" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
+			echo "# select/locality: $PLUGDIR/select_locality.so not built; skipped" >&2
+			continue
+		fi
+		R[$sel]=$(measure "$sel") || { echo "# $sel: measurement failed" >&2; R[$sel]=""; }
+	done
+	echo "== $NODES nodes ($(dims "$NODES") torus, Strategy=$STRATEGY), $NJOBS held jobs of 1-4 nodes, sleep $RUNTIME s, ${OBSERVE} s observed"
+	printf '%-16s %8s %8s %8s %7s %5s %6s %9s %5s %9s %8s\n' select started \
+		window_s placed/s wave_s nodes main_n main_mean bf_n bf_mean bf_depth
+	for sel in linear locality; do
+		[ -n "${R[$sel]:-}" ] || continue
+		# shellcheck disable=SC2086
+		echo "select/$sel" ${R[$sel]} | awk '{
+			printf "%-16s %8s %8s %8.1f %7s %5s %6s %9s %5s %9s %8s\n",
+				$1, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, $6, $7, $8, $9, $10 }'
+	done
+	if [ -n "${R[linear]:-}" ] && [ -n "${R[locality]:-}" ]; then
+		echo "${R[linear]}" "${R[locality]}" | awk '
+		function rate(s, w) { return w > 0 ? s / w : 0 }
+		{ l = rate($1, $2); x = rate($10, $11)
+		  printf "ratio locality/linear: placed/s %s, main mean cycle %s, backfill mean cycle %s\n",
+			(l > 0 ? sprintf("%.2f", x / l) : "n/a"),
+			($6 > 0 ? sprintf("%.2f", $15 / $6) : "n/a"),
+			($8 > 0 ? sprintf("%.2f", $17 / $8) : "n/a") }'
 	fi
-	R[$sel]=$(measure "$sel") || { echo "# $sel: measurement failed" >&2; R[$sel]=""; }
+	unset R
 done
-
-printf '%-16s %7s %5s %6s %9s %9s %5s %9s %9s %8s\n' select wave_s nodes \
-	main_n main_mean main_max bf_n bf_mean bf_max bf_depth
-for sel in linear locality; do
-	[ -n "${R[$sel]:-}" ] || continue
-	# shellcheck disable=SC2086
-	printf '%-16s %7s %5s %6s %9s %9s %5s %9s %9s %8s\n' "select/$sel" ${R[$sel]}
-done
-echo "(cycle times in microseconds from sdiag; $NJOBS queued jobs, one-minute, -N1..-N4)"
-if [ -n "${R[linear]:-}" ] && [ -n "${R[locality]:-}" ]; then
-	echo "${R[linear]}" "${R[locality]}" | awk '
-	function ratio(a, b) { return b + 0 > 0 ? sprintf("%.2f", a / b) : "n/a" }
-	{ printf "ratio locality/linear: wave %s, main mean cycle %s, backfill mean cycle %s\n",
-		ratio($10, $1), ratio($13, $4), ratio($16, $7) }'
-fi
+echo "(cycle times in microseconds from sdiag)"
+cleanup
 [ "$KEEP" = 1 ] || rm -rf "$RUNROOT"
