@@ -76,7 +76,7 @@ static const char *const _paging_names[LOC_PAGING_COUNT] = {
 };
 
 static const char *const _node_weight_names[LOC_NODE_WEIGHT_COUNT] = {
-	"tiers", "ignore",
+	"tiers", "ignore", "compact",
 };
 
 static int _lookup(const char *name, const char *const *names, int n)

@@ -57,12 +57,16 @@ typedef enum loc_paging_index {
 /*
  * What a driver that knows node weights (the Slurm plugin) does with them.
  * TIERS: a job is placed inside the lightest weight tiers that together
- * can hold it, as Slurm uses lower Weight first; IGNORE: every eligible
- * node competes on locality alone. The core itself never sees weights.
+ * can hold it, as Slurm uses lower Weight first; COMPACT: the same, but
+ * when CompactWait would make the job wait for a compact set there, the
+ * heavier tiers join if they hold a compact set now; IGNORE: every
+ * eligible node competes on locality alone. The core itself never sees
+ * weights.
  */
 typedef enum loc_node_weight {
 	LOC_NODE_WEIGHT_TIERS = 0,
 	LOC_NODE_WEIGHT_IGNORE,
+	LOC_NODE_WEIGHT_COMPACT,
 	LOC_NODE_WEIGHT_COUNT
 } loc_node_weight_t;
 

@@ -81,11 +81,13 @@ typedef struct sl_scratch {
 	int64_t *busy;
 	int *req, *out, *tier_n;
 	uint64_t *weight, *levels;
-	uint8_t *ref_cand; /* CompactWait: cand[] while the reference runs */
-	uint8_t *ref_set;  /* ... and the nodes it is made on */
-	int *ref_out, ref_k;
+	uint8_t *ref_set;  /* CompactWait: the reference's nodes, */
+	uint8_t *ref_save; /* ... its tier scratch */
+	int *ref_tier_n;
+	int *ref_out;      /* ... and its placement */
 	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
 	int *cpus;         /* usable nodes' CPU counts (node counts) */
+	int *light;        /* NodeWeight=compact: the lightest tiers' set */
 	loc_planner_t *planner;        /* WILL_RUN's earliest start */
 	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
 	int64_t *ends;                 /* ... and their expected ends */

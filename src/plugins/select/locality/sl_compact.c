@@ -37,15 +37,17 @@ static uint64_t _ref_key(const sl_ctx_t *c, int k, const uint8_t *set)
 
 /*
  * Total pairwise hops of the placement of k nodes on the reference set all
- * idle, or 0 when there is none. Cached per machine (a reconfigure starts afresh);
- * leaves cand, out and the counts as they were.
+ * idle, or 0 when there is none. Cached per machine (a reconfigure starts
+ * afresh). Made on a copy of the decision with arrays of its own, so it
+ * may run in the middle of a placement (NodeWeight=compact judges inside
+ * sl_ctx_place()); the decision's arrays are left as they were.
  */
 static int64_t _reference(sl_ctx_t *c, int k)
 {
 	sl_scratch_t *s = &c->m->scratch;
+	sl_ctx_t r = *c;
 	uint64_t key;
 	sl_ref_t *slot;
-	int n = c->m->ncore, lo = c->lo, want = c->want, hi = c->hi;
 	int64_t hops = 0;
 
 	sl_ctx_fill_reference_set(c, s->ref_set);
@@ -53,19 +55,14 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	slot = &c->m->refs[key % SL_REF_SLOTS];
 	if (slot->key == key && slot->k == k)
 		return slot->hops;
-	memcpy(s->ref_cand, c->cand, n);
-	memcpy(s->ref_out, c->out, sizeof(int) * c->k);
-	s->ref_k = c->k;
-	memcpy(c->cand, s->ref_set, n);
-	c->lo = c->want = c->hi = k;
-	if (sl_ctx_place(c, c->now) == 0)
-		hops = loc_metrics_total_pair_hops(c->m->grid, c->out, c->k);
-	memcpy(c->cand, s->ref_cand, n);
-	memcpy(c->out, s->ref_out, sizeof(int) * s->ref_k);
-	c->k = s->ref_k;
-	c->lo = lo;
-	c->want = want;
-	c->hi = hi;
+	r.cand = s->ref_set;
+	r.save = s->ref_save;
+	r.tier_n = s->ref_tier_n;
+	r.out = s->ref_out;
+	r.lo = r.want = r.hi = k;
+	r.judging = true; /* the reference is never itself judged */
+	if (sl_ctx_place(&r, c->now) == 0)
+		hops = loc_metrics_total_pair_hops(c->m->grid, r.out, r.k);
 	slot->key = key;
 	slot->k = k;
 	slot->hops = hops > 0 ? hops : 0;

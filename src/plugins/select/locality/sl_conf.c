@@ -92,11 +92,13 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.tier_n);
 	xfree(m->scratch.weight);
 	xfree(m->scratch.levels);
-	xfree(m->scratch.ref_cand);
 	xfree(m->scratch.ref_set);
+	xfree(m->scratch.ref_save);
+	xfree(m->scratch.ref_tier_n);
 	xfree(m->scratch.ref_out);
 	xfree(m->scratch.tmp);
 	xfree(m->scratch.cpus);
+	xfree(m->scratch.light);
 	loc_planner_destroy(m->scratch.planner);
 	xfree(m->scratch.running);
 	xfree(m->scratch.ends);
