@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * select_locality.c - select/locality, a Slurm 22.05 node selection plugin
- * that gives each job a compact set of whole nodes on a mesh or torus.
+ * select_locality.c - select/locality, a Slurm node selection plugin
+ * (Slurm 22.05 or 24.11) that gives each job a compact set of whole nodes
+ * on a mesh or torus.
  *
  * This file is the Slurm side only: the plugin symbols, init/fini and
- * every select_p_* entry point of node_select_syms[] (src/common/select.c).
- * Placement itself is the shared core (src/common, loc_alloc_select());
+ * the select_p_* entry points of node_select_syms[] (src/common/select.c
+ * in 22.05, src/interfaces/select.c in 24.11) that both versions share.
+ * Those whose signature or meaning differs are in glue/<version>/sl_glue.c
+ * and call the sl_plugin_* functions here. Placement itself is the shared core (src/common, loc_alloc_select());
  * sl_conf.c, sl_state.c, sl_place.c and sl_modes.c translate between
  * the two.
  *
@@ -210,12 +213,12 @@ extern int select_p_node_init(void)
 	return SLURM_SUCCESS;
 }
 
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+/* select_p_job_test (glue/<version>/sl_glue.c) without its version's
+ * extra arguments. */
+int sl_plugin_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+		       uint32_t min_nodes, uint32_t max_nodes,
+		       uint32_t req_nodes, uint16_t mode,
+		       List preemptee_candidates, List *preemptee_job_list)
 {
 	int rc;
 
@@ -341,11 +344,6 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 		debug("%s: %pJ did not hold node %s", plugin_type, job_ptr,
 		      node_ptr->name);
 	slurm_mutex_unlock(&_lock);
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
 	return SLURM_SUCCESS;
 }
 
@@ -615,55 +613,15 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return SLURM_SUCCESS;
 }
 
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
+/* SELECT_CONFIG_INFO of select_p_get_info_from_plugin (sl_glue.c). */
+List sl_plugin_config_pairs(void)
 {
-	if (!buf || !size)
-		return NULL;
-	buf[0] = '\0';
-	return buf;
-}
+	List pairs;
 
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	return NULL;
-}
-
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	switch (dinfo) {
-	case SELECT_CR_PLUGIN:
-		*(uint32_t *)data = 0; /* whole nodes, not consumable */
-		break;
-	case SELECT_SINGLE_JOB_TEST:
-		/*
-		 * 1: slurmctld hands every eligible node to one job_test
-		 * (_pick_best_nodes) instead of one node set (slurm.conf
-		 * line, weight, feature group) at a time, which would show us
-		 * only the first lines that hold enough nodes. Weights then
-		 * are ours to honour: sched_weight and NodeWeight=tiers.
-		 */
-		*(uint32_t *)data = 1;
-		break;
-	case SELECT_CONFIG_INFO:
-		/* Shown by `scontrol show config`. */
-		slurm_mutex_lock(&_lock);
-		*(List *)data = _active ? sl_machine_key_pairs(_machine) : NULL;
-		slurm_mutex_unlock(&_lock);
-		break;
-	default:
-		break;
-	}
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_update_node_config(int index)
-{
-	if (index < 0 || index >= node_record_count)
-		return SLURM_ERROR;
-	return SLURM_SUCCESS;
+	slurm_mutex_lock(&_lock);
+	pairs = _active ? sl_machine_key_pairs(_machine) : NULL;
+	slurm_mutex_unlock(&_lock);
+	return pairs;
 }
 
 /*
@@ -685,24 +643,22 @@ extern int select_p_reconfigure(void)
 	return SLURM_SUCCESS;
 }
 
-/* Chooses node_cnt nodes of avail_bitmap for a reservation with the
- * core, as compact as for a job. */
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
+/* A reservation's nodes (22.05: select_p_resv_test; 24.11: job_test of
+ * the reservation's stand-in job), as compact as a job's. */
+bitstr_t *sl_plugin_resv_pick(const char *partition, const char *name,
+			      uint32_t node_cnt, bitstr_t *avail)
 {
+	resv_desc_msg_t resv = { .partition = (char *)partition,
+				 .name = (char *)name };
 	bitstr_t *picked;
 
-	if (!avail_bitmap || !resv_desc_ptr)
-		return NULL;
-	if (bit_set_count(avail_bitmap) < (int64_t)node_cnt)
+	if (!avail || bit_set_count(avail) < (int64_t)node_cnt)
 		return NULL;
 	slurm_mutex_lock(&_lock);
 	if (_machine)
-		picked = sl_resv_test(_machine, resv_desc_ptr, node_cnt,
-				      avail_bitmap);
+		picked = sl_resv_test(_machine, &resv, node_cnt, avail);
 	else
-		picked = bit_pick_cnt(avail_bitmap, node_cnt);
+		picked = bit_pick_cnt(avail, node_cnt);
 	slurm_mutex_unlock(&_lock);
 	return picked;
 }
