@@ -18,7 +18,8 @@
 #       select_locality/loc_/sl_ frame, or when a job does not finish.
 #
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
-# "N passed, N failed".
+# "N passed, N failed" (--slurmctld: "slurm 24.11 valgrind-slurmctld:
+# N passed, N failed", naming the Slurm version it ran).
 # DIR is a configured and built tree (default: build, as scripts/setup.sh
 # makes it; the plugin must be built there for --slurmctld). Logs go to
 # DIR/valgrind/. Ports for --slurmctld: LOC_CTLD_PORT (default 6917) and
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
 	--slurmctld) mode=slurmctld; shift ;;
 	--nodes) nodes=$2; shift 2 ;;
 	--rundir) rundir=$2; shift 2 ;;
-	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "valgrind.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -251,7 +252,7 @@ run_slurmctld() {
 	else
 		echo "ok 2 - $what"
 	fi
-	echo "$((2 - fails)) passed, $fails failed"
+	echo "slurm $("$cluster" version) valgrind-slurmctld: $((2 - fails)) passed, $fails failed"
 	[ $fails = 0 ]
 }
 

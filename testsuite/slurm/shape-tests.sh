@@ -43,6 +43,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+SUITE=shapes
 lib_init loc-shapes
 SHAPES="single per-node per-row weights features partitions shuffled"
 

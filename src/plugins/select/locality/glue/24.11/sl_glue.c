@@ -50,7 +50,7 @@ static int _reservation(job_record_t *job_ptr, bitstr_t *bitmap,
 		if (bit_set_count(picked) < bit_set_count(req))
 			FREE_NULL_BITMAP(picked);
 	} else {
-		picked = sl_plugin_resv_pick(job_ptr->partition, NULL,
+		picked = sl_plugin_resv_pick(job_ptr->partition, "(new)",
 					     min_nodes, bitmap);
 	}
 	if (!picked)
