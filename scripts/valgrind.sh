@@ -155,7 +155,9 @@ run_slurmctld() {
 	printf 'Dimensions=4x%d\nTorus=yes\nStrategy=mm\nCurve=hilbert\nWalltimeAware=combo\n' \
 		$(( (nodes + 3) / 4 )) > "$conf"
 	local vglog="$rd/log/valgrind-slurmctld.%p.log"
-	local vgcmd="${VG[*]} --log-file=$vglog"
+	# --trace-children: Slurm 24.11's `scontrol reconfigure` execs a new
+	# slurmctld (in place, in the foreground), which memcheck must follow.
+	local vgcmd="${VG[*]} --trace-children=yes --log-file=$vglog"
 
 	echo "valgrind: starting $nodes nodes, slurmctld under memcheck"
 	"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \

@@ -502,8 +502,11 @@ case_c() {
 	fi
 	sleep 2
 	[ -d "/proc/$pid" ] || bad2="${bad2:+$bad2; }slurmctld died"
-	if tail -c +$((off + 1)) "$log" | grep -q 'select/locality: Strategy='; then
-		bad2="${bad2:+$bad2; }a policy was logged after the broken reconfigure: $(tail -c +$((off + 1)) "$log" | grep -m1 'select/locality: Strategy=')"
+	# A slurmctld that restarts itself on reconfigure (Slurm 24.11) logs
+	# the policy it keeps; any other one means the broken file was used.
+	if tail -c +$((off + 1)) "$log" | grep 'select/locality: Strategy=' |
+		grep -qv 'Strategy=bestfit '; then
+		bad2="${bad2:+$bad2; }a policy was logged after the broken reconfigure: $(tail -c +$((off + 1)) "$log" | grep 'select/locality: Strategy=' | grep -v -m1 'Strategy=bestfit ')"
 	fi
 	wait "$SUBMITTER"
 	SUBMITTER=""

@@ -77,13 +77,27 @@ static sl_ledger_t *_ledger_get(void)
  */
 static void _load_machine(void)
 {
-	char *path = _conf_path();
+	char *path = _conf_path(), *saved;
 	char msg[LOC_ERROR_TEXT_MAX + LOC_ERROR_FILE_MAX + 32];
 	loc_error_t err;
 	sl_machine_t *m;
 
 	loc_error_clear(&err);
 	m = sl_machine_load(path, &err);
+	/* A slurmctld restarted by reconfigure (24.11) has no running model
+	 * in memory: the copy saved with Slurm's state is the one. */
+	if (!m && !_machine && (saved = sl_running_fallback())) {
+		loc_error_format(&err, msg, sizeof(msg));
+		error("%s: %s; keeping the running configuration (%s)",
+		      plugin_type, msg, saved);
+		loc_error_clear(&err);
+		if ((m = sl_machine_load(saved, &err))) {
+			xfree(path);
+			path = saved;
+		} else {
+			xfree(saved);
+		}
+	}
 	if (!m) {
 		loc_error_format(&err, msg, sizeof(msg));
 		if (!_machine)
@@ -117,6 +131,7 @@ static void _load_machine(void)
 	sl_machine_destroy(_machine);
 	_machine = m;
 	sl_machine_log(m);
+	sl_running_remember(path);
 	xfree(path);
 }
 
@@ -128,7 +143,8 @@ static void _load_machine(void)
  */
 extern int init(void)
 {
-	char *path, msg[LOC_ERROR_TEXT_MAX + LOC_ERROR_FILE_MAX + 32];
+	char *path, *saved = NULL;
+	char msg[LOC_ERROR_TEXT_MAX + LOC_ERROR_FILE_MAX + 32];
 	loc_error_t err;
 	loc_conf_t *conf;
 
@@ -139,11 +155,13 @@ extern int init(void)
 	_active = true;
 	path = _conf_path();
 	loc_error_clear(&err);
-	if (!(conf = loc_conf_load(path, &err))) {
+	if ((conf = loc_conf_load(path, &err))) {
+		loc_conf_destroy(conf);
+	} else if (!(saved = sl_running_fallback())) {
 		loc_error_format(&err, msg, sizeof(msg));
 		fatal("%s: %s", plugin_type, msg);
 	}
-	loc_conf_destroy(conf);
+	xfree(saved); /* select_p_node_init logs and loads it */
 	info("%s: loaded, LocalityConf=%s", plugin_type, path);
 	xfree(path);
 	slurm_mutex_unlock(&_lock);
@@ -157,6 +175,7 @@ extern int fini(void)
 	_ledger = NULL;
 	sl_machine_destroy(_machine);
 	_machine = NULL;
+	sl_running_forget();
 	if (_core_data)
 		cr_fini_global_core_data();
 	_core_data = false;
@@ -170,10 +189,21 @@ extern int fini(void)
  * selection API.
  */
 
-/* Nothing to save: the state is rebuilt from slurmctld's job list. */
+/*
+ * The ledger needs no saving: it is rebuilt from slurmctld's job list.
+ * The locality.conf in use is saved, for a slurmctld that a reconfigure
+ * restarts to fall back to (sl_running.c).
+ */
 extern int select_p_state_save(char *dir_name)
 {
-	return SLURM_SUCCESS;
+	int rc;
+
+	if (!_active)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&_lock);
+	rc = sl_running_save(dir_name);
+	slurm_mutex_unlock(&_lock);
+	return rc;
 }
 
 extern int select_p_state_restore(char *dir_name)

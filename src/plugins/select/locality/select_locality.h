@@ -10,6 +10,7 @@
  *   sl_place.c         the placement engine they share (sl_ctx.h)
  *   sl_resources.c     job_resources for a started job
  *   sl_walltime.c      PF holds and AdjEst (seed 004) around Slurm's queue
+ *   sl_running.c       the locality.conf in use, across a self-restart
  *   glue/<version>/    what differs between Slurm versions: the headers'
  *                      places (sl_glue.h) and the select_p_* entry points
  *                      whose signature or meaning differs (sl_glue.c)
@@ -270,6 +271,33 @@ bitstr_t *sl_plugin_resv_pick(const char *partition, const char *name,
 /* `scontrol show config` lines (SELECT_CONFIG_INFO): a List of
  * config_key_pair_t, or NULL when the plugin is not the one in use. */
 List sl_plugin_config_pairs(void);
+
+/* ------------------------------------------------------------------ */
+/* sl_running.c: the locality.conf in use, across a self-restart        */
+/* ------------------------------------------------------------------ */
+
+/* Keeps a copy of path's text as the configuration in use (after it was
+ * loaded); a file that cannot be read leaves the previous copy. */
+void sl_running_remember(const char *path);
+
+/* Frees the copy. */
+void sl_running_forget(void);
+
+/* Writes the copy to dir/locality.conf.running (select_p_state_save).
+ * Returns SLURM_SUCCESS (also with no copy) or SLURM_ERROR (logged). */
+int sl_running_save(const char *dir);
+
+/* In a slurmctld restarted by `scontrol reconfigure`, the saved copy to
+ * load when locality.conf is broken: its path (xmalloc), else NULL. */
+char *sl_running_fallback(void);
+
+/* ------------------------------------------------------------------ */
+/* glue/<version>/sl_glue.c: version facts the shared code asks about   */
+/* ------------------------------------------------------------------ */
+
+/* True in a slurmctld that `scontrol reconfigure` started anew (24.11);
+ * always false where reconfigure works in place (22.05). */
+bool sl_glue_reconfigure_restart(void);
 
 /* The partition a job is being placed in (NULL: none). */
 static inline const char *sl_part_name(job_record_t *job)

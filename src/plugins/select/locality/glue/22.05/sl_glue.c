@@ -90,3 +90,9 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 				   resv_desc_ptr->name, node_cnt,
 				   avail_bitmap);
 }
+
+/* 22.05 reconfigures in place (select_p_reconfigure). */
+bool sl_glue_reconfigure_restart(void)
+{
+	return false;
+}

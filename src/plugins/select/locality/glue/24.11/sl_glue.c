@@ -23,7 +23,12 @@
  *    slurmctld itself does for select/linear.
  *  - job_signal, select_jobinfo_sprint and _xstrdup, update_node_config
  *    are no longer asked for.
+ *  - `scontrol reconfigure` restarts slurmctld instead of calling
+ *    select_p_reconfigure in place: sl_running.c keeps the locality.conf in
+ *    use across it.
  */
+#include <stdlib.h>
+
 #include "select_locality.h"
 
 /* A reservation's stand-in job (job_mgr_copy_resv_desc_to_job_record):
@@ -110,4 +115,14 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 		break;
 	}
 	return SLURM_SUCCESS;
+}
+
+/*
+ * `scontrol reconfigure` starts slurmctld anew, with SLURMCTLD_RECONF set
+ * in its environment (controller.c, _try_to_reconfig); the running
+ * locality.conf then comes from the saved copy if the file is broken.
+ */
+bool sl_glue_reconfigure_restart(void)
+{
+	return getenv("SLURMCTLD_RECONF") != NULL;
 }
