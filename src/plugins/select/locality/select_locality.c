@@ -8,17 +8,19 @@
  * the select_p_* entry points of node_select_syms[] (src/common/select.c
  * in 22.05, src/interfaces/select.c in 24.11) that both versions share.
  * Those whose signature or meaning differs are in glue/<version>/sl_glue.c
- * and call the sl_plugin_* functions here. Placement itself is the shared core (src/common, loc_alloc_select());
- * sl_conf.c, sl_state.c, sl_place.c and sl_modes.c translate between
- * the two.
+ * and call the sl_plugin_* functions here. Placement itself is the shared
+ * core (src/common, loc_alloc_select()); sl_conf.c, sl_state.c,
+ * sl_place.c and sl_modes.c translate between the two.
  *
  * Allocation is whole-node and exclusive. The plugin keeps a ledger of
  * which running job holds which node; it is rebuilt from slurmctld's job
- * list after a restart or reconfigure, so nothing needs saving.
+ * list after a restart or reconfigure, so it needs no saving. (The text
+ * of the locality.conf in use is saved, for 24.11's reconfigure:
+ * sl_running.c.)
  *
- * Clients (sinfo, sbatch, scontrol) load every select plugin they find in
- * PluginDir: there only the nodeinfo/jobinfo functions run, and init()
- * does nothing. A slurmctld configured with another SelectType also loads
+ * Clients (sinfo, scontrol; sbatch too in 22.05) load every select plugin
+ * they find in PluginDir: there only the nodeinfo/jobinfo functions run,
+ * and init() does nothing. A slurmctld configured with another SelectType also loads
  * this plugin; init() leaves it idle then.
  */
 #include "select_locality.h"
