@@ -64,7 +64,7 @@ while [ $# -gt 0 ]; do
 	--no-install) INSTALL=0; shift ;;
 	--keep) KEEP=1; shift ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
