@@ -210,7 +210,19 @@ run_slurmctld() {
 		sleep 0.5
 	done
 	[ "$running" = 3 ] || { echo "valgrind.sh: $running of 3 jobs running"; status=1; }
-	sleep 7 # past slurmctld's state save (at most every 5 s)
+	# Kill only once slurmctld has saved the jobs as running: it saves a
+	# few seconds after a change, later under memcheck on a busy machine,
+	# and a kill before that loses their start (Slurm's state-save window,
+	# "Registered PENDING JobId=... on node"), which is not what this
+	# checks. The state file's mtime is in whole seconds: a save after
+	# the second all three were seen running includes them.
+	local t_run
+	t_run=$(date +%s)
+	for _ in $(seq 120); do
+		[ "$(stat -c %Y "$rd/state/job_state" 2>/dev/null || echo 0)" -gt "$t_run" ] &&
+			break
+		sleep 0.5
+	done
 	echo "valgrind: slurmctld killed -9 with $running jobs running, restarted under memcheck"
 	"$cluster" restart-ctld --dir "$rd" --kill9 >/dev/null || status=1
 	pid=$(cat "$rd/run/slurmctld.recpid")
