@@ -200,6 +200,7 @@ IFS=, read -r -a shapes <<<"$SHAPES"
 {
 	echo "select/locality live benchmark - $(date '+%Y-%m-%d %H:%M:%S')"
 	echo "machine: 64 slurmd on one host, 8x8 torus; $WHAT ($(grep -c . "$WL") jobs)"
+	echo "slurm: $(/usr/sbin/slurmctld -V)"
 	echo "hops: each job's mean pairwise torus hops, over multi-node jobs;"
 	echo "x_first: ratio to the first row; x_ideal: to the most compact set"
 	echo "the core finds for each size on an empty torus (ideal.txt)"
@@ -227,3 +228,4 @@ done
 		--title "replay" "${replay_args[@]}" | sed -n '/(replay/,$p'
 } >>"$OUT/report.txt"
 cat "$OUT/report.txt"
+echo "slurm $("$CLUSTER" version) live-bench: ${#shapes[@]} shapes x ${#cfgs[@]} configurations, report in $OUT/report.txt"

@@ -12,10 +12,14 @@
 # Weight tier (bigmem nodes used last); --shape picks another. Every daemon it starts is stopped by
 # PID when it ends (or is interrupted). Needs root (apt, munge, slurmd).
 #
-#   scripts/demo.sh [--trace FILE] [--synthetic] [--jobs N] [--seed S]
-#                   [--hour SEC] [--shape SHAPE] [--no-install] [--keep]
-#                   [--report-only]
+#   scripts/demo.sh [--slurm VERSION] [--trace FILE] [--synthetic]
+#                   [--jobs N] [--seed S] [--hour SEC] [--shape SHAPE]
+#                   [--no-install] [--keep] [--report-only]
 #
+#   --slurm V      the Slurm version the clusters run: 22.05 or 24.11
+#                  (default: the host's, 22.05 on Debian 12); another
+#                  version runs in its Debian root (tools/slurm-root.sh,
+#                  made on first use) with the plugin built against it
 #   --trace FILE   an SWF trace (.swf or .swf.gz) or an sacct --parsable2
 #                  export to replay; default: the first 200 jobs of
 #                  ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz (IBM SP2,
@@ -32,23 +36,25 @@
 #   --keep         keep build/demo/run (logs, slurm.conf) afterwards
 #   --report-only  print the report of the last run again (no cluster)
 #
-# The report is also written to build/demo/report.txt.
+# The report is also written to build/demo/report.txt
+# (build/slurm-VERSION/demo/report.txt for another version than the host's).
 
 set -u
 
 PROG=demo.sh
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=$REPO/build
-DEMO=$BUILD/demo
+ROOTS=$REPO/tools/slurm-root.sh
 CLUSTER=$REPO/testsuite/slurm/cluster.sh
 WORKLOAD=$REPO/testsuite/slurm/workload.sh
 NODES=64
 ALLNODES="n[001-064]"
 
 TRACE="" SYNTH=0 JOBS="" SEED=1 HOUR=1 INSTALL=1 KEEP=0 REPORT_ONLY=0
-SHAPE=weights
+SHAPE=weights SLURM=""
+ARGS=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
+	--slurm) SLURM=$2; shift 2 ;;
 	--trace) TRACE=$2; shift 2 ;;
 	--synthetic) SYNTH=1; shift ;;
 	--jobs) JOBS=$2; shift 2 ;;
@@ -58,7 +64,7 @@ while [ $# -gt 0 ]; do
 	--no-install) INSTALL=0; shift ;;
 	--keep) KEEP=1; shift ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -72,6 +78,17 @@ die() {
 	exit 1
 }
 
+HOST=$("$ROOTS" host-version)
+SLURM=${SLURM:-$HOST}
+"$ROOTS" versions | grep -qx -- "$SLURM" ||
+	die "--slurm $SLURM: supported versions are $("$ROOTS" versions | paste -sd' ')"
+if [ "$SLURM" = "$HOST" ]; then
+	BUILD=$REPO/build
+	DEMO=$BUILD/demo
+else
+	BUILD=$REPO/build/slurm-$SLURM/obj
+	DEMO=$REPO/build/slurm-$SLURM/demo
+fi
 EVAL=$BUILD/src/tools/locality-eval
 PLUGDIR=$BUILD/src/plugins/select/locality/.libs
 LCONF=$DEMO/locality.conf
@@ -84,11 +101,26 @@ if [ "$REPORT_ONLY" = 0 ]; then
 # --- 1. packages, Slurm source, the build (scripts/setup.sh) -----------
 
 mkdir -p "$DEMO" || die "cannot create $DEMO"
-say "setup: packages, Slurm source, build in build/"
-setup_opts="--quiet"
-[ "$INSTALL" = 1 ] || setup_opts="$setup_opts --no-install"
-# shellcheck disable=SC2086
-"$REPO/scripts/setup.sh" $setup_opts || die "setup failed (see the log above)"
+if [ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
+	say "setup: packages, Slurm $SLURM source, build in ${BUILD#"$REPO"/}"
+	setup_opts="--quiet --slurm $SLURM"
+	[ "$INSTALL" = 1 ] || setup_opts="$setup_opts --no-install"
+	# shellcheck disable=SC2086
+	"$REPO/scripts/setup.sh" $setup_opts || die "setup failed (see the log above)"
+fi
+# Another version's clusters run in its Debian root: the rest of this
+# script runs there, with the trace's directory in view.
+if [ "$SLURM" != "$HOST" ] && [ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
+	binds=()
+	if [ -n "$TRACE" ]; then
+		[ -r "$TRACE" ] || die "cannot read trace $TRACE"
+		binds=(--bind "$(cd "$(dirname "$TRACE")" && pwd)")
+	elif [ -d "$REPO/../shared/traces" ]; then
+		binds=(--bind "$REPO/../shared/traces")
+	fi
+	say "Slurm $SLURM: continuing in its Debian root ($("$ROOTS" root "$SLURM"))"
+	exec "$ROOTS" run "$SLURM" "${binds[@]}" -- "$REPO/scripts/demo.sh" "${ARGS[@]}"
+fi
 
 [ -x "$EVAL" ] || die "locality-eval was not built ($EVAL)"
 [ -f "$PLUGDIR/select_locality.so" ] ||

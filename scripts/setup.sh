@@ -7,7 +7,17 @@
 # builds the project out of tree in build/. Idempotent: a second run only
 # rebuilds what changed. Used by scripts/test.sh and scripts/demo.sh.
 #
-# Usage: scripts/setup.sh [--no-install] [--no-build] [--quiet]
+# With --slurm VERSION other than the host's own Slurm (22.05 on Debian
+# 12), it also makes that version's Debian root (tools/slurm-root.sh
+# create: debootstrap, about 100 MB of packages the first time, kept in
+# build/slurm-VERSION/cache), fetches that version's source and builds the
+# project against it in build/slurm-VERSION/obj, for the daemons of the
+# root to load.
+#
+# Usage: scripts/setup.sh [--slurm VERSION] [--no-install] [--no-build]
+#                         [--quiet]
+#   --slurm V     the Slurm version to build for: 22.05 or 24.11
+#                 (default: the host's)
 #   --no-install  never call apt-get: fail if a package is missing
 #   --no-build    install and fetch only
 #   --quiet       logs go to build/setup-*.log, shown only on failure
@@ -15,13 +25,14 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build="$top/build"
-install=1 do_build=1 quiet=0
-for arg in "$@"; do
-	case $arg in
-	--no-install) install=0 ;;
-	--no-build) do_build=0 ;;
-	--quiet) quiet=1 ;;
-	*) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+install=1 do_build=1 quiet=0 slurm=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--slurm) slurm=${2:-}; shift 2 ;;
+	--no-install) install=0; shift ;;
+	--no-build) do_build=0; shift ;;
+	--quiet) quiet=1; shift ;;
+	*) echo "setup.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 
@@ -39,6 +50,8 @@ packages=(
 	# the Debian packages: dpkg-buildpackage (debhelper; it checks for
 	# build-essential) and lintian
 	build-essential debhelper lintian
+	# another Slurm version's Debian root (tools/slurm-root.sh)
+	debootstrap
 )
 
 mkdir -p "$build"
@@ -59,6 +72,12 @@ step() {
 	fi
 }
 
+roots="$top/tools/slurm-root.sh"
+if [ -n "$slurm" ] && ! "$roots" versions | grep -qx -- "$slurm"; then
+	echo "setup.sh: --slurm $slurm: supported versions are $("$roots" versions | paste -sd' ')" >&2
+	exit 2
+fi
+
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -75,8 +94,23 @@ if [ ${#missing[@]} -gt 0 ]; then
 	step apt-install apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# Slurm's internal headers come only from the source package.
-slurm_src=$("$top/tools/fetch-slurm-source.sh" | tail -n 1)
+host=$("$roots" host-version)
+[ -n "$slurm" ] || slurm=$host
+
+# Slurm's internal headers come only from the source package; another
+# version's come from its Debian root, which is made first.
+tag="" # step logs of another version: build/setup-STEP-VERSION.log
+if [ "$slurm" = "$host" ]; then
+	slurm_src=$("$top/tools/fetch-slurm-source.sh" | tail -n 1)
+	obj=$build
+	prefix=/usr
+else
+	tag=-$slurm
+	step "root$tag" "$roots" create "$slurm"
+	slurm_src=$("$top/tools/fetch-slurm-source.sh" --version "$slurm" | tail -n 1)
+	obj=$("$roots" build-dir "$slurm")
+	prefix=$("$roots" root "$slurm")/usr
+fi
 
 [ "$do_build" = 1 ] || exit 0
 
@@ -88,11 +122,15 @@ if [ ! -x configure ] || [ ! -f Makefile.in ] ||
 		-o -name '*.m4' \) -newer configure 2>/dev/null | head -n 1)" ]; then
 	step autoreconf autoreconf -fi
 fi
-cd "$build"
-# Configure when build/ is new, or was configured without the plugin.
+mkdir -p "$obj"
+cd "$obj"
+# Configure when the build is new, or was configured without the plugin
+# or for another Slurm version.
 if [ ! -f Makefile ] ||
-	! grep -q '^plugin_LTLIBRARIES = .*select_locality' Makefile; then
-	step configure "$top/configure" -q --with-slurm-source="$slurm_src"
+	! grep -q '^plugin_LTLIBRARIES = .*select_locality' Makefile ||
+	! grep -qx "SLURM_SERIES = $slurm" Makefile; then
+	step "configure$tag" "$top/configure" -q --with-slurm-source="$slurm_src" \
+		--with-slurm="$prefix"
 fi
-step make make -j"$(nproc)"
-echo "setup: built in $build" >&2
+step "make$tag" make -j"$(nproc)"
+echo "setup: built for Slurm $slurm in $obj" >&2

@@ -12,8 +12,10 @@
 #   integration-per-row  the integration suite again, slurm.conf with one
 #                NodeName line per row
 #   sanitize     make check and replays under ASan+UBSan (scripts/sanitize.sh)
-#   valgrind     the test programs, a replay and slurmctld with the plugin
-#                under memcheck (scripts/valgrind.sh, and --slurmctld)
+#   valgrind     the test programs and a replay under memcheck
+#                (scripts/valgrind.sh)
+#   valgrind-slurmctld  slurmctld with the plugin under memcheck
+#                (scripts/valgrind.sh --slurmctld)
 #   load         short form: 500-job bursts per strategy family
 #                (testsuite/slurm/load-test.sh --short)
 #   fault        short form: slurmd killed, drain/resume, reconfigure,
@@ -22,28 +24,62 @@
 #                dpkg, jobs run with no PluginDir, purged
 #                (testsuite/slurm/deb-test.sh)
 #
-# Usage: scripts/test.sh [--unit-only | --quick]
+# Every Slurm version of --slurm is tested. The host's own (22.05 on
+# Debian 12) runs all of the above. Each other version (24.11) is built
+# against its own Slurm and run in its Debian root (tools/slurm-root.sh;
+# the first run makes it: about a minute and 100 MB of packages) and
+# runs the phases that involve Slurm, which are the same scripts:
+# symbols (check-symbols.sh: the plugin exports what that slurmctld
+# loads), integration, shapes, valgrind-slurmctld, load and fault; unit,
+# sanitize and valgrind test Slurm-free code, the same for every version,
+# and run once. (integration-per-row and the long forms run on demand:
+# doc/reliability.md.)
+#
+# Usage: scripts/test.sh [--unit-only | --quick] [--slurm LIST]
 #   --unit-only  only make check
-#   --quick      make check, the integration and shape suites (no hardening)
-# Each phase's output is kept in build/test-logs/PHASE.log. The last line
-# is "N passed, N failed, N skipped" over all phases; the exit status is
-# non-zero when any check failed.
+#   --quick      make check, then the integration and shape suites (no
+#                hardening), on each version
+#   --slurm LIST the Slurm versions to test, comma-separated (default:
+#                every supported one, tools/slurm-root.sh versions)
+# Each phase's output is kept in build/test-logs/PHASE.log (a Slurm
+# phase's in slurm-VERSION-PHASE.log). The last line is "N passed,
+# N failed, N skipped" over all phases; the exit status is non-zero when
+# any check failed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+roots="$top/tools/slurm-root.sh"
 mode=all
-case ${1:-} in
-'') ;;
---unit-only) mode=unit ;;
---quick) mode=quick ;;
--h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-*) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-esac
+versions=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--unit-only) mode=unit; shift ;;
+	--quick) mode=quick; shift ;;
+	--slurm) versions=${2:-}; shift 2 ;;
+	-h | --help) sed -n '4,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
+[ -n "$versions" ] || versions=$("$roots" versions | paste -sd, -)
+IFS=, read -r -a versions <<<"$versions"
+for v in "${versions[@]}"; do
+	"$roots" versions | grep -qx -- "$v" || {
+		echo "test.sh: --slurm: unknown version $v (supported: $("$roots" versions | paste -sd' '))" >&2
+		exit 2
+	}
+done
 
+t_setup=$SECONDS
 "$top/scripts/setup.sh" --quiet
+host=$("$roots" host-version)
+for v in "${versions[@]}"; do
+	[ "$v" = "$host" ] || "$top/scripts/setup.sh" --slurm "$v" --quiet
+done
+echo "== setup took $((SECONDS - t_setup)) s"
 cd "$top/build"
 
 status=0
+t0=$SECONDS
 make -j"$(nproc)" check || status=$?
 if [ $status -ne 0 ]; then
 	# Show which tests failed and their logs, then stop.
@@ -52,12 +88,13 @@ if [ $status -ne 0 ]; then
 		while read -r f; do echo "== $f"; tail -40 "$f"; done
 	exit $status
 fi
+echo "== unit took $((SECONDS - t0)) s"
 
 # Counts from automake's test-suite.log (one line per test program).
 count() { sed -n "s/^# $1: *//p" test-suite.log | head -n 1; }
 passed=$(count PASS) failed=$(( $(count FAIL) + $(count ERROR) ))
 skipped=$(count SKIP)
-unit_line=$(printf '%-20s %3d passed, %d failed, %d skipped' unit: \
+unit_line=$(printf '%-32s %3d passed, %d failed, %d skipped' unit: \
 	"$passed" "$failed" "$skipped")
 echo "$unit_line"
 [ $mode = unit ] && exit 0
@@ -70,7 +107,7 @@ logs="$top/build/test-logs"
 mkdir -p "$logs"
 summary=()
 phase() {
-	local name=$1 log="$logs/$1.log" rc=0 p f
+	local name=$1 log="$logs/$1.log" rc=0 p f t=$SECONDS
 	shift
 	echo "== $name: $*" | sed "s|$top/||g"
 	"$@" 2>&1 | tee "$log" || rc=$?
@@ -79,25 +116,63 @@ phase() {
 	[ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
 	[ $rc -ne 0 ] && status=1
 	passed=$((passed + p)) failed=$((failed + f))
-	summary+=("$(printf '%-20s %3d passed, %d failed' "$name:" "$p" "$f")")
+	echo "== $name took $((SECONDS - t)) s"
+	summary+=("$(printf '%-32s %3d passed, %d failed' "$name:" "$p" "$f")")
 }
 
-phase integration "$top/testsuite/slurm/run-tests.sh" "$top/build"
-phase shapes "$top/testsuite/slurm/shape-tests.sh" "$top/build"
+# symbols BUILD: check-symbols.sh on BUILD's plugin, as one "ok" line
+# (make check runs it for the host's build).
+symbols() {
+	local out rc=0
+	out=$(cd "$1" && "$top/src/plugins/select/locality/check-symbols.sh" 2>&1) ||
+		rc=$?
+	if [ $rc = 0 ]; then
+		echo "ok 1 - $out"
+	else
+		echo "$out"
+		echo "not ok 1 - the plugin exports what slurmctld loads"
+	fi
+	return $rc
+}
+
+# slurm_phases VERSION: the suites on real daemons of that Slurm, in its
+# own build and (for another version than the host's) its Debian root.
+slurm_phases() {
+	local v=$1 obj run
+	obj=$("$roots" build-dir "$v")
+	run=("$roots" run "$v" --)
+	[ "$v" = "$host" ] || phase "slurm-$v-symbols" symbols "$obj"
+	phase "slurm-$v-integration" "${run[@]}" \
+		"$top/testsuite/slurm/run-tests.sh" "$obj"
+	phase "slurm-$v-shapes" "${run[@]}" \
+		"$top/testsuite/slurm/shape-tests.sh" "$obj"
+	[ $mode = all ] || return 0
+	[ "$v" != "$host" ] ||
+		phase "slurm-$v-integration-per-row" "${run[@]}" \
+			"$top/testsuite/slurm/run-tests.sh" "$obj" --shape per-row
+	phase "slurm-$v-valgrind-slurmctld" "${run[@]}" \
+		"$top/scripts/valgrind.sh" --slurmctld --build "$obj"
+	phase "slurm-$v-load" "${run[@]}" \
+		"$top/testsuite/slurm/load-test.sh" "$obj" --short
+	phase "slurm-$v-fault" "${run[@]}" \
+		"$top/testsuite/slurm/fault-tests.sh" "$obj" --short
+}
+
+# Slurm-free code: once, in the host's build.
 if [ $mode = all ]; then
-	phase integration-per-row "$top/testsuite/slurm/run-tests.sh" \
-		"$top/build" --shape per-row
 	phase sanitize "$top/scripts/sanitize.sh"
 	phase valgrind "$top/scripts/valgrind.sh" --build "$top/build"
-	phase valgrind-slurmctld "$top/scripts/valgrind.sh" --slurmctld \
-		--build "$top/build"
-	phase load "$top/testsuite/slurm/load-test.sh" "$top/build" --short
-	phase fault "$top/testsuite/slurm/fault-tests.sh" "$top/build" --short
+fi
+for v in "${versions[@]}"; do
+	slurm_phases "$v"
+done
+# The Debian packages, built and installed for the host's Slurm.
+if [ $mode = all ]; then
 	phase deb "$top/testsuite/slurm/deb-test.sh" "$top/build"
 fi
 
 echo "== summary (logs in build/test-logs)"
 echo "$unit_line"
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | sed 's/^slurm-\([0-9.]*\)-/slurm \1 /'
 echo "${passed} passed, ${failed} failed, ${skipped} skipped"
 exit $status

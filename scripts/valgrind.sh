@@ -18,7 +18,8 @@
 #       select_locality/loc_/sl_ frame, or when a job does not finish.
 #
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
-# "N passed, N failed".
+# "N passed, N failed" (--slurmctld: "slurm 24.11 valgrind-slurmctld:
+# N passed, N failed", naming the Slurm version it ran).
 # DIR is a configured and built tree (default: build, as scripts/setup.sh
 # makes it; the plugin must be built there for --slurmctld). Logs go to
 # DIR/valgrind/. Ports for --slurmctld: LOC_CTLD_PORT (default 6917) and
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
 	--slurmctld) mode=slurmctld; shift ;;
 	--nodes) nodes=$2; shift 2 ;;
 	--rundir) rundir=$2; shift 2 ;;
-	-h|--help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "valgrind.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -154,7 +155,9 @@ run_slurmctld() {
 	printf 'Dimensions=4x%d\nTorus=yes\nStrategy=mm\nCurve=hilbert\nWalltimeAware=combo\n' \
 		$(( (nodes + 3) / 4 )) > "$conf"
 	local vglog="$rd/log/valgrind-slurmctld.%p.log"
-	local vgcmd="${VG[*]} --log-file=$vglog"
+	# --trace-children: Slurm 24.11's `scontrol reconfigure` execs a new
+	# slurmctld (in place, in the foreground), which memcheck must follow.
+	local vgcmd="${VG[*]} --trace-children=yes --log-file=$vglog"
 
 	echo "valgrind: starting $nodes nodes, slurmctld under memcheck"
 	"$cluster" start --dir "$rd" --nodes "$nodes" --select locality \
@@ -207,7 +210,19 @@ run_slurmctld() {
 		sleep 0.5
 	done
 	[ "$running" = 3 ] || { echo "valgrind.sh: $running of 3 jobs running"; status=1; }
-	sleep 7 # past slurmctld's state save (at most every 5 s)
+	# Kill only once slurmctld has saved the jobs as running: it saves a
+	# few seconds after a change, later under memcheck on a busy machine,
+	# and a kill before that loses their start (Slurm's state-save window,
+	# "Registered PENDING JobId=... on node"), which is not what this
+	# checks. The state file's mtime is in whole seconds: a save after
+	# the second all three were seen running includes them.
+	local t_run
+	t_run=$(date +%s)
+	for _ in $(seq 120); do
+		[ "$(stat -c %Y "$rd/state/job_state" 2>/dev/null || echo 0)" -gt "$t_run" ] &&
+			break
+		sleep 0.5
+	done
 	echo "valgrind: slurmctld killed -9 with $running jobs running, restarted under memcheck"
 	"$cluster" restart-ctld --dir "$rd" --kill9 >/dev/null || status=1
 	pid=$(cat "$rd/run/slurmctld.recpid")
@@ -251,7 +266,7 @@ run_slurmctld() {
 	else
 		echo "ok 2 - $what"
 	fi
-	echo "$((2 - fails)) passed, $fails failed"
+	echo "slurm $("$cluster" version) valgrind-slurmctld: $((2 - fails)) passed, $fails failed"
 	[ $fails = 0 ]
 }
 

@@ -13,6 +13,8 @@
 #   cluster.sh restart-ctld --dir RUNDIR [--kill9]
 #   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
 #   cluster.sh env --dir RUNDIR          (prints "export SLURM_CONF=...")
+#   cluster.sh version                   (the Slurm series it runs: 24.11)
+#   cluster.sh munge                     (starts munged unless it answers)
 #
 # Daemons run in the foreground (-D) in the background of this script, so
 # the PID this script records is the daemon itself; stop kills exactly
@@ -57,7 +59,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,28p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,27p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -139,6 +141,13 @@ port_busy() {
 	awk -v p="$hex" '
 		FNR > 1 && $4 == "0A" && substr($2, length($2) - 3) == p { f = 1 }
 		END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# The series (MAJOR.MINOR) of the slurmctld this script starts, from
+# "slurm-wlm 24.11.5" or "slurm 24.11.5".
+slurm_series() {
+	/usr/sbin/slurmctld -V 2>/dev/null |
+		sed -n 's/^slurm[a-z-]* \([0-9]*\.[0-9]*\)\..*/\1/p'
 }
 
 ensure_munge() {
@@ -596,5 +605,7 @@ env)
 	[ "${1:-}" = --dir ] && [ -n "${2:-}" ] || usage
 	cat "$2/env"
 	;;
+version) slurm_series ;;
+munge) ensure_munge ;;
 *) usage ;;
 esac

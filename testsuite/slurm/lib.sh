@@ -82,9 +82,23 @@ want() {
 	return 1
 }
 
+# suite_name - what the closing line calls this suite: $SUITE (set by the
+# sourcing script; its file name otherwise), and the slurm.conf shape when
+# it is not the default one.
+suite_name() {
+	local s=${SUITE:-$(basename "$0" .sh)}
+	case ${CLUSTER_SHAPE:-single} in
+	single) echo "$s" ;;
+	*) echo "$s-$CLUSTER_SHAPE" ;;
+	esac
+}
+
 # lib_finish - stops what runs, removes RUNROOT unless --keep or a
-# failure, prints "N passed, N failed"; returns non-zero on any failure.
+# failure, prints "slurm SERIES SUITE: N passed, N failed" (the Slurm
+# version the suite ran on, e.g. "slurm 24.11 integration: 20 passed,
+# 0 failed"); returns non-zero on any failure.
 lib_finish() {
+	local series
 	cleanup
 	cd / || return 1
 	if [ "${KEEP:-0}" = 0 ] && [ "$NFAIL" = 0 ]; then
@@ -92,7 +106,8 @@ lib_finish() {
 	else
 		note "logs kept in $RUNROOT"
 	fi
-	echo "$NPASS passed, $NFAIL failed"
+	series=$("$CLUSTER" version)
+	echo "slurm ${series:-?} $(suite_name): $NPASS passed, $NFAIL failed"
 	[ "$NFAIL" = 0 ]
 }
 

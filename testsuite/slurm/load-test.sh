@@ -77,6 +77,7 @@ case $NJOBS in
 esac
 [ -n "$TIMEOUT" ] || TIMEOUT=$((120 + NJOBS / 4))
 
+SUITE=load
 lib_init loc-load
 CLEANUP_FIRST=stop_sampler
 SAMPLER=""

@@ -34,6 +34,9 @@
 #      a node slurm.conf lacks
 #   h  CompactWait: a job waits for a compact set, takes it when it frees
 #      up, and takes the best set there is at its deadline
+#   i  a reservation of N nodes gets the nodes the core picks (22.05 asks
+#      the plugin through resv_test, 24.11 through job_test), and a job
+#      in it runs on them
 #   p  WILL_RUN (sbatch --test-only) answers with the core planner's start
 #      and nodes (locality-eval --plan) for the same running jobs
 # Uses ports 6817 and 17001-17064. Daemons are stopped by PID on exit.
@@ -54,12 +57,13 @@ while [ $# -gt 0 ]; do
 	--only) ONLY=$2; shift 2 ;;
 	--harness-check) HARNESS=1; shift ;;
 	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
-	-h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
 done
 
+SUITE=integration
 lib_init loc-itest
 
 # --- cluster and job helpers --------------------------------------------
@@ -327,6 +331,47 @@ case_e() {
 	result "e: a lower-priority job backfills when it fits (WILL_RUN)" "$bad"
 }
 
+# i: a reservation by node count, placed by the plugin.
+case_i() {
+	local name="i: a reservation of 6 nodes gets the nodes the core picks; a job in it runs there"
+	local busy="" h id bad="" pred="" got nl
+	for h in n002 n011 n020 n029 n038; do
+		id=$(sub -N1 -w "$h" -t 30 600)
+		wait_state "$id" RUNNING 20 || bad="holder job on $h did not start"
+		busy="${busy:+$busy,}$h"
+	done
+	if [ -z "$bad" ] && [ "$SUT" = locality ]; then
+		pred=$("$EVAL" --conf "$LCONF_MM" --nodes "$ALLNODES" --predict \
+			--busy "$busy" -k 6 2>&1) || bad="locality-eval --predict failed: $pred"
+	fi
+	if [ -z "$bad" ]; then
+		scontrol create reservation ReservationName=loc_i StartTime=now \
+			Duration=10 NodeCnt=6 Users=root >"$RUNROOT/i.create" 2>&1 ||
+			bad="scontrol create reservation failed: $(head -n 1 "$RUNROOT/i.create")"
+	fi
+	if [ -z "$bad" ]; then
+		got=$(scontrol -o show reservation loc_i | tr ' ' '\n' |
+			sed -n 's/^Nodes=//p')
+		note "i: reservation loc_i -> $got${pred:+ (core: $pred)}"
+		if [ -n "$pred" ] && [ "$(expand "$pred")" != "$(expand "$got")" ]; then
+			bad="the reservation got $got, the core picks $pred (busy $busy)"
+		fi
+	fi
+	if [ -z "$bad" ]; then
+		id=$(sub -N6 --reservation=loc_i -t 5 600)
+		if ! wait_state "$id" RUNNING 20; then
+			bad="job $id in the reservation did not start: $(job_field "$id" Reason)"
+		else
+			nl=$(job_nodes "$id")
+			[ "$(expand "$nl")" = "$(expand "$got")" ] ||
+				bad="the job in reservation loc_i ($got) ran on $nl"
+		fi
+	fi
+	cancel_all
+	scontrol delete reservation=loc_i >/dev/null 2>&1
+	result "$name" "$bad"
+}
+
 # f: kill -9 of slurmctld with running jobs.
 case_f() {
 	local bad_lost="" bad_double="" ids=() id k n
@@ -512,7 +557,7 @@ run_fragmenting() {
 
 main() {
 
-	PLUGIN_CASES="a c d e f p"
+	PLUGIN_CASES="a c d e f i p"
 	declare -gA B_DONE=()
 
 	if want b; then
@@ -574,6 +619,7 @@ main() {
 			f) not_ok "f: kill -9 + restart of slurmctld: every job completes" "plugin not built"
 			   not_ok "f: kill -9 + restart of slurmctld: no node in two jobs at once" "plugin not built" ;;
 			p) not_ok "p: sbatch --test-only (WILL_RUN) gives the core planner's start and nodes" "plugin not built" ;;
+			i) not_ok "i: a reservation gets the nodes the core picks" "plugin not built" ;;
 			esac
 		done
 		want h && not_ok "h: CompactWait" "plugin not built"

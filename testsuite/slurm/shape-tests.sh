@@ -5,8 +5,8 @@
 # write, against real daemons: 64 slurmd on an 8x8 torus described by
 #   single      one NodeName line
 #   per-node    one NodeName line per node
-#   per-row     one line per row, with a drained node inside the grid; a
-#               reservation (NodeCnt=) and a job in it; -N min-max
+#   per-row     one line per row, with a drained node inside the grid;
+#               -N min-max
 #   weights     two weight tiers (rows 7-8 Weight=100 Features=bigmem)
 #   features    even rows Features=ssd, odd rows hdd; --constraint (and
 #               an OR of both)
@@ -45,6 +45,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+SUITE=shapes
 lib_init loc-shapes
 SHAPES="single per-node per-row weights features partitions shuffled"
 
@@ -116,34 +117,6 @@ place() {
 	BUSY="$BUSY,$got"
 }
 
-# reserve K - a reservation of K nodes for root (scontrol create
-# reservation NodeCnt=K, which select/locality fills through resv_test):
-# its nodes must be those the core picks on the free set, and a job in it
-# must land where the core puts it among them. The reservation's nodes
-# stay busy for the jobs after it.
-reserve() {
-	local k=$1 pred got
-	[ -n "$BAD" ] && return
-	pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --predict \
-		--busy "$BUSY" -k "$k" 2>&1) || {
-		BAD="locality-eval --predict -k $k failed: $pred"
-		return
-	}
-	scontrol create reservation ReservationName=shape StartTime=now \
-		Duration=60 NodeCnt="$k" Users=root >/dev/null 2>&1 || {
-		BAD="scontrol create reservation NodeCnt=$k failed"
-		return
-	}
-	got=$(scontrol show reservation shape | sed -n 's/.* Nodes=\([^ ]*\) .*/\1/p')
-	if [ "$(expand "$pred")" != "$(expand "$got")" ]; then
-		BAD="reservation of $k nodes got $got, the core picks $pred (busy $BUSY)"
-		return
-	fi
-	note "$SHAPE: reservation NodeCnt=$k -> $got (as the core picks)"
-	place 3 "$(nodes_not_in "$got")" main --reservation=shape
-	BUSY="$BUSY,$got"
-}
-
 # pin NODE... - one-node jobs on the given nodes (fragmentation).
 pin() {
 	local h id
@@ -179,8 +152,6 @@ run_shape() {
 	per-row)
 		scontrol update nodename=n028 state=drain reason=shape-test >/dev/null
 		for k in 5 3 8 2 12 6; do place "$k" n028 main; done
-		BUSY="$BUSY,n028"
-		reserve 9
 		# -N min-max with room for the maximum: the maximum.
 		place 5 "" main -N 3-5 ;;
 	weights)

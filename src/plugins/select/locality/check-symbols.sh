@@ -2,27 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # check-symbols.sh - `make check` for the built plugin: every symbol of
-# node_select_syms[] in the Slurm tree's src/common/select.c, plus the
-# plugin_* data, is exported by select_locality.so (slurmctld refuses a
-# plugin that misses one), nothing of the core leaks out, and every
-# undefined symbol outside libc/libz is one slurmctld or libslurmfull
-# provides (weak when only slurmctld has it, so clients can load it).
+# node_select_syms[] in the Slurm tree's select.c (src/common/ in 22.05,
+# src/interfaces/ in 24.11), plus the plugin_* data, is exported by
+# select_locality.so (slurmctld refuses a plugin that misses one),
+# nothing of the core leaks out, and every undefined symbol outside
+# libc/libz is one slurmctld or libslurmfull provides (weak when only
+# slurmctld has it, so clients can load it).
 #
-# Usage: check-symbols.sh SO SLURM_SRC_DIR
+# Usage: check-symbols.sh SO SLURM_SRC_DIR [LIBSLURMFULL]
 set -eu
 so=${1:-src/plugins/select/locality/.libs/select_locality.so}
 src=${2:-${SLURM_SRC_DIR:-}}
-# Run by `make check` without arguments: take the tree configure found.
+full=${3:-}
+# Run by `make check` without arguments: take what configure found.
 if [ -z "$src" ] && [ -f Makefile ]; then
 	src=$(sed -n 's/^SLURM_SRC_DIR = //p' Makefile)
+fi
+if [ -z "$full" ] && [ -f Makefile ]; then
+	full=$(sed -n 's/^SLURM_LIBSLURMFULL = //p' Makefile)
 fi
 fail=0
 
 [ -f "$so" ] || { echo "check-symbols: $so not built" >&2; exit 1; }
-[ -f "$src/src/common/select.c" ] ||
-	{ echo "check-symbols: no $src/src/common/select.c" >&2; exit 1; }
+select_c=
+for f in "$src/src/common/select.c" "$src/src/interfaces/select.c"; do
+	[ -f "$f" ] && select_c=$f
+done
+[ -n "$select_c" ] ||
+	{ echo "check-symbols: no select.c in $src/src/common or $src/src/interfaces" >&2; exit 1; }
 
-want=$(sed -n '/node_select_syms\[\] = {/,/};/p' "$src/src/common/select.c" |
+want=$(sed -n '/node_select_syms\[\] = {/,/};/p' "$select_c" |
 	sed -n 's/^[[:space:]]*"\([a-z_]*\)",*$/\1/p')
 [ -n "$want" ] || { echo "check-symbols: no node_select_syms[] found" >&2; exit 1; }
 have=$(nm -D --defined-only "$so" | awk '{print $3}')
@@ -42,8 +51,7 @@ if [ -n "$leak" ]; then
 fi
 strong=$(nm -D -u "$so" | awk '$1 == "U" {print $2}' |
 	grep -v -E '@|^(gz[a-z]+)$' || true)
-full=/usr/lib/x86_64-linux-gnu/slurm-wlm/libslurmfull.so
-if [ -f "$full" ]; then
+if [ -n "$full" ] && [ -f "$full" ]; then
 	for s in $strong; do
 		if ! nm -D --defined-only "$full" | awk '{print $3}' | grep -qx "$s"; then
 			echo "check-symbols: $s is needed but not in libslurmfull (declare it weak)" >&2

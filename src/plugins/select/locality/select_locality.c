@@ -1,21 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * select_locality.c - select/locality, a Slurm 22.05 node selection plugin
- * that gives each job a compact set of whole nodes on a mesh or torus.
+ * select_locality.c - select/locality, a Slurm node selection plugin
+ * (Slurm 22.05 or 24.11) that gives each job a compact set of whole nodes
+ * on a mesh or torus.
  *
  * This file is the Slurm side only: the plugin symbols, init/fini and
- * every select_p_* entry point of node_select_syms[] (src/common/select.c).
- * Placement itself is the shared core (src/common, loc_alloc_select());
- * sl_conf.c, sl_state.c, sl_place.c and sl_modes.c translate between
- * the two.
+ * the select_p_* entry points of node_select_syms[] (src/common/select.c
+ * in 22.05, src/interfaces/select.c in 24.11) that both versions share.
+ * Those whose signature or meaning differs are in glue/<version>/sl_glue.c
+ * and call the sl_plugin_* functions here. Placement itself is the shared
+ * core (src/common, loc_alloc_select()); sl_conf.c, sl_state.c,
+ * sl_place.c and sl_modes.c translate between the two.
  *
  * Allocation is whole-node and exclusive. The plugin keeps a ledger of
  * which running job holds which node; it is rebuilt from slurmctld's job
- * list after a restart or reconfigure, so nothing needs saving.
+ * list after a restart or reconfigure, so it needs no saving. (The text
+ * of the locality.conf in use is saved, for 24.11's reconfigure:
+ * sl_running.c.)
  *
- * Clients (sinfo, sbatch, scontrol) load every select plugin they find in
- * PluginDir: there only the nodeinfo/jobinfo functions run, and init()
- * does nothing. A slurmctld configured with another SelectType also loads
+ * Clients (sinfo, scontrol; sbatch too in 22.05) load every select plugin
+ * they find in PluginDir: there only the nodeinfo/jobinfo functions run,
+ * and init() does nothing. A slurmctld configured with another SelectType also loads
  * this plugin; init() leaves it idle then.
  */
 #include "select_locality.h"
@@ -74,13 +79,27 @@ static sl_ledger_t *_ledger_get(void)
  */
 static void _load_machine(void)
 {
-	char *path = _conf_path();
+	char *path = _conf_path(), *saved;
 	char msg[LOC_ERROR_TEXT_MAX + LOC_ERROR_FILE_MAX + 32];
 	loc_error_t err;
 	sl_machine_t *m;
 
 	loc_error_clear(&err);
 	m = sl_machine_load(path, &err);
+	/* A slurmctld restarted by reconfigure (24.11) has no running model
+	 * in memory: the copy saved with Slurm's state is the one. */
+	if (!m && !_machine && (saved = sl_running_fallback())) {
+		loc_error_format(&err, msg, sizeof(msg));
+		error("%s: %s; keeping the running configuration (%s)",
+		      plugin_type, msg, saved);
+		loc_error_clear(&err);
+		if ((m = sl_machine_load(saved, &err))) {
+			xfree(path);
+			path = saved;
+		} else {
+			xfree(saved);
+		}
+	}
 	if (!m) {
 		loc_error_format(&err, msg, sizeof(msg));
 		if (!_machine)
@@ -114,6 +133,7 @@ static void _load_machine(void)
 	sl_machine_destroy(_machine);
 	_machine = m;
 	sl_machine_log(m);
+	sl_running_remember(path);
 	xfree(path);
 }
 
@@ -125,7 +145,8 @@ static void _load_machine(void)
  */
 extern int init(void)
 {
-	char *path, msg[LOC_ERROR_TEXT_MAX + LOC_ERROR_FILE_MAX + 32];
+	char *path, *saved = NULL;
+	char msg[LOC_ERROR_TEXT_MAX + LOC_ERROR_FILE_MAX + 32];
 	loc_error_t err;
 	loc_conf_t *conf;
 
@@ -136,11 +157,13 @@ extern int init(void)
 	_active = true;
 	path = _conf_path();
 	loc_error_clear(&err);
-	if (!(conf = loc_conf_load(path, &err))) {
+	if ((conf = loc_conf_load(path, &err))) {
+		loc_conf_destroy(conf);
+	} else if (!(saved = sl_running_fallback())) {
 		loc_error_format(&err, msg, sizeof(msg));
 		fatal("%s: %s", plugin_type, msg);
 	}
-	loc_conf_destroy(conf);
+	xfree(saved); /* select_p_node_init logs and loads it */
 	info("%s: loaded, LocalityConf=%s", plugin_type, path);
 	xfree(path);
 	slurm_mutex_unlock(&_lock);
@@ -154,6 +177,7 @@ extern int fini(void)
 	_ledger = NULL;
 	sl_machine_destroy(_machine);
 	_machine = NULL;
+	sl_running_forget();
 	if (_core_data)
 		cr_fini_global_core_data();
 	_core_data = false;
@@ -167,10 +191,21 @@ extern int fini(void)
  * selection API.
  */
 
-/* Nothing to save: the state is rebuilt from slurmctld's job list. */
+/*
+ * The ledger needs no saving: it is rebuilt from slurmctld's job list.
+ * The locality.conf in use is saved, for a slurmctld that a reconfigure
+ * restarts to fall back to (sl_running.c).
+ */
 extern int select_p_state_save(char *dir_name)
 {
-	return SLURM_SUCCESS;
+	int rc;
+
+	if (!_active)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&_lock);
+	rc = sl_running_save(dir_name);
+	slurm_mutex_unlock(&_lock);
+	return rc;
 }
 
 extern int select_p_state_restore(char *dir_name)
@@ -210,12 +245,12 @@ extern int select_p_node_init(void)
 	return SLURM_SUCCESS;
 }
 
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+/* select_p_job_test (glue/<version>/sl_glue.c) without its version's
+ * extra arguments. */
+int sl_plugin_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+		       uint32_t min_nodes, uint32_t max_nodes,
+		       uint32_t req_nodes, uint16_t mode,
+		       List preemptee_candidates, List *preemptee_job_list)
 {
 	int rc;
 
@@ -341,11 +376,6 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 		debug("%s: %pJ did not hold node %s", plugin_type, job_ptr,
 		      node_ptr->name);
 	slurm_mutex_unlock(&_lock);
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
 	return SLURM_SUCCESS;
 }
 
@@ -615,55 +645,15 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return SLURM_SUCCESS;
 }
 
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
+/* SELECT_CONFIG_INFO of select_p_get_info_from_plugin (sl_glue.c). */
+List sl_plugin_config_pairs(void)
 {
-	if (!buf || !size)
-		return NULL;
-	buf[0] = '\0';
-	return buf;
-}
+	List pairs;
 
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	return NULL;
-}
-
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	switch (dinfo) {
-	case SELECT_CR_PLUGIN:
-		*(uint32_t *)data = 0; /* whole nodes, not consumable */
-		break;
-	case SELECT_SINGLE_JOB_TEST:
-		/*
-		 * 1: slurmctld hands every eligible node to one job_test
-		 * (_pick_best_nodes) instead of one node set (slurm.conf
-		 * line, weight, feature group) at a time, which would show us
-		 * only the first lines that hold enough nodes. Weights then
-		 * are ours to honour: sched_weight and NodeWeight=tiers.
-		 */
-		*(uint32_t *)data = 1;
-		break;
-	case SELECT_CONFIG_INFO:
-		/* Shown by `scontrol show config`. */
-		slurm_mutex_lock(&_lock);
-		*(List *)data = _active ? sl_machine_key_pairs(_machine) : NULL;
-		slurm_mutex_unlock(&_lock);
-		break;
-	default:
-		break;
-	}
-	return SLURM_SUCCESS;
-}
-
-extern int select_p_update_node_config(int index)
-{
-	if (index < 0 || index >= node_record_count)
-		return SLURM_ERROR;
-	return SLURM_SUCCESS;
+	slurm_mutex_lock(&_lock);
+	pairs = _active ? sl_machine_key_pairs(_machine) : NULL;
+	slurm_mutex_unlock(&_lock);
+	return pairs;
 }
 
 /*
@@ -685,24 +675,22 @@ extern int select_p_reconfigure(void)
 	return SLURM_SUCCESS;
 }
 
-/* Chooses node_cnt nodes of avail_bitmap for a reservation with the
- * core, as compact as for a job. */
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
+/* A reservation's nodes (22.05: select_p_resv_test; 24.11: job_test of
+ * the reservation's stand-in job), as compact as a job's. */
+bitstr_t *sl_plugin_resv_pick(const char *partition, const char *name,
+			      uint32_t node_cnt, bitstr_t *avail)
 {
+	resv_desc_msg_t resv = { .partition = (char *)partition,
+				 .name = (char *)name };
 	bitstr_t *picked;
 
-	if (!avail_bitmap || !resv_desc_ptr)
-		return NULL;
-	if (bit_set_count(avail_bitmap) < (int64_t)node_cnt)
+	if (!avail || bit_set_count(avail) < (int64_t)node_cnt)
 		return NULL;
 	slurm_mutex_lock(&_lock);
 	if (_machine)
-		picked = sl_resv_test(_machine, resv_desc_ptr, node_cnt,
-				      avail_bitmap);
+		picked = sl_resv_test(_machine, &resv, node_cnt, avail);
 	else
-		picked = bit_pick_cnt(avail_bitmap, node_cnt);
+		picked = bit_pick_cnt(avail, node_cnt);
 	slurm_mutex_unlock(&_lock);
 	return picked;
 }

@@ -10,6 +10,10 @@
  *   sl_place.c         the placement engine they share (sl_ctx.h)
  *   sl_resources.c     job_resources for a started job
  *   sl_walltime.c      PF holds and AdjEst (seed 004) around Slurm's queue
+ *   sl_running.c       the locality.conf in use, across a self-restart
+ *   glue/<version>/    what differs between Slurm versions: the headers'
+ *                      places (sl_glue.h) and the select_p_* entry points
+ *                      whose signature or meaning differs (sl_glue.c)
  * Everything here is plugin-internal (prefix sl_); the module exports only
  * the plugin API (see local.am). Callers hold the plugin mutex.
  */
@@ -22,23 +26,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-
-#include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
-#include "src/common/assoc_mgr.h"
-#include "src/common/bitstring.h"
-#include "src/common/job_resources.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/node_conf.h"
-#include "src/common/pack.h"
-#include "src/common/read_config.h"
-#include "src/common/run_in_daemon.h"
-#include "src/common/select.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/slurmctld.h"
+/* Slurm's headers, from where the configured version keeps them
+ * (glue/<version>/sl_glue.h, chosen by configure). */
+#include "sl_glue.h"
 
 #include "loc_conf.h"
 #include "loc_error.h"
@@ -260,6 +250,60 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job);
 
 /* Called at job_fini: AdjEst history, PF hold release. */
 void sl_walltime_after_fini(sl_machine_t *m, job_record_t *job);
+
+/* ------------------------------------------------------------------ */
+/* select_locality.c: what glue/<version>/sl_glue.c calls              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The version-independent bodies of the entry points whose Slurm
+ * signature differs between versions. Unlike the sl_ functions above,
+ * these take the plugin mutex themselves.
+ */
+
+/* select_p_job_test's work: job_test in mode for job on bitmap. Returns
+ * SLURM_SUCCESS with bitmap narrowed to the chosen nodes, or EINVAL. */
+int sl_plugin_job_test(job_record_t *job, bitstr_t *bitmap,
+		       uint32_t min_nodes, uint32_t max_nodes,
+		       uint32_t req_nodes, uint16_t mode,
+		       List preemptee_candidates, List *preemptee_job_list);
+
+/* A reservation's node_cnt nodes of avail (those of partition, or the
+ * global policy's when NULL), as compact as a job's. Returns a new
+ * bitmap, or NULL when there are not enough. */
+bitstr_t *sl_plugin_resv_pick(const char *partition, const char *name,
+			      uint32_t node_cnt, bitstr_t *avail);
+
+/* `scontrol show config` lines (SELECT_CONFIG_INFO): a List of
+ * config_key_pair_t, or NULL when the plugin is not the one in use. */
+List sl_plugin_config_pairs(void);
+
+/* ------------------------------------------------------------------ */
+/* sl_running.c: the locality.conf in use, across a self-restart        */
+/* ------------------------------------------------------------------ */
+
+/* Keeps a copy of path's text as the configuration in use (after it was
+ * loaded); a file that cannot be read leaves the previous copy. */
+void sl_running_remember(const char *path);
+
+/* Frees the copy. */
+void sl_running_forget(void);
+
+/* Writes the copy to dir/locality.conf.running (select_p_state_save).
+ * Returns SLURM_SUCCESS (also with no copy) or SLURM_ERROR (logged). */
+int sl_running_save(const char *dir);
+
+/* In a slurmctld restarted by `scontrol reconfigure`, the saved copy to
+ * load when locality.conf is broken: its path (xmalloc), else NULL. */
+char *sl_running_fallback(void);
+
+/* ------------------------------------------------------------------ */
+/* glue/<version>/sl_glue.c: version facts the shared code asks about   */
+/* ------------------------------------------------------------------ */
+
+/* True in a slurmctld that `scontrol reconfigure` started anew (24.11);
+ * always false where reconfigure works in place (22.05). */
+bool sl_glue_reconfigure_restart(void);
 
 /* The partition a job is being placed in (NULL: none). */
 static inline const char *sl_part_name(job_record_t *job)

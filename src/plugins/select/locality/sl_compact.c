@@ -15,7 +15,7 @@
 /* When the job's wait began: its begin time once eligible, else submit. */
 static int64_t _eligible(const job_record_t *job)
 {
-	const struct job_details *d = job->details;
+	const job_details_t *d = job->details;
 
 	if (d->begin_time)
 		return d->begin_time;

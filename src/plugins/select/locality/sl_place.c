@@ -247,7 +247,7 @@ static int _cmp_desc(const void *a, const void *b)
 bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 		   uint32_t req_nodes)
 {
-	struct job_details *d = c->job->details;
+	job_details_t *d = c->job->details;
 	int nok = sl_count(c->ok, c->m->ncore), kcpu = 0;
 	int *cpus = c->m->scratch.cpus, lo_cpu = INT32_MAX, hi_cpu = 0;
 	uint64_t sum = 0;
