@@ -153,7 +153,7 @@ run_shape() {
 		scontrol update nodename=n028 state=drain reason=shape-test >/dev/null
 		for k in 5 3 8 2 12 6; do place "$k" n028 main; done
 		# -N min-max with room for the maximum: the maximum.
-		place 5 "" main -N 3-5 ;;
+		place 5 n028 main -N 3-5 ;;
 	weights)
 		# The light tier holds them: the heavy rows stay free.
 		for k in 5 8 12 3; do place "$k" "$heavy" main; done
