@@ -15,9 +15,11 @@
 #                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
 #                       [--workload FILE] [--out DIR] [--build DIR]
 #
-# A locality configuration is STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]]
-# (e.g. mm, bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30, pack@30:0.3
-# also CompactTolerance=0.3); linear and cons_tres are Slurm's plugins.
+# A locality configuration is
+# STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][~NODEWEIGHT] (e.g. mm,
+# bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30, pack@30:0.3 also
+# CompactTolerance=0.3, pack@30~compact also NodeWeight=compact); linear
+# and cons_tres are Slurm's plugins.
 # The workload is workload.sh gen's seeded stream (node counts log-uniform
 # in 1..--max-nodes, runtimes ~5 s, Poisson arrivals --gap s apart),
 # or a WORKLOAD file (workload.sh's format) given with --workload.
@@ -45,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--workload) WLFILE=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -94,17 +96,33 @@ else
 fi
 "$WORKLOAD" to-swf "$WL" >"$OUT/workload.swf" || die "workload.sh to-swf failed"
 
-# conf_for STRATEGY[/CURVE][+WALLTIME][@WAIT] FILE
+# parse_cfg STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][~NODEWEIGHT] - sets
+# S C W CW CT NW (strategy, curve, walltime mode, CompactWait,
+# CompactTolerance, NodeWeight).
+parse_cfg() {
+	local spec=$1
+	NW=tiers
+	case $spec in *~*) NW=${spec#*~}; spec=${spec%%~*} ;; esac
+	CW=0 CT=0.2
+	case $spec in *@*) CW=${spec#*@}; spec=${spec%%@*} ;; esac
+	case $CW in *:*) CT=${CW#*:}; CW=${CW%%:*} ;; esac
+	W=none
+	case $spec in *+*) W=${spec#*+}; spec=${spec%%+*} ;; esac
+	S=$spec C=hilbert
+	case $S in */*) C=${S#*/}; S=${S%%/*} ;; esac
+}
+
+# tag_of CONFIG - a file name for the configuration.
+tag_of() {
+	echo "$1" | tr '/+@:~' '_____'
+}
+
+# conf_for CONFIG FILE - the locality.conf of a configuration.
 conf_for() {
-	local spec=${1%%@*} s c=hilbert w=none cw=0 ct=0.2
-	[ "$1" != "$spec" ] && cw=${1#*@}
-	case $cw in *:*) ct=${cw#*:}; cw=${cw%%:*} ;; esac
-	s=${spec%%+*}
-	[ "$s" != "$spec" ] && w=${spec#*+}
-	case $s in */*) c=${s#*/}; s=${s%%/*} ;; esac
+	parse_cfg "$1"
 	# The wiring is name order whatever order slurm.conf lists nodes in.
-	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\n' \
-		"$ALLNODES" "$s" "$c" "$w" "$cw" "$ct" >"$2"
+	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\nNodeWeight=%s\n' \
+		"$ALLNODES" "$S" "$C" "$W" "$CW" "$CT" "$NW" >"$2"
 }
 
 # The ideal for k nodes: the most compact set any of the core's exact or
@@ -127,7 +145,7 @@ done >"$OUT/ideal.txt"
 # run SHAPE CONFIG - the workload on a fresh cluster; keeps its records.
 run() {
 	local shape=$1 cfg=$2 tag dir args t0 sel=locality
-	tag=$shape-$(echo "$cfg" | tr '/+@:' '____')
+	tag=$shape-$(tag_of "$cfg")
 	dir=$OUT/run/$tag
 	args=(start --dir "$dir" --shape "$shape" --debug debug)
 	case $cfg in
@@ -164,17 +182,13 @@ for cfg in "${cfgs[@]}"; do
 	case $cfg in
 	linear | cons_tres) continue ;;
 	esac
-	s=${cfg%%@*} w=none cw=0 ct=0.2
-	[ "$s" != "$cfg" ] && cw=${cfg#*@}
-	case $cw in *:*) ct=${cw#*:}; cw=${cw%%:*} ;; esac
-	s=${s%%+*}
-	case $cfg in *+*) w=${cfg#*+}; w=${w%%@*} ;; esac
-	case $s in */*) ;; *) s=$s/hilbert ;; esac
+	# The replay has no node weights: NodeWeight plays no part there.
+	parse_cfg "$cfg"
 	mkdir -p "$OUT/replay"
 	"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
-		-s "$s" -w "$w" --compact-wait "$cw" \
-		--compact-tolerance "$ct" --no-recorded --no-svg -q \
-		--out "$OUT/replay/$(echo "$cfg" | tr '/+@:' '____')" >/dev/null 2>&1 ||
+		-s "$S/$C" -w "$W" --compact-wait "$CW" \
+		--compact-tolerance "$CT" --no-recorded --no-svg -q \
+		--out "$OUT/replay/$(tag_of "$cfg")" >/dev/null 2>&1 ||
 		die "locality-replay failed for $cfg"
 done
 # select/linear in the replay. With one NodeName line it takes the best
@@ -192,7 +206,7 @@ for m in bestfit freelist; do
 done
 for cfg in "${cfgs[@]}"; do
 	case $cfg in linear | cons_tres) continue ;; esac
-	csv=$(ls "$OUT/replay/$(echo "$cfg" | tr '/+@:' '____')"/*.csv | grep -v rejected | head -n 1)
+	csv=$(ls "$OUT/replay/$(tag_of "$cfg")"/*.csv | grep -v rejected | head -n 1)
 	replay_args+=(--replay "locality $cfg" "$csv")
 done
 
@@ -209,7 +223,7 @@ for shape in "${shapes[@]}"; do
 	live_args=()
 	for cfg in "${cfgs[@]}"; do
 		run "$shape" "$cfg"
-		tag=$shape-$(echo "$cfg" | tr '/+@:' '____')
+		tag=$shape-$(tag_of "$cfg")
 		case $cfg in
 		linear | cons_tres) name="select/$cfg" ;;
 		*) name="locality $cfg" ;;
