@@ -74,6 +74,7 @@ static void _pack_fini(void *p)
 	free(s->hop);
 	free(s->f);
 	free(s->axis_tmp);
+	free(s->sort_tmp);
 	free(s->pmark);
 	free(s->queue);
 	free(s->imark);
@@ -196,7 +197,8 @@ static int _init_axes(loc__pack_t *s, const loc_grid_t *grid)
 	s->hop = malloc(sizeof(int) * hops);
 	s->f = malloc(sizeof(int64_t) * lens);
 	s->axis_tmp = malloc(sizeof(int64_t) * (7 * (size_t)s->maxlen + 2));
-	if (!s->hop || !s->f || !s->axis_tmp)
+	s->sort_tmp = malloc(sizeof(int) * s->n);
+	if (!s->hop || !s->f || !s->axis_tmp || !s->sort_tmp)
 		return LOC_ENOMEM;
 	for (int d = 0; d < s->nd; d++)
 		for (int delta = 1 - s->len[d]; delta < s->len[d]; delta++)

@@ -43,6 +43,7 @@ typedef struct loc__pack {
 	int f_at[LOC_MAX_DIMS];
 	int maxlen;
 	int64_t *axis_tmp;        /* [maxlen + 2 * (3 * maxlen + 1)] */
+	int *sort_tmp;            /* [n] one axis of a set's coordinates */
 
 	/* The pool: the free nodes nearest a centre, in search order. */
 	int *pmark;               /* [np] search stamp per point */
@@ -106,9 +107,14 @@ int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl);
  * like loc__pack_grow(). Returns its total, or -1 (pool too small). */
 int64_t loc__pack_take_pool(loc__pack_t *s, const loc__ctx_t *ctx, int nl);
 
-/* Returns the total pairwise hops of set[0..k), per axis: O(k * nd +
- * sum of axis lengths). Overwrites s->f. */
+/* Returns the total pairwise hops of set[0..k), axis by axis: O(k + L)
+ * per axis of length L from coordinate counts, or O(k log k) from sorted
+ * coordinates when the axes are much longer than k. May overwrite s->f. */
 int64_t loc__pack_set_total(loc__pack_t *s, const int *set, int k);
+
+/* Sets s->f to the per-axis hops from every coordinate to set[0..k):
+ * O(k + L) per axis of length L. Returns nothing. */
+void loc__pack_f_build(loc__pack_t *s, const int *set, int k);
 
 /* Returns the hops from the coordinates c (nd ints) to the set of s->f. */
 static inline int64_t loc__pack_f_sum(const loc__pack_t *s, const int *c)

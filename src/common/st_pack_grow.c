@@ -13,6 +13,7 @@
  * axis from every coordinate to a set are prefix sums of those counts,
  * O(k * nd + sum of axis lengths) for the whole set instead of O(k^2).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "st_pack.h"
@@ -109,11 +110,9 @@ static void _axis_phi(const int64_t *cnt, int L, bool torus, int64_t *pre,
 	}
 }
 
-/* Rebuilds s->f from the coordinates of set[0..k) (cnt and pre: scratch
- * of s->axis_tmp). Returns nothing. */
-static void _f_build(loc__pack_t *s, const int *set, int k, int64_t *cnt,
-		     int64_t *pre)
+void loc__pack_f_build(loc__pack_t *s, const int *set, int k)
 {
+	int64_t *cnt = s->axis_tmp, *pre = cnt + s->maxlen;
 	const loc_shape_t *shape = loc_grid_shape(s->grid);
 
 	for (int d = 0; d < s->nd; d++) {
@@ -125,16 +124,63 @@ static void _f_build(loc__pack_t *s, const int *set, int k, int64_t *cnt,
 	}
 }
 
+static int _cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Sum over pairs of axis hops between the sorted coordinates x[0..k):
+ * each x[j] against the ones before it, the nearer of them the short way
+ * (x[j] - x[i] <= L/2 on a torus) and the farther the way round; two
+ * pointers and prefix sums, O(k).
+ */
+static int64_t _axis_pairs_sorted(const int *x, int k, int L, bool torus)
+{
+	int64_t total = 0, before = 0, far = 0;
+	int lo = 0;
+
+	for (int j = 0; j < k; j++) {
+		if (torus) {
+			/* Coordinates before lo are more than L/2 behind. */
+			for (; lo < j && 2 * (x[j] - x[lo]) > L; lo++)
+				far += x[lo];
+			total += (int64_t)lo * (L - x[j]) + far;
+			total += (int64_t)(j - lo) * x[j] - (before - far);
+		} else {
+			total += (int64_t)j * x[j] - before;
+		}
+		before += x[j];
+	}
+	return total;
+}
+
 int64_t loc__pack_set_total(loc__pack_t *s, const int *set, int k)
 {
-	int64_t *cnt = s->axis_tmp, *pre = cnt + s->maxlen;
-	int64_t twice = 0;
+	const loc_shape_t *shape = loc_grid_shape(s->grid);
+	int64_t total = 0;
 
-	_f_build(s, set, k, cnt, pre);
-	for (int j = 0; j < k; j++)
-		twice += loc__pack_f_sum(
-			s, s->coord + (size_t)s->node_pt[set[j]] * s->nd);
-	return twice / 2;
+	/* Short axes: per-coordinate counts, O(k + L) per axis. */
+	if (s->maxlen <= 4L * k) {
+		loc__pack_f_build(s, set, k);
+		for (int j = 0; j < k; j++)
+			total += loc__pack_f_sum(
+				s, s->coord + (size_t)s->node_pt[set[j]] * s->nd);
+		return total / 2;
+	}
+	/* Long axes (a long ring, a small set): sorted coordinates. */
+	for (int d = 0; d < s->nd; d++) {
+		int *x = s->sort_tmp;
+
+		for (int j = 0; j < k; j++)
+			x[j] = s->coord[(size_t)s->node_pt[set[j]] * s->nd + d];
+		qsort(x, k, sizeof(int), _cmp_int);
+		total += _axis_pairs_sorted(x, k, s->len[d],
+					    shape->torus[d] && s->len[d] > 1);
+	}
+	return total;
 }
 
 /* Takes pool position pos into the set as its j-th node. */

@@ -24,7 +24,7 @@
 /* sum[i] for every pool node: hops to the set s->best[0..k). */
 static void _sums(loc__pack_t *s, int nl, int k)
 {
-	loc__pack_set_total(s, s->best, k);
+	loc__pack_f_build(s, s->best, k);
 	for (int i = 0; i < nl; i++)
 		s->sum[i] = loc__pack_f_sum(s, s->pool_c + (size_t)i * s->nd);
 }
