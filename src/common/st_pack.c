@@ -32,7 +32,8 @@
  *   chosen three ways, a third each: least MC1x1 shell cost of k nodes
  *   (hops to them shell by shell, as mm ranks its centres: dense free
  *   regions), the most enclosed free nodes (pockets: what the perimeter
- *   rule looks for), and evenly along the curve;
+ *   rule looks for), and evenly along the curve; for fewer than
+ *   PACK_SHELL_MIN_K nodes, half enclosed and half spread;
  * - "star": when that budget would grow fewer than PACK_MIN_CENTRES sets
  *   (large requests), each centre's set is simply its k nearest free
  *   nodes, which costs O(k), for centres mostly ranked by shell cost;
@@ -55,6 +56,7 @@
 #define PACK_SWAP_WORK (5L << 17)   /* bounded: units swapping */
 #define PACK_RANK_WORK (1L << 18)   /* bounded: shell table lookups */
 #define PACK_MIN_CENTRES 16         /* greedy growth of at least this many */
+#define PACK_SHELL_MIN_K 9          /* shell ranking from this many nodes */
 
 static void _pack_fini(void *p)
 {
@@ -493,15 +495,22 @@ static int _pack_select(loc__ctx_t *ctx)
 		nc = nf;
 		memcpy(centre, freel, sizeof(int) * nf);
 	} else {
-		/* Greedy: a third ranked by shells, a third enclosed, a
-		 * third spread; star (large requests, where the shells
-		 * guide well): three quarters ranked. */
-		int third = pl.ncentres / 3;
+		/* Star (large requests, where the shells guide well):
+		 * three quarters ranked by them. Greedy: a third ranked,
+		 * a third enclosed, a third spread; below PACK_SHELL_MIN_K
+		 * nodes the shells see nothing the other two do not (any
+		 * dense spot holds the set): half enclosed, half spread. */
+		int ranked = pl.ncentres / 3, enclosed = pl.ncentres / 3;
 
-		nc = _centres(s, ctx, freel, nf, pl.ncentres,
-			      pl.mode == PACK_STAR ? pl.ncentres * 3 / 4 :
-						     third,
-			      pl.mode == PACK_STAR ? 0 : third, centre);
+		if (pl.mode == PACK_STAR) {
+			ranked = pl.ncentres * 3 / 4;
+			enclosed = 0;
+		} else if (k < PACK_SHELL_MIN_K) {
+			ranked = 0;
+			enclosed = pl.ncentres / 2;
+		}
+		nc = _centres(s, ctx, freel, nf, pl.ncentres, ranked, enclosed,
+			      centre);
 		for (int i = 0; i < nc; i++)
 			centre[i] = order[centre[i]];
 	}
