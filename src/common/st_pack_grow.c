@@ -45,10 +45,14 @@ static void _pool_add(loc__pack_t *s, const loc__ctx_t *ctx, int v, int st,
 {
 	const int *c = s->coord + (size_t)s->node_pt[v] * s->nd;
 
+	int *pc = s->pool_c + (size_t)nl * s->nd;
+
 	s->imark[v] = st;
 	s->idx[v] = nl;
 	s->pool[nl] = v;
-	memcpy(s->pool_c + (size_t)nl * s->nd, c, sizeof(int) * s->nd);
+	/* A loop, not memcpy(): nd is at most 4, a call costs more. */
+	for (int d = 0; d < s->nd; d++)
+		pc[d] = c[d];
 	s->closed[nl] = _closed0(s, ctx, v);
 }
 
@@ -265,14 +269,15 @@ static int64_t _grow_exact(loc__pack_t *s, int nl, int k)
 				s->pool_c[(size_t)i * s->nd + d];
 	}
 	_take(s, 0, 0);
-	memcpy(u, s->pool_c, sizeof(int) * s->nd);
+	for (int d = 0; d < s->nd; d++)
+		u[d] = s->pool_c[d];
 	for (int j = 1; j < k; j++) {
 		int at = _step(s, nrest, u), pick = s->rest[at];
 
 		total += s->sum[at];
 		_take(s, pick, j);
-		memcpy(u, s->pool_c + (size_t)pick * s->nd,
-		       sizeof(int) * s->nd);
+		for (int d = 0; d < s->nd; d++)
+			u[d] = s->pool_c[(size_t)pick * s->nd + d];
 		/* The last slot fills the hole. */
 		nrest--;
 		s->rest[at] = s->rest[nrest];
