@@ -7,9 +7,11 @@
  * half-busy fragmented state by replaying random allocations and releases
  * through the allocator itself, then times loc_alloc_select() for each
  * strategy (Hilbert curve): the median over many calls, and its ratio to
- * freelist measured in the same run. Prints figures; never fails on time.
+ * freelist measured in the same run; with --p99 also the 99th percentile
+ * (the slowest call when there are fewer than 100). Prints figures; never
+ * fails on time.
  *
- *   loc_bench [--quick] [--strategies a,b,...]
+ *   loc_bench [--quick] [--p99] [--strategies a,b,...]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,9 +38,10 @@ static const bench_size_t _sizes[NSIZES] = {
 };
 
 /* A measured cell: median seconds, or < 0 when the strategy cannot
- * place (-1) or failed otherwise (-2). */
+ * place (-1) or failed otherwise (-2); p99 seconds. */
 typedef struct bench_cell {
 	double sec;
+	double p99;
 } bench_cell_t;
 
 static uint64_t _rand(uint64_t *s)
@@ -180,10 +183,12 @@ static int _build_state(const loc_grid_t *g, uint8_t *cand, uint64_t seed,
 	return -1;
 }
 
-/* Median seconds per decision, -1 for no fit, -2 for another failure. */
+/* Median seconds per decision, -1 for no fit, -2 for another failure;
+ * *p99 gets the 99th percentile (of the samples taken: the largest when
+ * there are fewer than 100). */
 static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 			     const uint8_t *cand, int k, double target,
-			     double *samples, int *out)
+			     double *samples, int *out, double *p99)
 {
 	loc_view_t view = { .candidate = cand };
 	loc_request_t req = { .nodes = k };
@@ -209,6 +214,7 @@ static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 	/* A call slower than the whole budget is timed once. */
 	if (samples[0] > target) {
 		loc_alloc_destroy(a);
+		*p99 = samples[0];
 		return samples[0];
 	}
 	n = 0;
@@ -223,6 +229,7 @@ static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 	}
 	loc_alloc_destroy(a);
 	qsort(samples, n, sizeof(double), _cmp_double);
+	*p99 = samples[(n * 99 + 99) / 100 - 1];
 	return samples[n / 2];
 }
 
@@ -266,15 +273,17 @@ static int _parse_strategies(const char *list, bool *want)
 
 static void _usage(FILE *f)
 {
-	fprintf(f, "usage: loc_bench [--quick] [--strategies a,b,...]\n"
+	fprintf(f, "usage: loc_bench [--quick] [--p99] [--strategies a,b,...]\n"
 		   "Prints the median time per placement decision of each strategy\n"
-		   "and its ratio to freelist, on half-busy fragmented tori.\n");
+		   "and its ratio to freelist, on half-busy fragmented tori;\n"
+		   "--p99 adds the 99th percentile in brackets.\n");
 }
 
 int main(int argc, char **argv)
 {
-	bool want[LOC_STRATEGY_COUNT];
+	bool want[LOC_STRATEGY_COUNT], show_p99 = false;
 	double target = 0.2, *samples = malloc(sizeof(double) * MAX_SAMPLES);
+	int width = 20;
 	int *out = malloc(sizeof(int) * 32768);
 
 	if (!samples || !out)
@@ -284,6 +293,9 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			target = 0.01;
+		} else if (!strcmp(argv[i], "--p99")) {
+			show_p99 = true;
+			width = 30;
 		} else if (!strcmp(argv[i], "--strategies") && i + 1 < argc) {
 			if (_parse_strategies(argv[++i], want))
 				return 2;
@@ -298,8 +310,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	printf("Median time per decision (clock_gettime monotonic) and ratio to freelist;\n"
+	printf("Median time per decision (clock_gettime monotonic)%s and ratio to freelist;\n"
 	       "curve hilbert, half-busy fragmented torus, %s.\n",
+	       show_p99 ? ", (99th percentile)," : "",
 	       target < 0.1 ? "--quick" : "full run");
 	for (int si = 0; si < NSIZES; si++) {
 		const bench_size_t *sz = &_sizes[si];
@@ -333,7 +346,7 @@ int main(int argc, char **argv)
 			if (_ks[ki] > n / 2)
 				continue;
 			snprintf(h, sizeof(h), "k=%d", _ks[ki]);
-			printf(" | %-20s", h);
+			printf(" | %-*s", width, h);
 		}
 		printf("\n");
 		for (int s = 0; s < LOC_STRATEGY_COUNT; s++)
@@ -345,24 +358,33 @@ int main(int argc, char **argv)
 				cell[LOC_STRATEGY_FREELIST][ki].sec =
 					_time_strategy(g, LOC_STRATEGY_FREELIST,
 						       cand, _ks[ki], target,
-						       samples, out);
+						       samples, out,
+						       &cell[LOC_STRATEGY_FREELIST][ki].p99);
 		for (int s = 0; s < LOC_STRATEGY_COUNT; s++) {
 			if (!want[s])
 				continue;
 			printf("%-11s", loc_strategy_kind_name(s));
 			for (int ki = 0; ki < NKS; ki++) {
 				double t, base;
-				char tb[32], rb[32], c[sizeof(tb) + sizeof(rb)];
+				char tb[32], pb[40], rb[32];
+				char c[sizeof(tb) + sizeof(pb) + sizeof(rb)];
 
 				if (_ks[ki] > n / 2)
 					continue;
 				if (s != LOC_STRATEGY_FREELIST)
 					cell[s][ki].sec = _time_strategy(
 						g, s, cand, _ks[ki], target,
-						samples, out);
+						samples, out, &cell[s][ki].p99);
 				t = cell[s][ki].sec;
 				base = cell[LOC_STRATEGY_FREELIST][ki].sec;
 				_fmt_time(tb, sizeof(tb), t);
+				pb[0] = '\0';
+				if (show_p99 && t >= 0) {
+					char q[32];
+
+					_fmt_time(q, sizeof(q), cell[s][ki].p99);
+					snprintf(pb, sizeof(pb), " (%s)", q);
+				}
 				if (t >= 0 && base > 0)
 					snprintf(rb, sizeof(rb),
 						 t / base < 100 ? "x%.1f" :
@@ -370,8 +392,8 @@ int main(int argc, char **argv)
 						 t / base);
 				else
 					rb[0] = '\0';
-				snprintf(c, sizeof(c), "%s %s", tb, rb);
-				printf(" | %-20s", c);
+				snprintf(c, sizeof(c), "%s%s %s", tb, pb, rb);
+				printf(" | %-*s", width, c);
 				fflush(stdout);
 			}
 			printf("\n");

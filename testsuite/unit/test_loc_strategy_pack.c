@@ -8,6 +8,12 @@
  *   nodes and the mesh edge, not the first open corner);
  * - PackTolerance trades total hops for perimeter, and only within it;
  * - on an empty grid it matches the brute-force least total hops;
+ * - one node: the free node with the fewest free and the most busy
+ *   neighbours and walls (then curve order), also while the candidate
+ *   map changes from call to call (the index pack keeps between calls);
+ * - on machines too large for the whole search (4,096 nodes and more)
+ *   the bounded search still gives valid, deterministic and compact
+ *   sets: never worse than mm's;
  * - PackTolerance is parsed from locality.conf (and described).
  */
 #include <stdarg.h>
@@ -139,6 +145,146 @@ static void test_optimal_on_empty_small_grids(void **state)
 	}
 }
 
+/* Pack's one-node figure for v: each side facing a free node counts +1,
+ * each facing a busy node or a wall -1 (nodes of v's point are sides). */
+static int _one_figure(const loc_grid_t *g, const uint8_t *cand, int v)
+{
+	int p = loc_grid_node_point(g, v), nb[2 * LOC_MAX_DIMS], c, fig;
+	const int *o;
+
+	c = loc_grid_point_neighbors(g, p, nb);
+	fig = -(2 * loc_grid_ndims(g) - c);
+	for (int i = -1; i < c; i++) {
+		int cnt = loc_grid_point_nodes(g, i < 0 ? p : nb[i], &o);
+
+		for (int j = 0; j < cnt; j++)
+			if (o[j] != v)
+				fig += cand[o[j]] ? 1 : -1;
+	}
+	return fig;
+}
+
+/* Meshes, tori, a torus axis of 2, several nodes per point: a long run
+ * of one-node requests while the candidate map changes a little (a few
+ * nodes flip: pack updates what it keeps) or a lot (a new state: pack
+ * starts over); each answer is the brute-force one. */
+static void test_one_node_takes_the_most_enclosed(void **state)
+{
+	static const struct {
+		int nd, dims[3], npp;
+		bool torus;
+	} shapes[] = {
+		{ 2, { 6, 6 }, 1, false },
+		{ 3, { 4, 4, 4 }, 1, true },
+		{ 2, { 3, 5 }, 2, false },
+		{ 2, { 2, 7 }, 1, true },
+	};
+
+	(void)state;
+	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+		loc_grid_t *g = tu_grid(shapes[si].nd, shapes[si].dims,
+					shapes[si].torus, shapes[si].npp);
+		loc_alloc_t *a = _pack(g, 0.0);
+		const int *ranks = loc_curve_ranks(loc_alloc_curve(a));
+		int n = loc_grid_nnodes(g), out[64];
+		uint8_t cand[64];
+		uint64_t rs = 77 + si;
+
+		memset(cand, 1, sizeof(cand));
+		for (int step = 0; step < 150; step++) {
+			int want = -1, want_fig = 0;
+
+			if (step % 25 == 24) {
+				tu_fragmented(cand, n, 0.2 + 0.1 * (step % 4),
+					      step);
+			} else {
+				for (int f = 1 + tu_below(&rs, 3); f > 0; f--) {
+					int v = tu_below(&rs, n);
+
+					cand[v] = !cand[v];
+				}
+			}
+			if (!tu_count(cand, n))
+				cand[tu_below(&rs, n)] = 1;
+			for (int v = 0; v < n; v++) {
+				int fig;
+
+				if (!cand[v])
+					continue;
+				fig = _one_figure(g, cand, v);
+				if (want < 0 || fig < want_fig ||
+				    (fig == want_fig && ranks[v] < ranks[want])) {
+					want = v;
+					want_fig = fig;
+				}
+			}
+			assert_int_equal(_place(a, cand, 1, out), 0);
+			assert_int_equal(out[0], want);
+		}
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+}
+
+/* 16x16x16 torus (and 10x10x10 with two nodes per point), 40-60% busy:
+ * too large for the whole search at these sizes, so pack plans a
+ * bounded one. Every answer is valid, the same on a second call and
+ * from a fresh allocator, at least as compact as mm's, and optimal for
+ * two nodes (two neighbours, or two nodes of one point). */
+static void test_bounded_search_on_large_machines(void **state)
+{
+	static const int ks[] = { 2, 8, 64, 512 };
+	const int d16[3] = { 16, 16, 16 }, d10[3] = { 10, 10, 10 };
+	loc_grid_t *gs[2] = { tu_grid(3, d16, true, 1),
+			      tu_grid(3, d10, true, 2) };
+
+	(void)state;
+	for (int gi = 0; gi < 2; gi++) {
+		loc_grid_t *g = gs[gi];
+		int n = loc_grid_nnodes(g);
+		uint8_t *cand = malloc(n);
+		int *out = malloc(sizeof(int) * n), *again = malloc(sizeof(int) * n);
+		loc_alloc_t *a = _pack(g, 0.0);
+		loc_policy_t mp;
+
+		assert_non_null(cand);
+		assert_non_null(out);
+		assert_non_null(again);
+		loc_policy_init(&mp);
+		mp.strategy = LOC_STRATEGY_MM;
+		for (int seed = 1; seed <= 2; seed++) {
+			tu_fragmented(cand, n, 0.3 + 0.2 * seed, seed);
+			for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++) {
+				int k = ks[ki];
+				loc_alloc_t *fresh = _pack(g, 0.0);
+				loc_alloc_t *mm = loc_alloc_create(g, &mp, NULL);
+				int64_t total;
+
+				assert_non_null(mm);
+				assert_int_equal(_place(a, cand, k, out), 0);
+				tu_assert_placement(cand, n, out, k);
+				total = loc_metrics_total_pair_hops(g, out, k);
+				assert_int_equal(_place(a, cand, k, again), 0);
+				assert_memory_equal(out, again, sizeof(int) * k);
+				assert_int_equal(_place(fresh, cand, k, again), 0);
+				assert_memory_equal(out, again, sizeof(int) * k);
+				assert_int_equal(_place(mm, cand, k, again), 0);
+				assert_true(total <=
+					    loc_metrics_total_pair_hops(g, again, k));
+				if (k == 2)
+					assert_int_equal(total, gi ? 0 : 1);
+				loc_alloc_destroy(fresh);
+				loc_alloc_destroy(mm);
+			}
+		}
+		free(cand);
+		free(out);
+		free(again);
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+}
+
 static void test_conf_key(void **state)
 {
 	loc_error_t err;
@@ -164,6 +310,8 @@ int main(void)
 		cmocka_unit_test(test_pocket_wins_among_equal_squares),
 		cmocka_unit_test(test_tolerance_trades_hops_for_perimeter),
 		cmocka_unit_test(test_optimal_on_empty_small_grids),
+		cmocka_unit_test(test_one_node_takes_the_most_enclosed),
+		cmocka_unit_test(test_bounded_search_on_large_machines),
 		cmocka_unit_test(test_conf_key),
 	};
 
