@@ -76,7 +76,7 @@ static const char *const _paging_names[LOC_PAGING_COUNT] = {
 };
 
 static const char *const _node_weight_names[LOC_NODE_WEIGHT_COUNT] = {
-	"tiers", "ignore", "compact",
+	"tiers", "ignore",
 };
 
 static int _lookup(const char *name, const char *const *names, int n)
@@ -145,7 +145,7 @@ const char *loc_node_weight_name(loc_node_weight_t mode)
 void loc_policy_init(loc_policy_t *policy)
 {
 	memset(policy, 0, sizeof(*policy));
-	policy->strategy = LOC_STRATEGY_FREELIST;
+	policy->strategy = LOC_STRATEGY_PACK;
 	policy->curve = LOC_CURVE_HILBERT;
 	policy->walltime = LOC_WALLTIME_NONE;
 	policy->sl_tolerance = 0.0;

@@ -57,16 +57,12 @@ typedef enum loc_paging_index {
 /*
  * What a driver that knows node weights (the Slurm plugin) does with them.
  * TIERS: a job is placed inside the lightest weight tiers that together
- * can hold it, as Slurm uses lower Weight first; COMPACT: the same, but
- * when CompactWait would make the job wait for a compact set there, the
- * heavier tiers join if they hold a compact set now; IGNORE: every
- * eligible node competes on locality alone. The core itself never sees
- * weights.
+ * can hold it, as Slurm uses lower Weight first; IGNORE: every eligible
+ * node competes on locality alone. The core itself never sees weights.
  */
 typedef enum loc_node_weight {
 	LOC_NODE_WEIGHT_TIERS = 0,
 	LOC_NODE_WEIGHT_IGNORE,
-	LOC_NODE_WEIGHT_COMPACT,
 	LOC_NODE_WEIGHT_COUNT
 } loc_node_weight_t;
 
@@ -103,8 +99,9 @@ typedef struct loc_policy {
 				     * hops it would get on idle nodes */
 } loc_policy_t;
 
-/* Fills policy with defaults: hilbert, freelist, no walltime awareness,
- * paging_size 0, rowmajor paging, mm_max_centers 0, seed 1. */
+/* Fills policy with defaults: pack (the most compact live), hilbert, no
+ * walltime awareness, paging_size 0, rowmajor paging, mm_max_centers 0,
+ * seed 1, NodeWeight=tiers, CompactWait off (tolerance 0.2). */
 void loc_policy_init(loc_policy_t *policy);
 
 /*

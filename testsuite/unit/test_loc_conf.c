@@ -73,8 +73,7 @@ static const char _all_keys[] =
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
 	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
 	"CompactWait=45 CompactTolerance=0.35\n"
-	"partitionname=plain\n"
-	"PartitionName=dense NodeWeight=COMPACT\n";
+	"partitionname=plain\n";
 
 static void parses_every_key(void **state)
 {
@@ -114,7 +113,7 @@ static void parses_every_key(void **state)
 	assert_int_equal(c->nodes[1].count, 2);
 	assert_int_equal(c->nodes[1].line, 10);
 
-	assert_int_equal(c->npartitions, 4);
+	assert_int_equal(c->npartitions, 3);
 	assert_int_equal(c->partitions[1].line, 12);
 	p = loc_conf_policy(c, "debug");
 	assert_int_equal(p->strategy, LOC_STRATEGY_BESTFIT);
@@ -143,8 +142,6 @@ static void parses_every_key(void **state)
 	assert_true(loc_conf_policy(c, "debug")->compact_tolerance == 0.2);
 	/* Slurm's own rule unless the file says otherwise. */
 	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
-	assert_int_equal(loc_conf_policy(c, "dense")->node_weight,
-			 LOC_NODE_WEIGHT_COMPACT);
 	p = loc_conf_policy(c, "plain");
 	assert_memory_equal(p, &c->policy, sizeof(*p));
 	assert_ptr_not_equal(p, &c->policy);

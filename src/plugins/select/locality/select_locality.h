@@ -77,7 +77,6 @@ typedef struct sl_scratch {
 	int *ref_out;      /* ... and its placement */
 	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
 	int *cpus;         /* usable nodes' CPU counts (node counts) */
-	int *light;        /* NodeWeight=compact: the lightest tiers' set */
 	loc_planner_t *planner;        /* WILL_RUN's earliest start */
 	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
 	int64_t *ends;                 /* ... and their expected ends */

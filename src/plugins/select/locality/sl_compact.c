@@ -38,9 +38,8 @@ static uint64_t _ref_key(const sl_ctx_t *c, int k, const uint8_t *set)
 /*
  * Total pairwise hops of the placement of k nodes on the reference set all
  * idle, or 0 when there is none. Cached per machine (a reconfigure starts
- * afresh). Made on a copy of the decision with arrays of its own, so it
- * may run in the middle of a placement (NodeWeight=compact judges inside
- * sl_ctx_place()); the decision's arrays are left as they were.
+ * afresh). Made on a copy of the decision with arrays of its own, so the
+ * decision's arrays are left as they were.
  */
 static int64_t _reference(sl_ctx_t *c, int k)
 {
@@ -60,7 +59,6 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	r.tier_n = s->ref_tier_n;
 	r.out = s->ref_out;
 	r.lo = r.want = r.hi = k;
-	r.judging = true; /* the reference is never itself judged */
 	if (sl_ctx_place(&r, c->now) == 0)
 		hops = loc_metrics_total_pair_hops(c->m->grid, r.out, r.k);
 	slot->key = key;

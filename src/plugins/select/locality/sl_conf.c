@@ -98,7 +98,6 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.ref_out);
 	xfree(m->scratch.tmp);
 	xfree(m->scratch.cpus);
-	xfree(m->scratch.light);
 	loc_planner_destroy(m->scratch.planner);
 	xfree(m->scratch.running);
 	xfree(m->scratch.ends);

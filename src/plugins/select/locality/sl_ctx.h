@@ -36,7 +36,6 @@ typedef struct sl_ctx {
 	uint32_t min_cpus;
 	int lo, want, hi;         /* node counts */
 	int k;                    /* chosen count */
-	bool judging;             /* making the CompactWait reference */
 	loc_error_t err;
 } sl_ctx_t;
 

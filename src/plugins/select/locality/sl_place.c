@@ -38,7 +38,6 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->ref_out = xcalloc(n, sizeof(int));
 		s->tmp = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(int));
-		s->light = xcalloc(n, sizeof(int));
 	}
 	/* The arrays read before they are written start clear. */
 	memset(s->ok, 0, n);
@@ -105,7 +104,7 @@ static void _find_levels(sl_ctx_t *c)
 	int n = 0, i;
 
 	c->nlevels = 0;
-	if (c->policy->node_weight == LOC_NODE_WEIGHT_IGNORE)
+	if (c->policy->node_weight != LOC_NODE_WEIGHT_TIERS)
 		return;
 	for (int g = 0; g < c->m->ncore && n <= SL_FEW_LEVELS; g++) {
 		if (!c->ok[g])
@@ -407,29 +406,18 @@ static int _narrow_to_tier(sl_ctx_t *c, int t)
 	return n;
 }
 
-/* NodeWeight=compact: whether the placement in out/k would make the job
- * wait for a compact one (CompactWait, judged with its patience now). */
-static bool _declined(sl_ctx_t *c)
-{
-	return c->policy->node_weight == LOC_NODE_WEIGHT_COMPACT &&
-	       !c->judging && sl_compact_defer(c, c->now);
-}
-
 /*
  * _place_counts() inside the lightest weight tiers first (NodeWeight=tiers:
  * Slurm uses lower Weight first). The first attempt takes the fewest
  * tiers whose candidates can hold the desired count; heavier tiers join
  * only when no placement fits there (a contiguous job, a CPU shortfall),
  * each retry at least doubling the candidates, so a site with a weight per
- * node costs O(log N) attempts, not N. With NodeWeight=compact they also
- * join when the job would wait for a compact set in the lighter tiers;
- * the first compact placement wins, else the lightest one. Required
- * nodes are candidates whatever their tier.
+ * node costs O(log N) attempts, not N. Required nodes are candidates
+ * whatever their tier.
  */
 int sl_ctx_place(sl_ctx_t *c, int64_t start)
 {
-	int rc = LOC_ENOFIT, need = c->want, upto = c->nreq, light_k = 0;
-	int *light = c->m->scratch.light;
+	int rc = LOC_ENOFIT, need = c->want, upto = c->nreq;
 
 	if (c->nlevels <= 1)
 		return _place_counts(c, start);
@@ -447,22 +435,9 @@ int sl_ctx_place(sl_ctx_t *c, int64_t start)
 			continue;
 		n = _narrow_to_tier(c, t);
 		rc = _place_counts(c, start);
-		if (rc == 0 && t < c->nlevels - 1 && _declined(c)) {
-			if (!light_k) {
-				memcpy(light, c->out, sizeof(int) * c->k);
-				light_k = c->k;
-			}
-			rc = LOC_ENOFIT;
-		}
 		if (rc != LOC_ENOFIT)
 			break;
 		need = MAX(need, 2 * n);
-	}
-	if (rc == LOC_ENOFIT && light_k) {
-		/* Nothing compact in any tier: the lightest placement. */
-		memcpy(c->out, light, sizeof(int) * light_k);
-		c->k = light_k;
-		rc = 0;
 	}
 	memcpy(c->cand, c->save, c->m->ncore);
 	return rc;
