@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "loc_strategy.h"
 
 #define NSIZES 3
@@ -43,29 +44,6 @@ typedef struct bench_cell {
 	double sec;
 	double p99;
 } bench_cell_t;
-
-static uint64_t _rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static double _now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int _cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
 
 static loc_grid_t *_make_grid(const bench_size_t *sz)
 {
@@ -112,8 +90,8 @@ static int _replay(loc_alloc_t *alloc, int n, uint8_t *cand, uint64_t seed)
 
 			while ((2 << maxlog) <= n / 16)
 				maxlog++;
-			size = 1 << (int)(_rand(&s) % (maxlog + 1));
-			size += (int)(_rand(&s) % size);
+			size = 1 << (int)(bench_rand(&s) % (maxlog + 1));
+			size += (int)(bench_rand(&s) % size);
 			/* The last round stops at exactly half busy. */
 			if (round == 4 && size > n / 2 - busy)
 				size = n / 2 - busy;
@@ -134,7 +112,7 @@ static int _replay(loc_alloc_t *alloc, int n, uint8_t *cand, uint64_t seed)
 		if (round == 4 || rc)
 			break;
 		while (busy * 100 > 40 * n) {
-			int j = (int)(_rand(&s) % njobs);
+			int j = (int)(bench_rand(&s) % njobs);
 
 			if (!job_size[j])
 				continue;
@@ -204,9 +182,9 @@ static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 	if (!a)
 		return -2;
 	/* The first call warms caches and says whether it can place. */
-	t0 = _now();
+	t0 = bench_now();
 	rc = loc_alloc_select(a, &req, &view, out, NULL);
-	samples[n++] = _now() - t0;
+	samples[n++] = bench_now() - t0;
 	if (rc) {
 		loc_alloc_destroy(a);
 		return rc == LOC_ENOFIT ? -1 : -2;
@@ -221,54 +199,16 @@ static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 	while (n < MAX_SAMPLES && (spent < target || n < 5)) {
 		double t;
 
-		t0 = _now();
+		t0 = bench_now();
 		loc_alloc_select(a, &req, &view, out, NULL);
-		t = _now() - t0;
+		t = bench_now() - t0;
 		samples[n++] = t;
 		spent += t;
 	}
 	loc_alloc_destroy(a);
-	qsort(samples, n, sizeof(double), _cmp_double);
+	qsort(samples, n, sizeof(double), bench_cmp_double);
 	*p99 = samples[(n * 99 + 99) / 100 - 1];
 	return samples[n / 2];
-}
-
-static void _fmt_time(char *buf, size_t len, double sec)
-{
-	if (sec == -1)
-		snprintf(buf, len, "n/a (no fit)");
-	else if (sec < 0)
-		snprintf(buf, len, "error");
-	else if (sec < 1e-3)
-		snprintf(buf, len, "%.1f us", sec * 1e6);
-	else if (sec < 1)
-		snprintf(buf, len, "%.2f ms", sec * 1e3);
-	else
-		snprintf(buf, len, "%.2f s", sec);
-}
-
-static int _parse_strategies(const char *list, bool *want)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-
-	if (!copy)
-		return -1;
-	for (int i = 0; i < LOC_STRATEGY_COUNT; i++)
-		want[i] = false;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int kind = loc_strategy_kind_parse(tok);
-
-		if (kind < 0) {
-			fprintf(stderr, "loc_bench: unknown strategy '%s'\n",
-				tok);
-			free(copy);
-			return -1;
-		}
-		want[kind] = true;
-	}
-	free(copy);
-	return 0;
 }
 
 static void _usage(FILE *f)
@@ -297,10 +237,10 @@ int main(int argc, char **argv)
 			show_p99 = true;
 			width = 30;
 		} else if (!strcmp(argv[i], "--strategies") && i + 1 < argc) {
-			if (_parse_strategies(argv[++i], want))
+			if (bench_parse_strategies("loc_bench", argv[++i], want))
 				return 2;
 		} else if (!strncmp(argv[i], "--strategies=", 13)) {
-			if (_parse_strategies(argv[i] + 13, want))
+			if (bench_parse_strategies("loc_bench", argv[i] + 13, want))
 				return 2;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			_usage(stdout);
@@ -377,12 +317,12 @@ int main(int argc, char **argv)
 						samples, out, &cell[s][ki].p99);
 				t = cell[s][ki].sec;
 				base = cell[LOC_STRATEGY_FREELIST][ki].sec;
-				_fmt_time(tb, sizeof(tb), t);
+				bench_fmt_time(tb, sizeof(tb), t);
 				pb[0] = '\0';
 				if (show_p99 && t >= 0) {
 					char q[32];
 
-					_fmt_time(q, sizeof(q), cell[s][ki].p99);
+					bench_fmt_time(q, sizeof(q), cell[s][ki].p99);
 					snprintf(pb, sizeof(pb), " (%s)", q);
 				}
 				if (t >= 0 && base > 0)

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "loc_plan.h"
+#include "bench_util.h"
 #include "loc_strategy.h"
 
 #define MAX_SAMPLES 2001
@@ -50,29 +51,6 @@ typedef struct query {
 	uint8_t *cand;
 	int k;
 } query_t;
-
-static uint64_t _rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static double _now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int _cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
 
 static loc_alloc_t *_alloc(const loc_grid_t *g, loc_strategy_kind_t kind)
 {
@@ -110,7 +88,7 @@ static int _build(state_t *st, const loc_grid_t *g, int r, uint64_t seed)
 	}
 	for (int i = 0; i < r; i++) {
 		/* 2^(4u) for u uniform in [0, 1): 1 to 16, log-uniform */
-		double u = (double)(_rand(&s) % 1000000) / 1e6;
+		double u = (double)(bench_rand(&s) % 1000000) / 1e6;
 
 		raw[i] = 1.0;
 		for (int b = 0; b < 40; b++)
@@ -138,7 +116,7 @@ static int _build(state_t *st, const loc_grid_t *g, int r, uint64_t seed)
 		for (int q = 0; q < size; q++)
 			st->free_now[st->pool[used + q]] = 0;
 		used += size;
-		st->ends[i] = 1000 + (int64_t)(_rand(&s) % 3600);
+		st->ends[i] = 1000 + (int64_t)(bench_rand(&s) % 3600);
 		st->njobs = i + 1;
 	}
 	st->job_off[st->njobs] = used;
@@ -184,21 +162,9 @@ static void _stats(double *samples, int m, double *med, double *p99)
 {
 	int r = (99 * m + 99) / 100;
 
-	qsort(samples, m, sizeof(double), _cmp_double);
+	qsort(samples, m, sizeof(double), bench_cmp_double);
 	*med = samples[(m - 1) / 2];
 	*p99 = samples[r > 0 ? r - 1 : 0];
-}
-
-static void _fmt(char *buf, size_t len, double sec)
-{
-	if (sec < 0)
-		snprintf(buf, len, "n/a");
-	else if (sec < 1e-3)
-		snprintf(buf, len, "%.1f us", sec * 1e6);
-	else if (sec < 1)
-		snprintf(buf, len, "%.2f ms", sec * 1e3);
-	else
-		snprintf(buf, len, "%.2f s", sec);
 }
 
 /* Decisions of strategy kind for k nodes on the free nodes: -1 when it
@@ -220,10 +186,10 @@ static int _time_decision(state_t *st, loc_strategy_kind_t kind, int k,
 		return -1;
 	}
 	while (m < MAX_SAMPLES && (spent < budget || m < 5)) {
-		double t0 = _now(), t;
+		double t0 = bench_now(), t;
 
 		loc_alloc_select(a, &req, &view, out, NULL);
-		t = _now() - t0;
+		t = bench_now() - t0;
 		samples[m++] = t;
 		spent += t;
 		if (t > budget)
@@ -257,12 +223,12 @@ static int _time_will_run(state_t *st, loc_strategy_kind_t kind, int k,
 		goto out;
 	}
 	while (m < MAX_SAMPLES && (spent < budget || m < 5)) {
-		double t0 = _now(), t;
+		double t0 = bench_now(), t;
 
 		/* job_test builds its projection from Slurm's state each call */
 		memcpy(q.cand, st->free_now, st->n);
 		rc = loc_plan_earliest(p, &req, &ops, &q, out, &ans, NULL);
-		t = _now() - t0;
+		t = bench_now() - t0;
 		if (rc)
 			break;
 		samples[m++] = t;
@@ -281,30 +247,6 @@ out:
 	return rc ? -1 : 0;
 }
 
-static int _parse_strategies(const char *list, bool *want)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-
-	if (!copy)
-		return -1;
-	for (int i = 0; i < LOC_STRATEGY_COUNT; i++)
-		want[i] = false;
-	for (tok = strtok_r(copy, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int kind = loc_strategy_kind_parse(tok);
-
-		if (kind < 0) {
-			fprintf(stderr, "plan_bench: unknown strategy '%s'\n",
-				tok);
-			free(copy);
-			return -1;
-		}
-		want[kind] = true;
-	}
-	free(copy);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	bool want[LOC_STRATEGY_COUNT];
@@ -319,7 +261,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--quick")) {
 			budget = 0.02;
 		} else if (!strcmp(argv[i], "--strategies") && i + 1 < argc) {
-			if (_parse_strategies(argv[++i], want))
+			if (bench_parse_strategies("plan_bench", argv[++i], want))
 				return 2;
 		} else {
 			fprintf(!strcmp(argv[i], "--help") ? stdout : stderr,
@@ -386,8 +328,8 @@ int main(int argc, char **argv)
 						printf(" | %-17s", "n/a (no fit)");
 						continue;
 					}
-					_fmt(a, sizeof(a), med);
-					_fmt(b, sizeof(b), p99);
+					bench_fmt_time(a, sizeof(a), med);
+					bench_fmt_time(b, sizeof(b), p99);
 					printf(" | %7s %-9s", a, b);
 				}
 				for (int w = 0; w < 2; w++) {
@@ -401,8 +343,8 @@ int main(int argc, char **argv)
 						printf(" | %-24s", "n/a (no start)");
 						continue;
 					}
-					_fmt(a, sizeof(a), med);
-					_fmt(b, sizeof(b), p99);
+					bench_fmt_time(a, sizeof(a), med);
+					bench_fmt_time(b, sizeof(b), p99);
 					printf(" | %7s %-9s %3d pl.", a, b,
 					       tries);
 				}
