@@ -126,6 +126,16 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 				  ps->now - ps->eligible);
 }
 
+static void _plan_state_free(plan_state_t *ps, int nrunning)
+{
+	for (int i = 0; i < nrunning; i++)
+		free(ps->jnodes[i]);
+	free(ps->jnodes);
+	free(ps->jn);
+	free(ps->ends);
+	free(ps->cand);
+}
+
 /* Parses an --at-style time for option what: epoch seconds or local
  * YYYY-MM-DDTHH:MM:SS. */
 static int64_t _time_arg(const char *what, const char *text)
@@ -141,10 +151,10 @@ int le_plan(const model_t *mo, const opts_t *o)
 {
 	int nn = loc_grid_nnodes(mo->grid), rc;
 	plan_state_t ps = { .mo = mo, .k = o->k };
-	uint8_t *down = le_xcalloc((size_t)nn, 1); /* never free (--busy) */
-	uint8_t *held = le_xcalloc((size_t)nn, 1); /* by a running job */
-	uint8_t *taken = le_xcalloc((size_t)nn, 1);
-	int *out = le_xcalloc((size_t)nn, sizeof(int));
+	uint8_t *down;  /* never free (--busy) */
+	uint8_t *held;  /* by a running job */
+	uint8_t *taken; /* by the --running entry being read */
+	int *out;
 	loc_plan_request_t req;
 	loc_plan_answer_t ans;
 	loc_plan_ops_t ops = { .place = _plan_place,
@@ -152,25 +162,37 @@ int le_plan(const model_t *mo, const opts_t *o)
 	loc_planner_t *planner;
 	name_index_t ix;
 	loc_error_t err;
+	const char *culprit = NULL;
+	int conflict = LOC_NONE;
 	char *hl;
 
 	if (o->k < 1)
 		le_die("--plan needs -k K (K >= 1)");
+	/* Syntax first, before anything is allocated. */
+	for (int i = 0; i < o->nrunning; i++) {
+		const char *at = strrchr(o->running[i], '@');
+
+		if (!at || at == o->running[i])
+			le_die("--running '%s': expected NODES@END", o->running[i]);
+		(void)_time_arg("--running", at + 1);
+	}
 	ps.now = o->now ? _time_arg("--now", o->now) : (int64_t)time(NULL);
 	ps.eligible = o->eligible ? _time_arg("--eligible", o->eligible) :
 				    ps.now;
+	down = le_xcalloc((size_t)nn, 1);
+	held = le_xcalloc((size_t)nn, 1);
+	taken = le_xcalloc((size_t)nn, 1);
+	out = le_xcalloc((size_t)nn, sizeof(int));
 	le_index_build(&ix, &mo->names);
 	le_mark_nodes(&ix, o->busy, "--busy", down);
 	ps.cand = le_xcalloc((size_t)nn, 1);
 	ps.jnodes = le_xcalloc((size_t)o->nrunning + 1, sizeof(int *));
 	ps.jn = le_xcalloc((size_t)o->nrunning + 1, sizeof(int));
 	ps.ends = le_xcalloc((size_t)o->nrunning + 1, sizeof(int64_t));
-	for (int i = 0; i < o->nrunning; i++) {
+	for (int i = 0; i < o->nrunning && conflict == LOC_NONE; i++) {
 		const char *at = strrchr(o->running[i], '@');
 		char *expr;
 
-		if (!at || at == o->running[i])
-			le_die("--running '%s': expected NODES@END", o->running[i]);
 		expr = le_xstrdup(o->running[i]);
 		expr[at - o->running[i]] = '\0';
 		memset(taken, 0, (size_t)nn);
@@ -181,13 +203,29 @@ int le_plan(const model_t *mo, const opts_t *o)
 		for (int v = 0; v < nn; v++) {
 			if (!taken[v])
 				continue;
-			if (down[v] || held[v])
-				le_die("--running '%s': node %s is also --busy "
-				       "or in an earlier job", o->running[i],
-				       mo->names.names[v]);
+			if (down[v] || held[v]) {
+				conflict = v;
+				break;
+			}
 			held[v] = 1;
 			ps.jnodes[i][ps.jn[i]++] = v;
 		}
+		if (conflict != LOC_NONE)
+			culprit = o->running[i];
+	}
+	if (conflict != LOC_NONE) {
+		/* Freed before dying so that the sanitizers see no leak. */
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s", mo->names.names[conflict]);
+		_plan_state_free(&ps, o->nrunning);
+		le_index_free(&ix);
+		free(out);
+		free(taken);
+		free(held);
+		free(down);
+		le_die("--running '%s': node %s is also --busy or in an "
+		       "earlier job", culprit, name);
 	}
 	loc_error_clear(&err);
 	ps.alloc = loc_alloc_create(mo->grid, &mo->policy, &err);
@@ -227,12 +265,7 @@ int le_plan(const model_t *mo, const opts_t *o)
 	}
 	loc_planner_destroy(planner);
 	loc_alloc_destroy(ps.alloc);
-	for (int i = 0; i < o->nrunning; i++)
-		free(ps.jnodes[i]);
-	free(ps.jnodes);
-	free(ps.jn);
-	free(ps.ends);
-	free(ps.cand);
+	_plan_state_free(&ps, o->nrunning);
 	le_index_free(&ix);
 	free(out);
 	free(taken);
