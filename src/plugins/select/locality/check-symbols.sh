@@ -7,7 +7,8 @@
 # select_locality.so (slurmctld refuses a plugin that misses one),
 # nothing of the core leaks out, and every undefined symbol outside
 # libc/libz is one slurmctld or libslurmfull provides (weak when only
-# slurmctld has it, so clients can load it).
+# slurmctld has it, so clients can load it), and a program linked with
+# libslurm.so alone can load it too.
 #
 # Usage: check-symbols.sh SO SLURM_SRC_DIR [LIBSLURMFULL]
 set -eu
@@ -55,6 +56,29 @@ if [ -n "$full" ] && [ -f "$full" ]; then
 	for s in $strong; do
 		if ! nm -D --defined-only "$full" | awk '{print $3}' | grep -qx "$s"; then
 			echo "check-symbols: $s is needed but not in libslurmfull (declare it weak)" >&2
+			fail=1
+		fi
+	done
+fi
+# Programs linked with libslurm.so (Slurm's API; it loads the select
+# plugin to read job records) dlopen the plugin with RTLD_LAZY: calls bind
+# when first made, but data and address-taken symbols (GLOB_DAT, 64-bit
+# absolute relocations) bind at load, so each must be in libslurm.so or
+# weak.
+# The libslurm.so of the same Slurm: beside libslurmfull's directory.
+api=
+[ -n "$full" ] && api=$(ls "$(dirname "$(dirname "$full")")"/libslurm.so.* 2>/dev/null | head -n 1)
+if [ -n "$api" ] && [ -f "$api" ]; then
+	weak=$(nm -D -u "$so" | awk '$1 == "w" {print $2}')
+	# Versioned names (name@GLIBC_...) come from libc.
+	eager=$(readelf -rW "$so" | awk '$3 ~ /GLOB_DAT|R_X86_64_64/ && $5 != "" {print $5}' |
+		grep -v '@' | sort -u)
+	api_syms=$(nm -D --defined-only "$api" | awk '{print $3}')
+	for s in $eager; do
+		echo "$weak" | grep -qx "$s" && continue
+		nm -D --defined-only "$so" | awk '{print $3}' | grep -qx "$s" && continue
+		if ! echo "$api_syms" | grep -qx "$s"; then
+			echo "check-symbols: $s is bound when the plugin loads but $api lacks it: programs linked with libslurm cannot load the plugin (declare it weak)" >&2
 			fail=1
 		fi
 	done

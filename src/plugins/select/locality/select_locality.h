@@ -52,6 +52,16 @@ extern const char plugin_type[];
 #pragma weak last_node_update
 #pragma weak find_job_record
 
+/*
+ * The node table lives in libslurmfull, which slurmctld, slurmd and
+ * Slurm's commands load, but not in libslurm.so, the library of Slurm's
+ * API: a program linked with it (it loads the select plugin to read job
+ * records, as Slurm's test7.12 does) could not load the module if these
+ * data references had to be bound at load. Used only in slurmctld.
+ */
+#pragma weak node_record_count
+#pragma weak node_record_table_ptr
+
 /* ------------------------------------------------------------------ */
 /* sl_conf.c: the machine model built from locality.conf               */
 /* ------------------------------------------------------------------ */
