@@ -57,10 +57,20 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 }
 
 
+/*
+ * Whether node has the memory job asks for, as select/linear decides it:
+ * only when memory is a consumable resource (SelectTypeParameters with
+ * CR_Memory), and then for every CPU of the whole node. Without CR_Memory
+ * slurmctld has already matched the request against each node's
+ * RealMemory (per CPU: the per-CPU figure alone, job_req_node_filter()),
+ * and a job asking --mem-per-cpu runs wherever that holds.
+ */
 static bool _mem_ok(job_record_t *job, node_record_t *node)
 {
 	uint64_t mem = job->details->pn_min_memory, avail;
 
+	if (!(slurm_conf.select_type_param & CR_MEMORY))
+		return true;
 	if (mem == 0 || mem == NO_VAL64)
 		return true; /* nothing asked: the whole node */
 	avail = node->real_memory;
