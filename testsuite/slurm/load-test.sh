@@ -7,7 +7,7 @@
 #   load-test.sh [BUILDDIR] [--plugin-dir DIR] [--jobs N] [--short]
 #                [--strategies LIST] [--box-sizes LIST] [--seed S]
 #                [--timeout SEC] [--min-job-age SEC] [--rundir DIR]
-#                [--keep] [--harness-check]
+#                [--keep] [--harness-check] [--control]
 #
 # For each strategy in LIST (default bestfit,mm,mbs,box: one per family -
 # curve, geometric, buddy, box), start a fresh cluster with
@@ -36,7 +36,9 @@
 # last, and the growth over the second half in kB per 1000 jobs.
 # --harness-check runs the same bursts on select/linear (a control for
 # this script and for the memory figures; it proves nothing about the
-# plugin).
+# plugin). --control adds, after the strategies, the same burst under
+# select/linear on a fresh cluster (row "linear") and prints each
+# strategy's peak RSS as a ratio to it: the side-by-side memory figure.
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
@@ -49,7 +51,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 BUILD="" PLUGDIR="" NJOBS="" SHORT=0 STRATS="bestfit,mm,mbs,box"
 BOXSIZES="1,2,4,8,16" SEED=1 TIMEOUT="" RUNROOT="" KEEP=0 SELECT=locality
-MINJOBAGE=10
+MINJOBAGE=10 CONTROL=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
@@ -63,7 +65,8 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=1; shift ;;
 	--min-job-age) MINJOBAGE=$2; shift 2 ;;
 	--harness-check) SELECT=linear; shift ;;
-	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--control) CONTROL=1; shift ;;
+	-h | --help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "load-test.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -187,12 +190,16 @@ slurm_purged() {
 		sort -u
 }
 
+# run_strategy NAME [SELECT]: one burst on a fresh cluster; NAME is the
+# strategy, or "linear" for the select/linear control (SELECT=linear).
 run_strategy() {
-	local strat=$1 dir=$RUNROOT/$1 conf=$RUNROOT/$1.conf sizes=""
-	local t0 t1 secs mins why
+	local strat=$1 select=${2:-$SELECT} dir=$RUNROOT/$1 conf=$RUNROOT/$1.conf
+	local sizes="" t0 t1 secs mins why lstrat=$1
 	[ "$strat" = box ] && sizes=$BOXSIZES
+	# The control's conf serves only locality-eval (any strategy will do).
+	[ "$select" = linear ] && [ "$strat" = linear ] && lstrat=bestfit
 	printf 'Dimensions=8x8\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
-		"$strat" >"$conf"
+		"$lstrat" >"$conf"
 	# The same seeded list for every strategy but box (box sizes only).
 	gen_jobs L "$NJOBS" "$SEED" 0 2 "$sizes" >"$RUNROOT/$strat.jobs"
 	note "$strat: $NJOBS jobs, sizes ${sizes:-1-16 log-uniform}," \
@@ -211,8 +218,8 @@ run_strategy() {
 		return
 	fi
 	local lconf=""
-	[ "$SELECT" = locality ] && lconf=$conf
-	if ! start_cluster "$strat" "$SELECT" "$lconf" "MinJobAge=$MINJOBAGE"; then
+	[ "$select" = locality ] && lconf=$conf
+	if ! start_cluster "$strat" "$select" "$lconf" "MinJobAge=$MINJOBAGE"; then
 		fail_all "cluster did not start"
 		return
 	fi
@@ -303,6 +310,7 @@ run_strategy() {
 	hops=$([ -n "$EVAL" ] && "$EVAL" --conf "$conf" --nodes "$ALLNODES" \
 		--jobcomp "$RUNROOT/$strat.jobcomp" --quiet 2>/dev/null |
 		sed -n 's/.*mean_avg_hops=\([0-9.]*\).*/\1/p')
+	PEAK[$strat]=$peak
 	FIGURES+=("$(printf '%-10s %6d %7s %8s %8s %8s %8s %8s' "$strat" \
 		"$(grep -c 'JobState=COMPLETED' "$RUNROOT/$strat.jobcomp")" \
 		"$mins" "$base" "$peak" "$last" "$slope" "${hops:-?}")")
@@ -310,12 +318,14 @@ run_strategy() {
 
 main() {
 	FIGURES=()
+	declare -gA PEAK=()
 	note "build dir: ${BUILD:-none}; plugin: ${PLUGDIR:-none}; run dir: $RUNROOT"
 	note "$NJOBS jobs per strategy, strategies $STRATS, wait bound ${TIMEOUT}s"
 	local s
 	for s in ${STRATS//,/ }; do
 		run_strategy "$s"
 	done
+	[ "$CONTROL" = 1 ] && run_strategy linear linear
 	note "figures (RSS in kB; minutes from first sbatch to empty queue):"
 	note "$(printf '%-10s %6s %7s %8s %8s %8s %8s %8s' strategy jobs minutes \
 		base peak last kB/1000 avg_hops)"
@@ -323,6 +333,13 @@ main() {
 	for f in "${FIGURES[@]}"; do
 		note "$f"
 	done
+	if [ "$CONTROL" = 1 ] && [ -n "${PEAK[linear]:-}" ]; then
+		for s in ${STRATS//,/ }; do
+			[ -n "${PEAK[$s]:-}" ] || continue
+			note "$s: peak RSS $(awk -v a="${PEAK[$s]}" -v b="${PEAK[linear]}" \
+				'BEGIN { printf "%.2f", a / b }')x select/linear's (${PEAK[$s]} kB against ${PEAK[linear]} kB)"
+		done
+	fi
 	lib_finish
 }
 
