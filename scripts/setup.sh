@@ -47,6 +47,8 @@ packages=(
 	libpmix2
 	# the integration suite checks with python3; hardening runs valgrind
 	python3 valgrind
+	# Slurm's own expect and python suites (testsuite/slurm/slurm-suites.sh)
+	expect python3-pytest python3-pexpect
 	# the Debian packages: dpkg-buildpackage (debhelper; it checks for
 	# build-essential) and lintian
 	build-essential debhelper lintian

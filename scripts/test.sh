@@ -18,8 +18,15 @@
 #                (scripts/valgrind.sh --slurmctld)
 #   load         short form: 500-job bursts per strategy family
 #                (testsuite/slurm/load-test.sh --short)
-#   fault        short form: slurmd killed, drain/resume, reconfigure,
-#                slurmctld kill -9 (testsuite/slurm/fault-tests.sh --short)
+#   fault        short form: slurmd killed, drain/down and resume,
+#                reconfigure, slurmctld kill -9, locality.conf moving
+#                nodes, state files cut short; each under select/locality
+#                and select/linear (testsuite/slurm/fault-tests.sh --short)
+#   slurm-suites Slurm's own expect and python tests about node selection
+#                and allocation (testsuite/slurm/slurm-suites.ci), under
+#                select/linear and select/locality: none may pass under
+#                linear only (testsuite/slurm/slurm-suites.sh; the host's
+#                Slurm only, whose source setup.sh fetches)
 #   deb          the Debian packages: built, lintian, installed with
 #                dpkg, jobs run with no PluginDir, purged
 #                (testsuite/slurm/deb-test.sh)
@@ -56,7 +63,7 @@ while [ $# -gt 0 ]; do
 	--unit-only) mode=unit; shift ;;
 	--quick) mode=quick; shift ;;
 	--slurm) versions=${2:-}; shift 2 ;;
-	-h | --help) sed -n '4,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,54p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -156,6 +163,9 @@ slurm_phases() {
 		"$top/testsuite/slurm/load-test.sh" "$obj" --short
 	phase "slurm-$v-fault" "${run[@]}" \
 		"$top/testsuite/slurm/fault-tests.sh" "$obj" --short
+	[ "$v" != "$host" ] ||
+		phase "slurm-$v-slurm-suites" "${run[@]}" \
+			"$top/testsuite/slurm/slurm-suites.sh" "$obj" --subset ci
 }
 
 # Slurm-free code: once, in the host's build.

@@ -9,8 +9,9 @@
 #                    [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
 #                    [--ctld-wrapper 'COMMAND ARGS'] [--shape SHAPE]
+#                    [--cpus N] [--mem MB]
 #   cluster.sh stop --dir RUNDIR
-#   cluster.sh restart-ctld --dir RUNDIR [--kill9]
+#   cluster.sh restart-ctld --dir RUNDIR [--kill9] [--flags 'FLAGS']
 #   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
 #   cluster.sh env --dir RUNDIR          (prints "export SLURM_CONF=...")
 #   cluster.sh version                   (the Slurm series it runs: 24.11)
@@ -21,6 +22,8 @@
 # those PIDs, then any process that inherited this cluster's marker
 # variable (slurmstepd and job steps), never anything found by name.
 # Nothing is written outside RUNDIR except /run/munge (munged may stay).
+# restart-ctld --flags passes FLAGS to the new slurmctld (-i: ignore
+# errors in its state files).
 # --no-plugin-dir writes no PluginDir line: Slurm uses its built-in one,
 # where the Debian package slurm-wlm-locality-plugin installs the plugin.
 # --ctld-wrapper runs slurmctld under a command that execs it in the same
@@ -37,6 +40,9 @@
 #               overlapping partition half (the first half of the nodes)
 #   shuffled    one NodeName line per node, in a scrambled order, so the
 #               node table is not in name (nor wiring) order
+# --cpus gives every node N CPUs (default 1) and --mem MB of RealMemory
+# (default 100); slurmd takes the configured figures whatever the machine
+# has (SlurmdParameters=config_overrides).
 # Timeouts (seconds, from the environment): LOC_START_TIMEOUT (nodes idle
 # after start, 90), LOC_CTLD_TIMEOUT (slurmctld answers after a (re)start,
 # 30), LOC_STOP_TIMEOUT (daemons exit on SIGTERM before SIGKILL, 5).
@@ -59,7 +65,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,30p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -168,10 +174,11 @@ ensure_munge() {
 	die "munged started but munge -n | unmunge fails"
 }
 
-# node_lines NODES SHAPE HOST - the NodeName and PartitionName lines.
+# node_lines NODES SHAPE HOST CPUS MEM - the NodeName and PartitionName
+# lines.
 node_lines() {
-	local nodes=$1 shape=$2 host=$3 row=${LOC_ROW_NODES:-8}
-	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=1 RealMemory=100 State=UNKNOWN"
+	local nodes=$1 shape=$2 host=$3 cpus=$4 mem=$5 row=${LOC_ROW_NODES:-8}
+	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN"
 	local all="n[001-$(printf %03d "$nodes")]"
 	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
 		-v common="$common" -v all="$all" '
@@ -216,7 +223,7 @@ node_lines() {
 }
 
 write_conf() {
-	local dir=$1 nodes=$2 select=$3 plugdir=$4 debug=$5 shape=$6
+	local dir=$1 nodes=$2 select=$3 plugdir=$4 debug=$5 shape=$6 cpus=$7 mem=$8
 	local host
 	host=$(hostname -s)
 	local pd="PluginDir=$SYSPLUGDIR"
@@ -265,7 +272,7 @@ MaxJobCount=20000
 InactiveLimit=0
 SlurmdTimeout=30
 EOF
-	node_lines "$nodes" "$shape" "$host" >>"$dir/etc/slurm.conf"
+	node_lines "$nodes" "$shape" "$host" "$cpus" "$mem" >>"$dir/etc/slurm.conf"
 	local line
 	for line in "${EXTRA[@]}"; do
 		echo "$line" >>"$dir/etc/slurm.conf"
@@ -350,7 +357,7 @@ wait_idle() {
 
 cmd_start() {
 	local dir="" nodes=64 select=linear plugdir="" lconf="" debug=info
-	local wrapper="" shape=single
+	local wrapper="" shape=single cpus=1 mem=100
 	EXTRA=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -364,10 +371,18 @@ cmd_start() {
 		--extra) EXTRA+=("$2"); shift 2 ;;
 		--ctld-wrapper) wrapper=$2; shift 2 ;;
 		--shape) shape=$2; shift 2 ;;
+		--cpus) cpus=$2; shift 2 ;;
+		--mem) mem=$2; shift 2 ;;
 		*) usage ;;
 		esac
 	done
 	[ -n "$dir" ] || usage
+	case $cpus in
+	'' | *[!0-9]* | 0) die "--cpus wants a number from 1, got '$cpus'" ;;
+	esac
+	case $mem in
+	'' | *[!0-9]* | 0) die "--mem wants a number of MB from 1, got '$mem'" ;;
+	esac
 	case $nodes in
 	'' | *[!0-9]*) die "--nodes wants a number, got '$nodes'" ;;
 	esac
@@ -416,7 +431,7 @@ cmd_start() {
 	rm -f "$dir/jobcomp.txt"
 	mkdir -p "$dir/etc" "$dir/state" "$dir/spool" "$dir/run" "$dir/log" \
 		"$dir/out" || die "cannot create directories under $dir"
-	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug" "$shape"
+	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug" "$shape" "$cpus" "$mem"
 	[ -n "$lconf" ] && cp "$lconf" "$dir/etc/locality.conf"
 	echo "export SLURM_CONF=$dir/etc/slurm.conf" >"$dir/env"
 	[ -n "$wrapper" ] && echo "$wrapper" >"$dir/run/ctld-wrapper"
@@ -515,11 +530,12 @@ cmd_stop() {
 }
 
 cmd_restart_ctld() {
-	local dir="" sig=TERM
+	local dir="" sig=TERM flags=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--dir) dir=$2; shift 2 ;;
 		--kill9) sig=KILL; shift ;;
+		--flags) flags=$2; shift 2 ;;
 		*) usage ;;
 		esac
 	done
@@ -539,7 +555,7 @@ cmd_restart_ctld() {
 		sleep 0.1
 	done
 	export SLURM_CONF=$dir/etc/slurm.conf
-	start_ctld "$dir" ""
+	start_ctld "$dir" "$flags"
 	wait_ctld "$dir" "$CTLD_TIMEOUT"
 	# Nodes answer the new slurmctld within a ping cycle; wait for that
 	# so callers see real node states, not "unknown" or "not responding".

@@ -2,40 +2,67 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # fault-tests.sh - faults injected into the 64-node local cluster (an 8x8
-# torus) while select/locality (Strategy=mm) places jobs.
+# torus) while select/locality (Strategy=mm) places jobs. Every case runs
+# twice on fresh clusters: under select/locality, then under
+# select/linear, the control, with the same jobs and the same timing; the
+# figures of both are printed side by side at the end. A loss or a
+# double booking select/locality shows beyond linear's is a defect.
 #
 #   fault-tests.sh [BUILDDIR] [--plugin-dir DIR] [--short] [--only LIST]
 #                  [--restarts N] [--seed S] [--rundir DIR] [--keep]
 #
-# Cases (each on a fresh cluster; letters for --only):
+# Cases (letters for --only). Everywhere: no job lost (each has exactly
+# one COMPLETED jobcomp record), no node in two jobs at once (jobcomp
+# records), the fault shows in slurmctld.log, and under select/locality
+# the log has no "error: select/locality" line (a node given twice is
+# one).
 #   a  kill -9 of the slurmd (PID from its pid file) of a node that runs a
-#      job: the node goes DOWN (SlurmdTimeout=10, waited for at most 90 s);
-#      while it is down a 63-node job runs without it, a 64-node job stays
+#      job: the node goes DOWN (SlurmdTimeout=10, waited for at most 90 s)
+#      and slurmctld logs "Nodes ... not responding, setting DOWN"; while
+#      it is down a 63-node job runs without it, a 64-node job stays
 #      pending and no job started in that time holds it; after
 #      cluster.sh restart-slurmd and scontrol update state=resume the
 #      64-node job runs, so the node is allocated again
-#   b  drain and resume sets of 8 random nodes (2 cycles; 4 without
-#      --short) during a stream of jobs: no job that started while a set
-#      was drained (StartTime after the drain returned, before the resume
-#      began; jobcomp has one-second resolution) holds one of its nodes;
-#      the nodes stay DRAIN/DRAINING all that time; no node in two jobs
+#   b  sets of 8 random nodes drained, or set DOWN, in turn, then resumed
+#      (2 cycles; 4 without --short) during a stream of jobs: no job that
+#      started while a set was out of service (StartTime after the update
+#      returned, before the resume began; jobcomp has one-second
+#      resolution) holds one of its nodes; the nodes stay DRAIN/DRAINING
+#      or DOWN all that time and the log has "node X state set to ...";
+#      jobs a DOWN killed are requeued and complete
 #   c  scontrol reconfigure while jobs run: with Strategy=mm changed to
 #      bestfit, slurmctld logs the new policy and jobs still complete, and
 #      a job on the then idle machine lands where bestfit (not mm) puts
 #      it; with a broken locality.conf, the plugin logs "keeping the
 #      running configuration" naming file and line, logs no new policy,
 #      jobs submitted afterwards complete and still land where bestfit
-#      puts them; a fixed file is taken on the next reconfigure
+#      puts them; a fixed file is taken on the next reconfigure. Under
+#      linear the same files and reconfigures (which it ignores)
 #   d  slurmctld killed with -9 at random points of a stream of jobs and
 #      restarted with cluster.sh restart-ctld, 3 times (6 without --short;
 #      --restarts N): every job sbatch acknowledged at least 10 s before
 #      the next kill ("must survive") has exactly one COMPLETED jobcomp
 #      record; jobs acknowledged within 10 s before a kill may be lost by
 #      Slurm itself (it saves its job state every few seconds) and are
-#      counted apart, not failed; no node in two jobs at once. The same
-#      case runs again under select/linear, the control (same job list,
-#      same kill delays), and both sets of figures are printed side by
-#      side: a loss select/locality shows beyond linear's is a defect
+#      counted apart, not failed; no node in two jobs at once
+#   e  locality.conf edited to move the nodes of running jobs (the rows
+#      in reverse order with NodeName= Coords= lines, then the 64 nodes
+#      rewired as a 16x4 torus), each edit taken by scontrol reconfigure
+#      with jobs running: the running jobs keep their nodes and complete,
+#      new jobs never get a node a running job holds, each new model is
+#      logged, and on the idle machine a job lands where the last file
+#      puts it
+#   f  state files cut short at a slurmctld restart (kill -9 after the
+#      job state was saved): node_state cut in half stops slurmctld with
+#      "fatal: Incomplete node data checkpoint file"; started with -i it
+#      logs the error, knows every job and places new ones beside them;
+#      job_state cut in half stops it with "fatal: Incomplete job state
+#      save file"; with -i every job it recovered completes (the jobs the
+#      cut dropped are counted, Slurm's own loss); locality.conf cut in
+#      the middle of a line stops select/locality's slurmctld with a fatal
+#      line naming locality.conf:4; restarted with the file fixed, every
+#      job is still known. (select/locality keeps no state file of its
+#      own: its ledger is rebuilt from the jobs slurmctld recovers.)
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
@@ -57,7 +84,7 @@ while [ $# -gt 0 ]; do
 	--seed) SEED=$2; shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,69p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "fault-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -66,8 +93,8 @@ if [ -z "$RESTARTS" ]; then
 	RESTARTS=6
 	[ "$SHORT" = 1 ] && RESTARTS=3
 fi
-CYCLES=4 STREAM_B=400 STREAM_C=80 HOLD_A=25 HOLD_B=12
-[ "$SHORT" = 1 ] && CYCLES=2 STREAM_B=200 STREAM_C=50 HOLD_A=15 HOLD_B=8
+CYCLES=4 STREAM_B=400 STREAM_C=80 STREAM_E=80 STREAM_F=30 HOLD_A=25 HOLD_B=12
+[ "$SHORT" = 1 ] && CYCLES=2 STREAM_B=200 STREAM_C=50 STREAM_E=50 STREAM_F=20 HOLD_A=15 HOLD_B=8
 
 SUITE=fault
 lib_init loc-fault
@@ -174,6 +201,48 @@ jobcomp_table() {
 	}' "$1"
 }
 
+# log_has PATTERN - true if slurmctld.log has a line matching PATTERN (ERE).
+log_has() {
+	grep -q -E -e "$1" "$CURRENT/log/slurmctld.log" 2>/dev/null
+}
+
+# completed_once TABLE ID... - prints why, if a job of the list has no
+# COMPLETED record in TABLE (jobcomp_table) or more than one.
+completed_once() {
+	local tab=$1
+	shift
+	printf '%s\n' "$@" | awk -v tab="$tab" '
+		BEGIN { while ((getline l < tab) > 0) { split(l, f, " "); if (f[3] == "COMPLETED") c[f[1]]++ } }
+		NF {
+			n++
+			if (!c[$1]) { lost++; if (!l1) l1 = $1 }
+			else if (c[$1] > 1) { twice++; if (!t1) t1 = $1 }
+		}
+		END {
+			if (lost) printf "%d of %d jobs have no COMPLETED record (first: %s)", lost, n, l1
+			if (twice) printf "%s%d completed more than once (first: %s)", lost ? "; " : "", twice, t1
+		}'
+}
+
+# plugin_errors - prints "; N select/locality error lines (first: ...)"
+# when slurmctld.log has any; a node given to two jobs is one of them.
+# The error a broken locality.conf is meant to log ("keeping the running
+# configuration", case c) is not counted.
+plugin_errors() {
+	local n
+	n=$(grep 'error: select/locality' "$CURRENT/log/slurmctld.log" 2>/dev/null |
+		grep -vc 'keeping the running configuration')
+	[ "${n:-0}" -gt 0 ] &&
+		echo "; $n select/locality error lines (first: $(grep 'error: select/locality' "$CURRENT/log/slurmctld.log" | grep -v -m1 'keeping the running configuration' | sed 's/^\[[^]]*\] //'))"
+}
+
+# fig LETTER TEXT - one plugin's figures of case LETTER, printed side by
+# side at the end.
+fig() {
+	FIGS="${FIGS:+$FIGS
+}$1|$2"
+}
+
 # The policy's prediction for k nodes on the idle machine.
 predict() {
 	"$EVAL" --conf "$1" --nodes "$ALLNODES" --predict -k "$2" 2>/dev/null
@@ -184,18 +253,30 @@ LCONF_BF=$RUNROOT/locality-bestfit.conf
 printf '# 8x8 torus, n001..n064 row-major\nDimensions=8x8\nTorus=yes\nStrategy=mm\nCurve=hilbert\n' \
 	>"$LCONF_MM"
 sed 's/^Strategy=mm$/Strategy=bestfit/' "$LCONF_MM" >"$LCONF_BF"
+# Case e's edits: the same nodes moved. Rows in reverse order (NodeName=
+# lines with Coords=), then the 64 nodes rewired as a 16x4 torus.
+LCONF_REV=$RUNROOT/rows-reversed.conf
+LCONF_16X4=$RUNROOT/rewired-16x4.conf
+{
+	printf '# 8x8 torus, rows of 8 nodes in reverse order\nDimensions=8x8\nTorus=yes\nStrategy=mm\nCurve=hilbert\n'
+	for r in 0 1 2 3 4 5 6 7; do
+		printf 'NodeName=n[%03d-%03d] Coords=%d,0\n' $((r * 8 + 1)) $((r * 8 + 8)) $((7 - r))
+	done
+} >"$LCONF_REV"
+printf '# the same 64 nodes as a 16x4 torus\nDimensions=16x4\nTorus=yes\nStrategy=mm\nCurve=hilbert\n' \
+	>"$LCONF_16X4"
 
 # --- a: a slurmd killed under a running job -----------------------------
 
 case_a() {
-	local n1="a: a slurmd killed with -9 under a running job: its node goes DOWN"
-	local n2="a: the DOWN node is never allocated while its slurmd is dead"
-	local n3="a: after slurmd restart and resume, the node is allocated again"
-	local bad1="" bad2="" bad3=""
-	if ! start_cluster a locality "$LCONF_MM" "SlurmdTimeout=10"; then
-		not_ok "$n1" "cluster did not start"
-		not_ok "$n2" "cluster did not start"
-		not_ok "$n3" "cluster did not start"
+	local sel=$1 n
+	local n1="a ($sel): a slurmd killed with -9 under a running job: its node goes DOWN, slurmctld logs it"
+	local n2="a ($sel): the DOWN node is never allocated while its slurmd is dead; no node in two jobs"
+	local n3="a ($sel): after slurmd restart and resume, the node is allocated again"
+	local n4="a ($sel): no job lost: every job submitted around the fault completes once"
+	local bad1="" bad2="" bad3="" bad4=""
+	if ! start_cluster "a-$sel" "$sel" "$LCONF_MM" "SlurmdTimeout=10"; then
+		for n in "$n1" "$n2" "$n3" "$n4"; do not_ok "$n" "cluster did not start"; done
 		return
 	fi
 	local holder victim pid t_kill t_down="" t_restart st i
@@ -212,9 +293,7 @@ case_a() {
 		fi
 	fi
 	if [ -n "$bad1" ]; then
-		not_ok "$n1" "$bad1"
-		not_ok "$n2" "$bad1"
-		not_ok "$n3" "$bad1"
+		for n in "$n1" "$n2" "$n3" "$n4"; do not_ok "$n" "$bad1"; done
 		stop_cluster
 		return
 	fi
@@ -228,13 +307,14 @@ case_a() {
 	if [ -z "$t_down" ]; then
 		bad1="$victim is '$st' 90 s after its slurmd was killed"
 	else
-		note "a: slurmd of $victim (pid $pid) killed; $victim $st after $((t_down - t_kill)) s;" \
+		note "a ($sel): slurmd of $victim (pid $pid) killed; $victim $st after $((t_down - t_kill)) s;" \
 			"job $holder is $(job_field "$holder" JobState)"
+		log_has "Nodes .*$victim.* not responding, setting DOWN" ||
+			bad1="slurmctld.log lacks 'Nodes $victim not responding, setting DOWN'"
 	fi
 	result "$n1" "$bad1"
 	if [ -n "$bad1" ]; then
-		not_ok "$n2" "the node never went DOWN"
-		not_ok "$n3" "the node never went DOWN"
+		for n in "$n2" "$n3" "$n4"; do not_ok "$n" "the node never went DOWN"; done
 		stop_cluster
 		return
 	fi
@@ -262,11 +342,11 @@ case_a() {
 		bad2="${bad2:+$bad2; }the 63-node job $big did not run while $victim was down ($(job_field "$big" Reason))"
 	t_restart=$(date +%s)
 	if ! "$CLUSTER" restart-slurmd --dir "$CURRENT" --node "$victim" \
-		>"$RUNROOT/a.restart.log" 2>&1; then
-		bad3="restart-slurmd failed: $(tail -n 1 "$RUNROOT/a.restart.log")"
+		>"$RUNROOT/a-$sel.restart.log" 2>&1; then
+		bad3="restart-slurmd failed: $(tail -n 1 "$RUNROOT/a-$sel.restart.log")"
 	fi
 	sleep 2
-	note "a: $victim after slurmd restart: $(node_state "$victim"); scontrol update state=resume:" \
+	note "a ($sel): $victim after slurmd restart: $(node_state "$victim"); scontrol update state=resume:" \
 		"$(scontrol update nodename="$victim" state=resume 2>&1 || true)"
 	if [ -z "$bad3" ]; then
 		if wait_state "$full" RUNNING 60; then
@@ -280,11 +360,11 @@ case_a() {
 	wait_empty 60 || bad3="${bad3:+$bad3; }jobs did not finish"
 	sleep 1
 	# From jobcomp: no job that started while the node was DOWN holds it.
-	local tab=$RUNROOT/a.table n_during
+	local tab=$RUNROOT/a-$sel.table n_during
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
 	# The holder's own records (killed with its node, then cancelled)
 	# are not allocations made while the node was down.
-	note "a: records of the holder job: $(awk -v h="$holder" '$1 == h { printf "%s[%s %d-%d] ", sep, $3, $4, $5; sep = " " }' "$tab")"
+	note "a ($sel): records of the holder job: $(awk -v h="$holder" '$1 == h { printf "%s[%s %d-%d] ", sep, $3, $4, $5; sep = " " }' "$tab")"
 	n_during=$(awk -v a="$t_down" -v b="$t_restart" -v h="$holder" \
 		'$1 != h && $4 >= a && $4 < b' "$tab" | wc -l)
 	id=$(awk -v a="$t_down" -v b="$t_restart" -v v="$victim" -v h="$holder" \
@@ -293,31 +373,39 @@ case_a() {
 	local ov
 	ov=$(overlap "$CURRENT/jobcomp.txt")
 	[ -n "$ov" ] && bad2="${bad2:+$bad2; }$ov"
-	note "a: $n_during jobs started while $victim was down, none on it;" \
-		"the 64-node job started $(($(awk -v j="$full" '$1 == j { print $4 }' "$tab") - t_restart)) s after the slurmd restart"
+	local late
+	late=$(($(awk -v j="$full" '$1 == j { print $4 }' "$tab") - t_restart))
+	note "a ($sel): $n_during jobs started while $victim was down, none on it;" \
+		"the 64-node job started $late s after the slurmd restart"
 	result "$n2" "$bad2"
 	result "$n3" "$bad3"
+	bad4=$(completed_once "$tab" "$big" "$full" "${ids[@]}")
+	bad4="$bad4$(plugin_errors)"
+	result "$n4" "$bad4"
+	fig a "select/$sel: $victim DOWN $((t_down - t_kill)) s after the kill, $n_during jobs started while it was down (none on it), 64-node job started $late s after the slurmd restart, $(awk -v h="$holder" '$1 != h && $3 == "COMPLETED"' "$tab" | wc -l) of $((2 + ${#ids[@]})) jobs completed"
 	stop_cluster
 }
 
-# --- b: drain and resume during a run -----------------------------------
+# --- b: nodes drained or set DOWN, then resumed, during a run ----------
 
 case_b() {
-	local n1="b: no job starts on a node while it is drained ($CYCLES drain/resume cycles during $STREAM_B jobs)"
-	local n2="b: drained nodes stay DRAIN/DRAINING until resumed"
-	local n3="b: every job completes, no node in two jobs at once"
+	local sel=$1
+	local n1="b ($sel): no job starts on a node while it is drained or DOWN ($CYCLES cycles, drain and DOWN in turn, during $STREAM_B jobs)"
+	local n2="b ($sel): drained nodes stay DRAIN/DRAINING, DOWN nodes DOWN, until resumed; slurmctld logs each change"
+	local n3="b ($sel): no job lost (jobs on nodes set DOWN are requeued and complete), none runs twice, no node in two jobs at once"
 	local bad1="" bad2="" bad3=""
-	if ! start_cluster b locality "$LCONF_MM"; then
+	if ! start_cluster "b-$sel" "$sel" "$LCONF_MM"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
 		return
 	fi
-	gen_jobs B "$STREAM_B" "$SEED" 0.5 4 >"$RUNROOT/b.list"
+	gen_jobs B "$STREAM_B" "$SEED" 0.5 4 >"$RUNROOT/b-$sel.list"
 	rm -f "$RUNROOT/b.stop"
-	submitter "$RUNROOT/b.list" "$RUNROOT/b.acks" 0.1 "$RUNROOT/b.stop" &
+	submitter "$RUNROOT/b-$sel.list" "$RUNROOT/b-$sel.acks" 0.1 "$RUNROOT/b.stop" &
 	SUBMITTER=$!
-	local c set t1 t2 i st intervals=$RUNROOT/b.intervals
+	local c set t1 t2 i st act want intervals=$RUNROOT/b-$sel.intervals
+	local killed=0 running node
 	: >"$intervals"
 	for c in $(seq "$CYCLES"); do
 		sleep 6
@@ -328,13 +416,24 @@ case_b() {
 				if (!(x in s)) { s[x] = 1; n++; out = out (n > 1 ? "," : "") sprintf("n%03d", x) }
 			}
 			print out }')
-		scontrol update nodename="$set" state=drain reason=fault-test ||
-			bad1="scontrol update state=drain failed"
+		act=drain
+		[ $((c % 2)) = 0 ] && act=down
+		# Jobs a DOWN kills: those running on the set just before.
+		running=$(squeue -h -t R -o '%i %N' 2>/dev/null |
+			while read -r i node; do echo "$i $(expand "$node")"; done |
+			awk -v set="$set" '
+			BEGIN { n = split(set, s, ","); for (i = 1; i <= n; i++) d[s[i]] = 1 }
+			{ m = split($2, x, ","); for (i = 1; i <= m; i++) if (x[i] in d) { c++; break } }
+			END { print c + 0 }')
+		scontrol update nodename="$set" state="$act" reason=fault-test ||
+			bad1="scontrol update state=$act failed"
 		t1=$(date +%s)
 		for i in $(seq "$HOLD_B"); do
 			for st in $(sinfo -h -N -n "$set" -o %T); do
-				case $st in drain* | drng*) ;;
-				*) bad2="a node of $set was '$st' while drained" ;;
+				# DRAIN shows as drained, draining (drng) or drain
+				# (sinfo %T); DOWN as down, down* when not responding.
+				case $act/$st in drain/drain* | drain/drng* | down/down*) ;;
+				*) bad2="a node of $set was '$st' while set $act" ;;
 				esac
 			done
 			sleep 1
@@ -343,12 +442,17 @@ case_b() {
 		scontrol update nodename="$set" state=resume ||
 			bad1="scontrol update state=resume failed"
 		echo "$t1 $t2 $set" >>"$intervals"
+		[ "$act" = down ] && killed=$((killed + running))
+		for node in $(echo "$set" | tr ',' ' '); do
+			log_has "node $node state set to ${act^^}" ||
+				bad2="${bad2:+$bad2; }slurmctld.log lacks 'node $node state set to ${act^^}'"
+		done
 	done
 	wait "$SUBMITTER"
 	SUBMITTER=""
 	wait_empty 240 || bad3="jobs did not finish"
 	sleep 1
-	local tab=$RUNROOT/b.table during=0 viol reused=0
+	local tab=$RUNROOT/b-$sel.table during=0 viol reused=0
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
 	while read -r t1 t2 set; do
 		viol=$(awk -v a="$t1" -v b="$t2" -v set="$set" '
@@ -356,43 +460,52 @@ case_b() {
 			$4 > a && $4 < b {
 				m = split($6, x, ",")
 				for (i = 1; i <= m; i++)
-					if (x[i] in d) { print "job " $1 " started at " $4 " on drained " x[i]; exit }
+					if (x[i] in d) { print "job " $1 " started at " $4 " on " x[i]; exit }
 			}' "$tab")
-		[ -n "$viol" ] && bad1="$viol (drained [$t1,$t2]: $set)"
+		[ -n "$viol" ] && bad1="$viol (out of service [$t1,$t2]: $set)"
 		during=$((during + $(awk -v a="$t1" -v b="$t2" '$4 > a && $4 < b' "$tab" | wc -l)))
 		reused=$((reused + $(awk -v b="$t2" -v set="$set" '
 			BEGIN { n = split(set, s, ","); for (i = 1; i <= n; i++) d[s[i]] = 1 }
 			$4 > b { m = split($6, x, ","); for (i = 1; i <= m; i++) if (x[i] in d) { c++; break } }
 			END { print c + 0 }' "$tab")))
 	done <"$intervals"
-	[ "$during" -gt 0 ] || bad1="${bad1:+$bad1; }no job started while nodes were drained (the check proved nothing)"
-	note "b: $during jobs started while nodes were drained, none on them; $reused jobs started on a once-drained node after its resume"
-	local nack ndone
-	nack=$(awk '$2 != "FAIL"' "$RUNROOT/b.acks" | wc -l)
-	ndone=$(awk 'FNR == NR { if ($2 != "FAIL") w[$2] = 1; next }
-		($1 in w) && $3 == "COMPLETED" { c++ } END { print c + 0 }' \
-		"$RUNROOT/b.acks" "$tab")
-	[ "$ndone" = "$nack" ] && [ "$nack" = "$STREAM_B" ] ||
-		bad3="${bad3:+$bad3; }$ndone of $nack acknowledged jobs ($STREAM_B sent) completed"
+	[ "$during" -gt 0 ] || bad1="${bad1:+$bad1; }no job started while nodes were out of service (the check proved nothing)"
+	note "b ($sel): $during jobs started while nodes were out of service, none on them; $reused jobs started on such a node after its resume"
+	local r nreq
+	# shellcheck disable=SC2046
+	r=$(completed_once "$tab" $(awk '$2 != "FAIL" { print $2 }' "$RUNROOT/b-$sel.acks"))
+	nreq=$(awk '$3 != "COMPLETED"' "$tab" | wc -l)
+	[ "$(awk '$2 != "FAIL"' "$RUNROOT/b-$sel.acks" | wc -l)" = "$STREAM_B" ] ||
+		r="${r:+$r; }sbatch refused $(awk '$2 == "FAIL"' "$RUNROOT/b-$sel.acks" | wc -l) of $STREAM_B jobs"
+	[ -n "$r" ] && bad3="${bad3:+$bad3; }$r"
 	local ov
 	ov=$(overlap "$CURRENT/jobcomp.txt")
 	[ -n "$ov" ] && bad3="${bad3:+$bad3; }$ov"
+	bad3="$bad3$(plugin_errors)"
+	note "b ($sel): $killed jobs ran on nodes when they were set DOWN; $nreq jobcomp records other than COMPLETED (runs a DOWN ended: $(awk '$3 != "COMPLETED" { print $3 }' "$tab" | sort | uniq -c | awk '{ printf "%s%s=%d", sep, $2, $1; sep = " " }'))"
 	result "$n1" "$bad1"
 	result "$n2" "$bad2"
 	result "$n3" "$bad3"
+	fig b "select/$sel: $during jobs started while nodes were out of service (none on them), $killed ran on nodes set DOWN, $(awk '$3 == "COMPLETED"' "$tab" | wc -l) of $STREAM_B completed, $nreq other records"
 	stop_cluster
 }
 
 # --- c: scontrol reconfigure with a changed and a broken locality.conf ---
 
 # c_idle_check EXPECT_CONF OTHER_CONF - on the idle machine, a job of a
-# size the two policies place differently lands where EXPECT_CONF's
-# policy puts it. Sets C_WHY to the reason when not.
+# size the two files place differently lands where EXPECT_CONF puts it.
+# Sets C_WHY to the reason when not. Under select/linear (the control)
+# it only waits for the idle machine, as the check does.
 c_idle_check() {
 	local want=$1 other=$2 k pw po id got sw so
 	C_WHY=""
-	sw=$(sed -n 's/^Strategy=//p' "$want")
-	so=$(sed -n 's/^Strategy=//p' "$other")
+	sw=$(basename "$want" .conf)
+	so=$(basename "$other" .conf)
+	if [ "$SEL" != locality ]; then
+		wait_empty 60 || C_WHY="jobs still running"
+		wait_all_idle 30 || C_WHY="${C_WHY:+$C_WHY; }not all nodes idle"
+		return
+	fi
 	[ -n "$EVAL" ] || { C_WHY="locality-eval not built"; return; }
 	wait_empty 60 || { C_WHY="jobs still running"; return; }
 	wait_all_idle 30 || { C_WHY="not all nodes idle"; return; }
@@ -412,37 +525,62 @@ c_idle_check() {
 	if [ "$(expand "$got")" != "$(expand "$pw")" ]; then
 		C_WHY="-N$k job got $got; $sw predicts $pw, $so $po"
 	else
-		note "c: -N$k on the idle machine -> $got ($sw's choice; $so would give $po)"
+		note "$CASE: -N$k on the idle machine -> $got ($sw's choice; $so would give $po)"
 	fi
 	wait_empty 30 >/dev/null
 }
 
-# c_stream TAG - submits a stream in the background.
-c_stream() {
-	gen_jobs "C$1-" "$STREAM_C" "$((SEED + 7))" 0.5 4 >"$RUNROOT/c$1.list"
-	rm -f "$RUNROOT/c.stop"
-	submitter "$RUNROOT/c$1.list" "$RUNROOT/c$1.acks" 0.1 "$RUNROOT/c.stop" &
+# stream TAG N MIN MAX - submits N jobs (runtimes MIN..MAX s) named TAG-i
+# in the background, 0.1 s apart; the same jobs under every plugin.
+stream() {
+	gen_jobs "$1-" "$2" "$((SEED + 7))" "$3" "$4" >"$RUNROOT/$1.list"
+	rm -f "$RUNROOT/stream.stop"
+	submitter "$RUNROOT/$1.list" "$RUNROOT/$1.acks" 0.1 "$RUNROOT/stream.stop" &
 	SUBMITTER=$!
 }
 
-# c_completed TAG - prints why, if a job of stream TAG did not complete.
-c_completed() {
-	local nack ndone
-	jobcomp_table "$CURRENT/jobcomp.txt" >"$RUNROOT/c.table"
-	nack=$(awk '$2 != "FAIL"' "$RUNROOT/c$1.acks" | wc -l)
-	ndone=$(awk 'FNR == NR { if ($2 != "FAIL") w[$2] = 1; next }
-		($1 in w) && $3 == "COMPLETED" { c++ } END { print c + 0 }' \
-		"$RUNROOT/c$1.acks" "$RUNROOT/c.table")
-	[ "$ndone" = "$nack" ] && [ "$nack" = "$STREAM_C" ] ||
-		echo "$ndone of $nack acknowledged jobs ($STREAM_C sent) completed"
+# stream_done TAG - waits for the submitter and the queue; prints why, if
+# a job of stream TAG was refused or did not complete exactly once.
+stream_done() {
+	local r
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	wait_empty 180 || echo "jobs did not finish; "
+	sleep 1
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$RUNROOT/$1.table"
+	# shellcheck disable=SC2046
+	r=$(completed_once "$RUNROOT/$1.table" $(awk '$2 != "FAIL" { print $2 }' "$RUNROOT/$1.acks"))
+	[ -n "$r" ] && echo "$r; "
+	awk '$2 == "FAIL" { n++ } END { if (n) printf "sbatch refused %d jobs; ", n }' "$RUNROOT/$1.acks"
+}
+
+# reconf_logged PATTERN [OFFSET] - after scontrol reconfigure, waits up to
+# 10 s for a slurmctld.log line (past byte OFFSET) matching PATTERN;
+# prints it.
+reconf_logged() {
+	local line="" log=$CURRENT/log/slurmctld.log
+	for _ in $(seq 20); do
+		line=$(tail -c +$((${2:-0} + 1)) "$log" | grep -m1 -E "$1")
+		[ -n "$line" ] && break
+		sleep 0.5
+	done
+	echo "${line#*] }"
 }
 
 case_c() {
-	local n1="c: reconfigure with Strategy=mm changed to bestfit while jobs run: new policy logged and used, jobs complete"
-	local n2="c: reconfigure with a broken locality.conf while jobs run: error logged, running configuration kept, jobs still placed"
-	local n3="c: after the broken file is fixed, the next reconfigure loads it"
+	local sel=$1 n1 n2 n3
 	local bad1="" bad2="" bad3=""
-	if ! start_cluster c locality "$LCONF_MM"; then
+	SEL=$sel CASE="c ($sel)"
+	if [ "$sel" = locality ]; then
+		n1="c ($sel): reconfigure with Strategy=mm changed to bestfit while jobs run: new policy logged and used, jobs complete"
+		n2="c ($sel): reconfigure with a broken locality.conf while jobs run: error logged, running configuration kept, jobs still placed"
+		n3="c ($sel): after the broken file is fixed, the next reconfigure loads it"
+	else
+		n1="c ($sel): reconfigure (locality.conf changed) while jobs run: every job completes once"
+		n2="c ($sel): reconfigure (locality.conf broken) while jobs run: every job completes once, no node in two jobs"
+		n3="c ($sel): reconfigure (locality.conf fixed): slurmctld keeps running"
+	fi
+	if ! start_cluster "c-$sel" "$sel" "$LCONF_MM"; then
 		not_ok "$n1" "cluster did not start"
 		not_ok "$n2" "cluster did not start"
 		not_ok "$n3" "cluster did not start"
@@ -451,68 +589,58 @@ case_c() {
 	local log=$CURRENT/log/slurmctld.log conf=$CURRENT/etc/locality.conf
 	local off line r pid
 	pid=$(cat "$CURRENT/run/slurmctld.recpid")
-	grep -q 'select/locality: Strategy=mm ' "$log" ||
+	[ "$sel" = locality ] && ! grep -q 'select/locality: Strategy=mm ' "$log" &&
 		bad1="the start-up log lacks 'Strategy=mm'"
 
 	# Changed: mm -> bestfit while the stream runs.
-	c_stream 1
+	stream "C1-$sel" "$STREAM_C" 0.5 4
 	sleep 4
 	off=$(stat -c %s "$log")
 	cp "$LCONF_BF" "$conf"
 	scontrol reconfigure || bad1="scontrol reconfigure failed"
-	for _ in $(seq 20); do
-		line=$(tail -c +$((off + 1)) "$log" | grep -m1 'select/locality: Strategy=bestfit ')
-		[ -n "$line" ] && break
-		sleep 0.5
-	done
-	if [ -n "$line" ]; then
-		note "c: after reconfigure: ${line#*] }"
-	else
-		bad1="${bad1:+$bad1; }no 'select/locality: Strategy=bestfit' in slurmctld.log after the reconfigure"
+	if [ "$sel" = locality ]; then
+		line=$(reconf_logged 'select/locality: Strategy=bestfit ' "$off")
+		if [ -n "$line" ]; then
+			note "c ($sel): after reconfigure: $line"
+		else
+			bad1="${bad1:+$bad1; }no 'select/locality: Strategy=bestfit' in slurmctld.log after the reconfigure"
+		fi
 	fi
-	wait "$SUBMITTER"
-	SUBMITTER=""
-	wait_empty 120 || bad1="${bad1:+$bad1; }jobs did not finish"
-	sleep 1
-	r=$(c_completed 1)
+	r=$(stream_done "C1-$sel")
 	[ -n "$r" ] && bad1="${bad1:+$bad1; }$r"
 	c_idle_check "$LCONF_BF" "$LCONF_MM"
 	[ -n "$C_WHY" ] && bad1="${bad1:+$bad1; }$C_WHY"
 	result "$n1" "$bad1"
 
 	# Broken: an unknown strategy on line 4, while the stream runs.
-	c_stream 2
+	stream "C2-$sel" "$STREAM_C" 0.5 4
 	sleep 4
 	off=$(stat -c %s "$log")
 	printf '# broken on purpose\nDimensions=8x8\nTorus=yes\nStrategy=nosuch\nCurve=hilbert\n' >"$conf"
-	scontrol reconfigure || note "c: scontrol reconfigure with the broken file returned non-zero"
-	line=""
-	for _ in $(seq 20); do
-		line=$(tail -c +$((off + 1)) "$log" | grep -m1 'keeping the running configuration')
-		[ -n "$line" ] && break
-		sleep 0.5
-	done
-	if [ -z "$line" ]; then
-		bad2="no 'keeping the running configuration' in slurmctld.log"
+	scontrol reconfigure || note "c ($sel): scontrol reconfigure with the broken file returned non-zero"
+	if [ "$sel" = locality ]; then
+		line=$(reconf_logged 'keeping the running configuration' "$off")
+		if [ -z "$line" ]; then
+			bad2="no 'keeping the running configuration' in slurmctld.log"
+		else
+			note "c ($sel): broken file: $line"
+			case $line in *locality.conf:4*) ;;
+			*) bad2="the error does not name locality.conf:4: $line" ;;
+			esac
+		fi
+		sleep 2
+		# A slurmctld that restarts itself on reconfigure (Slurm 24.11)
+		# logs the policy it keeps; any other one means the broken file
+		# was used.
+		if tail -c +$((off + 1)) "$log" | grep 'select/locality: Strategy=' |
+			grep -qv 'Strategy=bestfit '; then
+			bad2="${bad2:+$bad2; }a policy was logged after the broken reconfigure: $(tail -c +$((off + 1)) "$log" | grep 'select/locality: Strategy=' | grep -v -m1 'Strategy=bestfit ')"
+		fi
 	else
-		note "c: broken file: ${line#*] }"
-		case $line in *locality.conf:4*) ;;
-		*) bad2="the error does not name locality.conf:4: $line" ;;
-		esac
+		sleep 2
 	fi
-	sleep 2
 	[ -d "/proc/$pid" ] || bad2="${bad2:+$bad2; }slurmctld died"
-	# A slurmctld that restarts itself on reconfigure (Slurm 24.11) logs
-	# the policy it keeps; any other one means the broken file was used.
-	if tail -c +$((off + 1)) "$log" | grep 'select/locality: Strategy=' |
-		grep -qv 'Strategy=bestfit '; then
-		bad2="${bad2:+$bad2; }a policy was logged after the broken reconfigure: $(tail -c +$((off + 1)) "$log" | grep 'select/locality: Strategy=' | grep -v -m1 'Strategy=bestfit ')"
-	fi
-	wait "$SUBMITTER"
-	SUBMITTER=""
-	wait_empty 120 || bad2="${bad2:+$bad2; }jobs did not finish"
-	sleep 1
-	r=$(c_completed 2)
+	r=$(stream_done "C2-$sel")
 	[ -n "$r" ] && bad2="${bad2:+$bad2; }$r"
 	# The running configuration (bestfit) still places jobs.
 	c_idle_check "$LCONF_BF" "$LCONF_MM"
@@ -526,16 +654,240 @@ case_c() {
 	off=$(stat -c %s "$log")
 	cp "$LCONF_MM" "$conf"
 	scontrol reconfigure || bad3="scontrol reconfigure failed"
-	line=""
-	for _ in $(seq 20); do
-		line=$(tail -c +$((off + 1)) "$log" | grep -m1 'select/locality: Strategy=mm ')
-		[ -n "$line" ] && break
-		sleep 0.5
-	done
-	[ -n "$line" ] || bad3="no 'select/locality: Strategy=mm' in slurmctld.log after the fix"
+	if [ "$sel" = locality ]; then
+		line=$(reconf_logged 'select/locality: Strategy=mm ' "$off")
+		[ -n "$line" ] || bad3="no 'select/locality: Strategy=mm' in slurmctld.log after the fix"
+	fi
 	c_idle_check "$LCONF_MM" "$LCONF_BF"
 	[ -n "$C_WHY" ] && bad3="${bad3:+$bad3; }$C_WHY"
+	[ -d "/proc/$pid" ] || bad3="${bad3:+$bad3; }slurmctld died"
+	bad3="$bad3$(plugin_errors)"
 	result "$n3" "$bad3"
+	fig c "select/$sel: $(awk '$3 == "COMPLETED" && $2 ~ /^C[12]-/' "$RUNROOT/C2-$sel.table" | wc -l) of $((2 * STREAM_C)) jobs completed across the three reconfigures"
+	stop_cluster
+}
+
+# --- e: locality.conf edits that move nodes running jobs -----------------
+
+case_e() {
+	local sel=$1 n1 n2 n3
+	local bad1="" bad2="" bad3=""
+	SEL=$sel CASE="e ($sel)"
+	n1="e ($sel): locality.conf edited under load to move the nodes of running jobs (rows reversed, then rewired 16x4), each taken by scontrol reconfigure: no job lost, none runs twice"
+	n2="e ($sel): no node in two jobs at once across the moves"
+	if [ "$sel" = locality ]; then
+		n3="e ($sel): each move is logged (Grid=, NodeName= lines) with no plugin error, and on the idle machine a job lands where the last file puts it"
+	else
+		n3="e ($sel): slurmctld keeps running through the same reconfigures"
+	fi
+	if ! start_cluster "e-$sel" "$sel" "$LCONF_MM"; then
+		not_ok "$n1" "cluster did not start"
+		not_ok "$n2" "cluster did not start"
+		not_ok "$n3" "cluster did not start"
+		return
+	fi
+	local log=$CURRENT/log/slurmctld.log conf=$CURRENT/etc/locality.conf
+	local off line r pid f run1 moved=""
+	pid=$(cat "$CURRENT/run/slurmctld.recpid")
+	stream "E-$sel" "$STREAM_E" 3 10
+	for f in "$LCONF_REV" "$LCONF_16X4"; do
+		sleep 6
+		run1=$(squeue -h -t R -o %i 2>/dev/null | wc -l)
+		off=$(stat -c %s "$log")
+		cp "$f" "$conf"
+		scontrol reconfigure || bad3="${bad3:+$bad3; }scontrol reconfigure failed"
+		[ "$run1" -gt 0 ] || bad1="${bad1:+$bad1; }no job was running when $(basename "$f") was taken (the case proved nothing)"
+		moved="${moved:+$moved, }$(basename "$f" .conf) with $run1 jobs running"
+		if [ "$sel" = locality ]; then
+			case $f in
+			*16x4*) line=$(reconf_logged 'select/locality: Grid=16x4 ' "$off") ;;
+			*) line=$(reconf_logged 'select/locality: .* NodeName lines placing' "$off") ;;
+			esac
+			if [ -n "$line" ]; then
+				note "e ($sel): after $(basename "$f"): $line"
+			else
+				bad3="${bad3:+$bad3; }slurmctld.log has no new model after $(basename "$f")"
+			fi
+		fi
+	done
+	r=$(stream_done "E-$sel")
+	[ -n "$r" ] && bad1="${bad1:+$bad1; }$r"
+	result "$n1" "$bad1"
+	local ov
+	ov=$(overlap "$CURRENT/jobcomp.txt")
+	[ -n "$ov" ] && bad2="$ov"
+	result "$n2" "$bad2"
+	c_idle_check "$LCONF_16X4" "$LCONF_MM"
+	[ -n "$C_WHY" ] && bad3="${bad3:+$bad3; }$C_WHY"
+	[ -d "/proc/$pid" ] || bad3="${bad3:+$bad3; }slurmctld died"
+	bad3="$bad3$(plugin_errors)"
+	result "$n3" "$bad3"
+	fig e "select/$sel: moved $moved; $(awk '$3 == "COMPLETED" && $2 ~ /^E-/' "$RUNROOT/E-$sel.table" | wc -l) of $STREAM_E jobs completed"
+	stop_cluster
+}
+
+# --- f: state files cut short at a slurmctld restart ----------------------
+
+# f_kill - kill -9 of slurmctld.
+f_kill() {
+	local pid
+	pid=$(cat "$CURRENT/run/slurmctld.recpid" 2>/dev/null)
+	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+	sleep 1
+}
+
+# f_restart FLAGS LOG - cluster.sh restart-ctld; returns its status.
+f_restart() {
+	"$CLUSTER" restart-ctld --dir "$CURRENT" ${1:+--flags "$1"} >>"$2" 2>&1
+}
+
+# f_cut FILE - cuts FILE to half its size.
+f_cut() {
+	local sz
+	sz=$(stat -c %s "$1" 2>/dev/null) || return 1
+	truncate -s $((sz / 2)) "$1"
+	echo "$(basename "$1") cut from $sz to $((sz / 2)) bytes"
+}
+
+case_f() {
+	local sel=$1 F=$RUNROOT/f-$1 n1 n2 n3 n4 n
+	local bad1="" bad2="" bad3="" bad4=""
+	SEL=$sel CASE="f ($sel)"
+	n1="f ($sel): node_state cut short at a restart: slurmctld stops naming it; started with -i it logs the error and keeps every job it knew, and places new ones"
+	n2="f ($sel): job_state cut short at a restart: slurmctld stops naming it; started with -i it runs every job it recovered"
+	if [ "$sel" = locality ]; then
+		n3="f ($sel): locality.conf cut short at a restart: slurmctld stops naming file and line; restarted with the file fixed, it keeps every job"
+	else
+		n3="f ($sel): the same restarts with locality.conf cut short (not read by linear): slurmctld keeps every job"
+	fi
+	n4="f ($sel): no job lost but those the cut job_state dropped, none runs twice, no node in two jobs at once"
+	if ! start_cluster "f-$sel" "$sel" "$LCONF_MM"; then
+		for n in "$n1" "$n2" "$n3" "$n4"; do not_ok "$n" "cluster did not start"; done
+		return
+	fi
+	local log=$CURRENT/log/slurmctld.log st=$CURRENT/state conf=$CURRENT/etc/locality.conf
+	local off cut alive recovered lost="" rlog=$F.restart.log
+	: >"$rlog"
+
+	# 1: node_state cut short.
+	stream "F1-$sel" "$STREAM_F" 8 20
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	sleep 11 # slurmctld has saved every job
+	f_kill
+	cut=$(f_cut "$st/node_state") || bad1="no node_state in $st"
+	note "f ($sel): $cut"
+	off=$(stat -c %s "$log")
+	if f_restart "" "$rlog"; then
+		bad1="${bad1:+$bad1; }slurmctld started on a cut node_state without -i"
+	elif ! tail -c +$((off + 1)) "$log" | grep -q 'fatal: Incomplete node data checkpoint file'; then
+		bad1="${bad1:+$bad1; }slurmctld stopped without 'fatal: Incomplete node data checkpoint file'"
+	fi
+	off=$(stat -c %s "$log")
+	if ! f_restart -i "$rlog"; then
+		bad1="${bad1:+$bad1; }slurmctld -i did not start: $(tail -n 2 "$rlog" | tr '\n' ' ')"
+	else
+		tail -c +$((off + 1)) "$log" | grep -q 'error: Incomplete node data checkpoint file' ||
+			bad1="${bad1:+$bad1; }slurmctld -i did not log 'error: Incomplete node data checkpoint file'"
+		# Every job of the stream is still known (queued, running or
+		# done).
+		jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table1"
+		alive=$(awk 'FNR == NR { if ($2 != "FAIL") print $2; next }' "$RUNROOT/F1-$sel.acks" |
+			while read -r id; do
+				awk -v j="$id" '$1 == j && $3 == "COMPLETED" { f = 1 } END { exit !f }' "$F.table1" ||
+					[ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
+			done | paste -sd' ' -)
+		[ -n "$alive" ] && bad1="${bad1:+$bad1; }slurmctld -i forgot job(s) $alive"
+	fi
+	note "f ($sel): after the node_state cut: $(squeue -h -t R -o %i 2>/dev/null | wc -l) jobs running, $(squeue -h -t PD -o %i 2>/dev/null | wc -l) pending"
+
+	# 2: job_state cut short, with new jobs beside the recovered ones.
+	stream "F2-$sel" "$STREAM_F" 8 20
+	wait "$SUBMITTER"
+	SUBMITTER=""
+	sleep 11
+	alive=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
+	f_kill
+	cut=$(f_cut "$st/job_state") || bad2="no job_state in $st"
+	note "f ($sel): $cut, $(echo "$alive" | wc -w) jobs in the queue at the kill"
+	off=$(stat -c %s "$log")
+	if f_restart "" "$rlog"; then
+		bad2="${bad2:+$bad2; }slurmctld started on a cut job_state without -i"
+	elif ! tail -c +$((off + 1)) "$log" | grep -q 'fatal: Incomplete job state save file'; then
+		bad2="${bad2:+$bad2; }slurmctld stopped without 'fatal: Incomplete job state save file'"
+	fi
+	off=$(stat -c %s "$log")
+	if ! f_restart -i "$rlog"; then
+		bad2="${bad2:+$bad2; }slurmctld -i did not start: $(tail -n 2 "$rlog" | tr '\n' ' ')"
+	else
+		tail -c +$((off + 1)) "$log" | grep -q 'error: Incomplete job state save file' ||
+			bad2="${bad2:+$bad2; }slurmctld -i did not log 'error: Incomplete job state save file'"
+	fi
+	recovered=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
+	# Jobs in the queue at the kill that the cut file no longer holds.
+	lost=$(comm -23 <(echo "$alive" | tr ' ' '\n' | grep . | sort) \
+		<(echo "$recovered" | tr ' ' '\n' | grep . | sort) | sort -n | paste -sd' ' -)
+	note "f ($sel): recovered $(echo "$recovered" | wc -w) of $(echo "$alive" | wc -w) queued jobs; dropped by the cut: ${lost:-none}"
+	echo "$recovered" >"$F.recovered"
+
+	# 3: locality.conf cut short in the middle of its Strategy= line.
+	sleep 11
+	f_kill
+	cp "$conf" "$F.locality.conf"
+	head -c "$(grep -b -m1 '^Strategy=' "$conf" | cut -d: -f1)" "$F.locality.conf" >"$conf"
+	printf 'Strategy=m' >>"$conf"
+	off=$(stat -c %s "$log")
+	if [ "$sel" = locality ]; then
+		if f_restart "" "$rlog"; then
+			bad3="slurmctld started on a cut locality.conf"
+		elif ! tail -c +$((off + 1)) "$log" | grep -q 'fatal: select/locality: .*locality.conf:4:'; then
+			bad3="slurmctld stopped without a fatal line naming locality.conf:4: $(tail -c +$((off + 1)) "$log" | grep -m1 fatal)"
+		else
+			note "f ($sel): $(tail -c +$((off + 1)) "$log" | grep -m1 'fatal: select/locality' | sed 's/^\[[^]]*\] //')"
+		fi
+	else
+		f_restart "" "$rlog" || bad3="slurmctld did not start: $(tail -n 2 "$rlog" | tr '\n' ' ')"
+		f_kill
+	fi
+	cp "$F.locality.conf" "$conf"
+	f_restart "" "$rlog" || bad3="${bad3:+$bad3; }slurmctld did not start with the fixed file"
+	# Every job recovered at step 2 is still known.
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table3"
+	alive=$(for id in $recovered; do
+		awk -v j="$id" '$1 == j && $3 == "COMPLETED" { f = 1 } END { exit !f }' "$F.table3" ||
+			[ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
+	done | paste -sd' ' -)
+	[ -n "$alive" ] && bad3="${bad3:+$bad3; }slurmctld forgot job(s) $alive"
+	result "$n1" "$bad1"
+	wait_empty 240 || bad2="${bad2:+$bad2; }jobs did not finish"
+	sleep 1
+	jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table"
+	# Every recovered job completed once.
+	local r
+	r=$(completed_once "$F.table" $recovered)
+	[ -n "$r" ] && bad2="${bad2:+$bad2; }recovered jobs: $r"
+	result "$n2" "$bad2"
+	result "$n3" "$bad3"
+	# Every acknowledged job but those the cut dropped completed once.
+	# shellcheck disable=SC2046
+	r=$(completed_once "$F.table" $(cat "$RUNROOT/F1-$sel.acks" "$RUNROOT/F2-$sel.acks" |
+		awk -v lost=" $lost " '$2 != "FAIL" && index(lost, " " $2 " ") == 0 { print $2 }'))
+	[ -n "$r" ] && bad4="$r"
+	# A job that ended after the job_state save it was recovered from
+	# runs again as far as slurmctld knows (Slurm's own behaviour, under
+	# either plugin): a second record of the same job from the same
+	# start, ending at its time limit. Only its first record counts for
+	# the overlap check; the others are counted.
+	local ov nres
+	awk '{ id = ""; for (i = 1; i <= NF; i++) if ($i ~ /^JobId=/) id = $i }
+		!seen[id]++' "$CURRENT/jobcomp.txt" >"$F.first"
+	nres=$(( $(wc -l <"$CURRENT/jobcomp.txt") - $(wc -l <"$F.first") ))
+	note "f ($sel): $nres second record(s) of a job recovered as still running after it had ended"
+	ov=$(overlap "$F.first")
+	[ -n "$ov" ] && bad4="${bad4:+$bad4; }$ov"
+	bad4="$bad4$(plugin_errors)"
+	result "$n4" "$bad4"
+	fig f "select/$sel: $(awk '$3 == "COMPLETED" && $2 ~ /^F[12]-/' "$F.table" | wc -l) of $((2 * STREAM_F)) jobs completed; the cut job_state dropped $(echo "$lost" | wc -w) of the queued jobs"
 	stop_cluster
 }
 
@@ -719,37 +1071,38 @@ case_d() {
 			"raw jobcomp: ${raw:-no overlap}"
 	fi
 	result "$n3" "$bad3"
-	D_FIG="${D_FIG:+$D_FIG; }select/$sel: $survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
+	fig d "select/$sel: $survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
 	stop_cluster
 }
 
 # --- run ----------------------------------------------------------------
 
 main() {
-	local t0=$SECONDS c
-	D_FIG=""
+	local t0=$SECONDS c sel tc
+	FIGS=""
 	note "build dir: ${BUILD:-none}; plugin: ${PLUGDIR:-none}; run dir: $RUNROOT"
-	note "$([ "$SHORT" = 1 ] && echo short || echo long) form: $CYCLES drain cycles, $RESTARTS slurmctld restarts"
+	note "$([ "$SHORT" = 1 ] && echo short || echo long) form: $CYCLES drain/down cycles, $RESTARTS slurmctld restarts"
+	note "every case runs under select/locality, then select/linear as the control (same jobs, same timing)"
 	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/select_locality.so" ]; then
-		for c in a b c d; do
+		for c in a b c d e f; do
 			want "$c" && not_ok "$c: fault case" "plugin not built"
 		done
 	else
-		for c in a b c d; do
+		for c in a b c d e f; do
 			want "$c" || continue
-			local tc=$SECONDS
-			if [ "$c" = d ]; then
-				# select/linear is the control: same jobs, same
-				# kill times (both seeded by --seed).
-				case_d locality
-				case_d linear
-			else
-				"case_$c"
-			fi
-			note "$c: $((SECONDS - tc)) s"
+			for sel in locality linear; do
+				tc=$SECONDS
+				"case_$c" "$sel"
+				note "$c ($sel): $((SECONDS - tc)) s"
+			done
 		done
 	fi
-	[ -n "$D_FIG" ] && note "d, side by side: $D_FIG"
+	if [ -n "$FIGS" ]; then
+		note "side by side, select/locality and its control select/linear:"
+		echo "$FIGS" | while IFS='|' read -r c line; do
+			note "  $c, $line"
+		done
+	fi
 	note "total $((SECONDS - t0)) s"
 	lib_finish
 }

@@ -1,0 +1,550 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# slurm-suites.sh - Slurm's own regression tests (the expect and python
+# suites in the testsuite/ directory of the slurm-wlm source package that
+# scripts/setup.sh fetches) against select/linear, the control, and
+# select/locality, on the same throwaway cluster.
+#
+#   slurm-suites.sh [BUILDDIR] [--subset ci|all] [--tests LIST]
+#                   [--suites expect,python] [--plugins linear,locality]
+#                   [--timeout S] [--py-timeout S] [--retries N]
+#                   [--nodes N] [--row R] [--cpus N] [--mem MB]
+#                   [--slurm-src DIR] [--rundir DIR] [--keep]
+#                   [--report FILE] [--list]
+#
+# --subset ci (the default) runs the tests named in slurm-suites.ci, the
+# ones about node selection and allocation that CI runs; --subset all
+# runs every expect test (testN.M) and every python test file; --tests
+# names tests instead (expect/test1.1,python/tests/commands/srun/test_x.py;
+# a bare testN.M means expect/testN.M). --list prints the tests and exits.
+#
+# For each plugin (select/linear first) a fresh cluster of --nodes nodes
+# (16) in rows of --row (4), --cpus CPUs (4) and --mem MB (300: less than
+# the 100 MB per CPU some tests ask, times the CPUs) each, is started with
+# cluster.sh --shape weights: one NodeName line per row, the last two rows
+# Weight=100 Features=bigmem. select/locality runs with a locality.conf of
+# a row x (nodes/row) torus, Strategy=pack, Curve=hilbert. Slurm's suites
+# are set up for that cluster by files this script writes into the run
+# directory (never into the source tree, whose testsuite/ is copied
+# there): testsuite.conf (SLURM_TESTSUITE_CONF) and the expect suite's
+# globals.local (SLURM_LOCAL_GLOBALS_FILE). The python suite runs in its
+# local-config mode (its auto-config mode restarts daemons found by name,
+# which would stop other clusters on the machine). Each test runs alone
+# with a timeout
+# (--timeout, 600 s per expect test; --py-timeout, 900 s per python file)
+# and ends pass, fail, skip or timeout (a python file: fail if any of its
+# tests failed, pass if any passed, else skip). A test that fails runs
+# again, up to --retries times (1), and keeps its best result ("flaky"
+# when a retry changed it); a skip or a timeout is not run again. After
+# each test the cluster is put back as it started: stray processes of the
+# test killed, jobs cancelled, slurm.conf restored, reservations and new
+# partitions deleted, nodes resumed or their slurmd restarted; when that
+# fails, or slurmctld died, the cluster is started afresh (counted, and a
+# slurmctld that died is a failure of the run). The test's select/locality
+# error lines in slurmctld's log are counted too.
+#
+# Safety on a shared machine: the expect suite's pkill (it signals every
+# srun of the user) is replaced by a wrapper that signals only processes
+# of this run (they carry SLT_RUN in their environment), and PATH has it
+# first. Ports are cluster.sh's (LOC_CTLD_PORT, LOC_NODE_PORT0).
+#
+# Output: one line per test and plugin as it runs, then one line per test
+# with both results, the totals per plugin and these lists: tests that
+# pass under linear but not under locality (each a "not ok", unless
+# slurm-suites.exceptions names it with its reviewed reason), tests that
+# fail under both (the environment's limits), tests that pass only under
+# locality, flaky tests. One "ok N - ..." or "not ok N - ..." per test;
+# the last line is "N passed, N failed"; the exit status is non-zero on
+# any "not ok". --report FILE also writes the per-test table there.
+#
+# Needs expect, pytest-3 and pexpect (Debian: expect, python3-pytest,
+# python3-pexpect), the Slurm daemons and munge; the plugin built
+# (scripts/setup.sh).
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 SUBSET=ci TESTS="" SUITES=expect,python
+PLUGINS=linear,locality TIMEOUT=600 PY_TIMEOUT=900 RETRIES=1 SNODES=16 ROW=4
+CPUS=4 MEM=300 SLURM_SRC="" REPORT="" LIST=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plugin-dir) PLUGDIR=$2; shift 2 ;;
+	--rundir) RUNROOT=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	--subset) SUBSET=$2; shift 2 ;;
+	--tests) TESTS=$2; shift 2 ;;
+	--suites) SUITES=$2; shift 2 ;;
+	--plugins) PLUGINS=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--py-timeout) PY_TIMEOUT=$2; shift 2 ;;
+	--retries) RETRIES=$2; shift 2 ;;
+	--nodes) SNODES=$2; shift 2 ;;
+	--row) ROW=$2; shift 2 ;;
+	--cpus) CPUS=$2; shift 2 ;;
+	--mem) MEM=$2; shift 2 ;;
+	--slurm-src) SLURM_SRC=$2; shift 2 ;;
+	--report) REPORT=$2; shift 2 ;;
+	--list) LIST=1; shift ;;
+	-h | --help) sed -n '4,64p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "slurm-suites.sh: unknown option $1" >&2; exit 2 ;;
+	*) BUILD=$1; shift ;;
+	esac
+done
+case $SUBSET in ci | all) ;; *) echo "slurm-suites.sh: --subset wants ci or all" >&2; exit 2 ;; esac
+for v in "$TIMEOUT" "$PY_TIMEOUT" "$RETRIES" "$SNODES" "$ROW" "$CPUS" "$MEM"; do
+	case $v in '' | *[!0-9]*)
+		echo "slurm-suites.sh: a number was expected, got '$v'" >&2; exit 2 ;;
+	esac
+done
+[ $((SNODES % ROW)) = 0 ] || { echo "slurm-suites.sh: --nodes must be a multiple of --row" >&2; exit 2; }
+CI_LIST=$HERE/slurm-suites.ci
+EXCEPTIONS=$HERE/slurm-suites.exceptions
+
+# --- the tests ------------------------------------------------------------
+
+# find_slurm_src - the unpacked slurm-wlm tree with testsuite/expect.
+find_slurm_src() {
+	local d
+	if [ -n "$SLURM_SRC" ]; then
+		[ -d "$SLURM_SRC/testsuite/expect" ] && (cd "$SLURM_SRC" && pwd)
+		return
+	fi
+	for d in "${BUILD:-$REPO/build}"/slurm-src/slurm-wlm-*/ "$REPO"/build/slurm-src/slurm-wlm-*/; do
+		[ -d "${d}testsuite/expect" ] && { (cd "$d" && pwd); return; }
+	done
+}
+
+# all_tests SRC - every expect test and python test file, in order.
+all_tests() {
+	local src=$1
+	if want_suite expect; then
+		find "$src/testsuite/expect" -maxdepth 1 -type f -name 'test*' |
+			sed 's|.*/||' | grep -E '^test[0-9]+\.[0-9]+$' | sort -V |
+			sed 's|^|expect/|'
+	fi
+	if want_suite python; then
+		(cd "$src/testsuite/python" && find tests -type f -name 'test_*.py') |
+			sort | sed 's|^|python/|'
+	fi
+}
+
+want_suite() {
+	case ",$SUITES," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
+# The tests of this run, one a line.
+select_tests() {
+	local src=$1 t
+	if [ -n "$TESTS" ]; then
+		for t in $(echo "$TESTS" | tr ',' ' '); do
+			case $t in test[0-9]*) t=expect/$t ;; esac
+			echo "$t"
+		done
+	elif [ "$SUBSET" = ci ]; then
+		sed 's/#.*//' "$CI_LIST" | awk 'NF { print $1 }'
+	else
+		all_tests "$src"
+	fi
+}
+
+# exception TEST - the reviewed reason TEST may pass under linear only.
+exception() {
+	[ -f "$EXCEPTIONS" ] || return 0
+	awk -v t="$1" '$1 == t { $1 = ""; sub(/^ +/, ""); print; exit }' "$EXCEPTIONS"
+}
+
+# --- the cluster ----------------------------------------------------------
+
+# write_harness P - the files that point Slurm's suites at plugin P's
+# cluster: testsuite.conf, globals.local, the pkill wrapper.
+write_harness() {
+	local p=$1 d=$RUNROOT/$1
+	mkdir -p "$d/bin" "$d/shared" "$d/logs" "$d/pytest" "$d/junit"
+	cat >"$d/testsuite.conf" <<EOF
+# Written by slurm-suites.sh for this run; Slurm's suites read it
+# through SLURM_TESTSUITE_CONF.
+SlurmSourceDir=$TS_SRC
+SlurmBuildDir=$TS_SRC
+SlurmInstallDir=/usr
+SlurmConfigDir=$d/cluster/etc
+EOF
+	cat >"$d/globals.local" <<EOF
+# Written by slurm-suites.sh for this run (SLURM_LOCAL_GLOBALS_FILE).
+set slurm_dir /usr
+set build_dir $TS_SRC
+set src_dir $TS_SRC
+set testsuite_shared_dir $d/shared
+set testsuite_colorize false
+set testsuite_cleanup_on_failure true
+set testsuite_log_level 5
+set bin_pkill $d/bin/pkill
+EOF
+	# pkill for the tests: pgrep's choice, narrowed to this run's
+	# processes; the signal options are pkill's own.
+	cat >"$d/bin/pkill" <<'EOF'
+#!/bin/bash
+# Written by slurm-suites.sh: pkill restricted to processes whose
+# environment holds SLT_RUN=<this run>.
+sig=TERM args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--signal | -s) sig=$2; shift 2 ;;
+	--signal=*) sig=${1#--signal=}; shift ;;
+	-[A-Z]* | -[0-9]*) sig=${1#-}; shift ;;
+	-n | -o) shift ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+[ -n "${SLT_RUN:-}" ] || exit 1
+n=0
+for p in $(pgrep "${args[@]}"); do
+	[ "$p" = $$ ] && continue
+	grep -qazxF -e "SLT_RUN=$SLT_RUN" "/proc/$p/environ" 2>/dev/null || continue
+	kill -s "$sig" "$p" 2>/dev/null && n=$((n + 1))
+done
+[ "$n" -gt 0 ]
+EOF
+	chmod +x "$d/bin/pkill"
+	printf 'Dimensions=%dx%d\nTorus=yes\nStrategy=pack\nCurve=hilbert\n' \
+		"$ROW" $((SNODES / ROW)) >"$d/locality.conf"
+}
+
+# start_sut P - a fresh cluster for plugin P in RUNROOT/P/cluster.
+start_sut() {
+	local p=$1 d=$RUNROOT/$1 args
+	stop_sut
+	args=(start --dir "$d/cluster" --nodes "$SNODES" --select "$p"
+		--shape weights --cpus "$CPUS" --mem "$MEM" --debug info)
+	[ "$p" = locality ] && args+=(--plugin-dir "$PLUGDIR"
+		--locality-conf "$d/locality.conf")
+	if ! LOC_ROW_NODES=$ROW "$CLUSTER" "${args[@]}" >>"$d/start.log" 2>&1; then
+		sed 's/^/#   /' "$d/start.log" | tail -n 20
+		return 1
+	fi
+	CURRENT=$d/cluster
+	export SLURM_CONF=$d/cluster/etc/slurm.conf
+	rm -rf "$d/etc.pristine"
+	cp -a "$d/cluster/etc" "$d/etc.pristine"
+	PRISTINE=$(fingerprint)
+	CTLD_LOG=$d/cluster/log/slurmctld.log
+}
+
+stop_sut() {
+	[ -n "${CURRENT:-}" ] && "$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+	CURRENT=""
+}
+
+# fingerprint - what must be as at the start between tests: the nodes'
+# state, features, weight and memory, the partitions, no reservation.
+fingerprint() {
+	scontrol -o show node 2>/dev/null | tr ' ' '\n' |
+		grep -E '^(NodeName|CPUTot|AvailableFeatures|ActiveFeatures|Gres|RealMemory|State|Weight|Partitions)=' |
+		paste -sd' ' -
+	scontrol -o show partition 2>/dev/null
+	scontrol -o show reservation 2>/dev/null | grep -v '^No reservations'
+}
+
+# procs_of_run - PIDs of live processes carrying this run's marker.
+procs_of_run() {
+	local p
+	for p in /proc/[0-9]*; do
+		p=${p#/proc/}
+		[ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
+		grep -qazxF -e "SLT_RUN=$SLT_RUN" "/proc/$p/environ" 2>/dev/null &&
+			echo "$p"
+	done
+}
+
+ctld_alive() {
+	local pid
+	pid=$(cat "$CURRENT/run/slurmctld.recpid" 2>/dev/null) || return 1
+	[ -d "/proc/$pid" ] && [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ]
+}
+
+# reset_sut P - the cluster as it started. Returns 0, or 1 after it had to
+# start the cluster afresh (RESET_WHY says why), 2 if even that failed.
+reset_sut() {
+	local p=$1 left i n bad st node pid
+	RESET_WHY=""
+	left=$(procs_of_run)
+	# shellcheck disable=SC2086
+	[ -n "$left" ] && kill -KILL $left 2>/dev/null
+	if ! ctld_alive; then
+		RESET_WHY="slurmctld exited"
+	else
+		scancel --quiet --user="$(id -un)" >/dev/null 2>&1
+		for i in $(seq 60); do
+			[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+			sleep 0.5
+		done
+		if ! diff -r -q "$CURRENT/etc" "$RUNROOT/$p/etc.pristine" >/dev/null 2>&1; then
+			rm -rf "$CURRENT/etc"
+			cp -a "$RUNROOT/$p/etc.pristine" "$CURRENT/etc"
+			scontrol reconfigure >/dev/null 2>&1
+			sleep 2
+		fi
+		for n in $(scontrol -o show reservation 2>/dev/null |
+			sed -n 's/^ReservationName=\([^ ]*\).*/\1/p'); do
+			scontrol delete reservation="$n" >/dev/null 2>&1
+		done
+		for n in $(scontrol -o show partition 2>/dev/null |
+			sed -n 's/^PartitionName=\([^ ]*\).*/\1/p'); do
+			[ "$n" = main ] || scontrol delete partition="$n" >/dev/null 2>&1
+		done
+		[ "$(scontrol -o show partition main 2>/dev/null)" = \
+			"$(echo "$PRISTINE" | grep '^PartitionName=main ')" ] ||
+			scontrol reconfigure >/dev/null 2>&1
+		for i in $(seq 40); do
+			[ "$(fingerprint)" = "$PRISTINE" ] && return 0
+			sinfo -h -N -o '%N %t' 2>/dev/null | while read -r node st; do
+				case $st in
+				*'*' | unk*)
+					pid=$(cat "$CURRENT/run/slurmd.$node.recpid" 2>/dev/null)
+					if [ -z "$pid" ] || [ ! -d "/proc/$pid" ]; then
+						"$CLUSTER" restart-slurmd --dir "$CURRENT" \
+							--node "$node" >/dev/null 2>&1
+					fi
+					;;
+				down* | drain* | drng* | fail* | maint* | resv* | futr* | powerd*)
+					scontrol update nodename="$node" state=resume >/dev/null 2>&1
+					;;
+				esac
+			done
+			sleep 0.5
+		done
+		RESET_WHY="not back to its start state within 20 s: $(diff <(echo "$PRISTINE") <(fingerprint) | grep '^>' | head -n 1 | cut -c1-160)"
+	fi
+	start_sut "$p" || return 2
+	return 1
+}
+
+# --- one test -------------------------------------------------------------
+
+# run_once P TEST LOG - runs TEST once on plugin P's cluster; sets
+# R_STATUS (pass, fail, skip, timeout) and R_SECS.
+run_once() {
+	local p=$1 t=$2 log=$3 d=$RUNROOT/$1 rc t0=$SECONDS x n f e s
+	local env=(env "SLT_RUN=$SLT_RUN" "PATH=$d/bin:$PATH"
+		"SLURM_CONF=$SLURM_CONF" "SLURM_TESTSUITE_CONF=$d/testsuite.conf"
+		"SLURM_LOCAL_GLOBALS_FILE=$d/globals.local")
+	case $t in
+	expect/*)
+		(cd "$TS/expect" && "${env[@]}" timeout -k 10 "$TIMEOUT" \
+			expect "./${t#expect/}") >"$log" 2>&1 </dev/null
+		rc=$?
+		case $rc in
+		0) R_STATUS=pass ;;
+		255) R_STATUS=skip ;;
+		124 | 137) R_STATUS=timeout ;;
+		*) R_STATUS=fail ;;
+		esac
+		;;
+	python/*)
+		x=$d/junit/$(echo "${t#python/}" | tr '/' '_').xml
+		rm -f "$x"
+		(cd "$TS/python" && "${env[@]}" timeout -k 10 "$PY_TIMEOUT" \
+			pytest-3 -p no:cacheprovider -rA -v \
+			--basetemp="$d/pytest/$(basename "$t" .py)" \
+			--junitxml="$x" "${t#python/}") >"$log" 2>&1 </dev/null
+		rc=$?
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			R_STATUS=timeout
+		elif [ ! -s "$x" ]; then
+			R_STATUS=fail
+		else
+			read -r n f e s < <(sed -n 's/.*<testsuite [^>]*errors="\([0-9]*\)" failures="\([0-9]*\)" skipped="\([0-9]*\)" tests="\([0-9]*\)".*/\4 \2 \1 \3/p' "$x" | head -n 1)
+			if [ -z "${n:-}" ]; then
+				R_STATUS=fail
+			elif [ $((f + e)) -gt 0 ]; then
+				R_STATUS=fail
+			elif [ "$s" -ge "$n" ]; then
+				R_STATUS=skip
+			else
+				R_STATUS=pass
+			fi
+		fi
+		;;
+	*)
+		echo "unknown test $t" >"$log"
+		R_STATUS=fail
+		;;
+	esac
+	R_SECS=$((SECONDS - t0))
+}
+
+rank() {
+	case $1 in pass) echo 3 ;; skip) echo 2 ;; fail) echo 1 ;; *) echo 0 ;; esac
+}
+
+# run_test P TEST - runs TEST (with retries) and resets the cluster;
+# appends "TEST STATUS SECS TRIES NOTES" to RUNROOT/P.results.
+run_test() {
+	local p=$1 t=$2 d=$RUNROOT/$1 best="" secs=0 tries=0 notes="" off
+	local log first="" errs rr
+	log=$d/logs/$(echo "$t" | tr '/' '_').log
+	: >"$log"
+	while :; do
+		tries=$((tries + 1))
+		off=$(stat -c %s "$CTLD_LOG" 2>/dev/null || echo 0)
+		run_once "$p" "$t" "$log.$tries"
+		cat "$log.$tries" >>"$log"
+		rm -f "$log.$tries"
+		secs=$((secs + R_SECS))
+		[ -z "$first" ] && first=$R_STATUS
+		if [ -z "$best" ] || [ "$(rank "$R_STATUS")" -gt "$(rank "$best")" ]; then
+			best=$R_STATUS
+		fi
+		errs=$(tail -c +$((off + 1)) "$CTLD_LOG" 2>/dev/null |
+			grep -c -E 'error: select/locality|fatal:' || true)
+		[ "$errs" -gt 0 ] && notes="$notes ctld-errors=$errs"
+		rr=0
+		reset_sut "$p" || rr=$?
+		if [ "$rr" != 0 ]; then
+			notes="$notes restarted($(echo "$RESET_WHY" | tr ' ' '_' | cut -c1-60))"
+			echo "$t $RESET_WHY" >>"$d/restarts"
+			case $RESET_WHY in "slurmctld exited"*)
+				echo "$t" >>"$d/ctld-died" ;;
+			esac
+			[ "$rr" = 2 ] && { HARNESS_BROKEN="cluster for $p could not be restarted after $t"; break; }
+		fi
+		[ "$best" = pass ] && break
+		[ "$tries" -gt "$RETRIES" ] && break
+		# A skip is the test's own verdict on the configuration; a
+		# timeout costs the whole --timeout again.
+		[ "$R_STATUS" = skip ] && [ "$first" = skip ] && break
+		[ "$R_STATUS" = timeout ] && break
+	done
+	[ "$first" != "$best" ] && notes="$notes flaky($first->$best)"
+	echo "$t $best $secs $tries${notes:+ $notes}" >>"$RUNROOT/$p.results"
+	printf '# %-8s %-60s %-7s %4d s%s\n' "$p" "$t" "$best" "$secs" "$notes"
+}
+
+# --- run ------------------------------------------------------------------
+
+main() {
+	local t0=$SECONDS src p t x tests
+	src=$(find_slurm_src)
+	if [ "$LIST" = 1 ]; then
+		[ -n "$src" ] || { echo "slurm-suites.sh: no Slurm source (scripts/setup.sh)" >&2; return 1; }
+		select_tests "$src"
+		return 0
+	fi
+	SUITE=slurm-suites
+	lib_init loc-slurmtests
+	HARNESS_BROKEN=""
+	if [ -z "$src" ]; then
+		not_ok "Slurm's testsuite found" "no slurm-wlm source with testsuite/expect (run scripts/setup.sh, or --slurm-src DIR)"
+		lib_finish
+		return
+	fi
+	TS_SRC=$src
+	tests=$(select_tests "$src")
+	note "Slurm source: $src; run dir: $RUNROOT"
+	note "$(echo "$tests" | grep -c .) tests; cluster: $SNODES nodes, $CPUS CPUs and $MEM MB each, rows of $ROW (shape weights); plugins: $PLUGINS"
+	for x in expect pytest-3; do
+		if ! command -v "$x" >/dev/null; then
+			not_ok "$x installed" "apt-get install expect python3-pytest (scripts/setup.sh)"
+			lib_finish
+			return
+		fi
+	done
+	if case ",$PLUGINS," in *,locality,*) true ;; *) false ;; esac &&
+		[ "$HAVE_PLUGIN" = 0 ]; then
+		not_ok "select_locality.so built" "no plugin in ${PLUGDIR:-BUILDDIR} (scripts/setup.sh)"
+		lib_finish
+		return
+	fi
+	# Slurm's suites write next to themselves: they run from a copy.
+	TS=$RUNROOT/testsuite
+	rm -rf "$TS"
+	cp -a "$src/testsuite" "$TS"
+	SLT_RUN=$RUNROOT
+	for p in $(echo "$PLUGINS" | tr ',' ' '); do
+		: >"$RUNROOT/$p.results"
+		write_harness "$p"
+		local tp=$SECONDS
+		if ! start_sut "$p"; then
+			not_ok "select/$p: cluster started" "cluster.sh start failed"
+			continue
+		fi
+		note "select/$p: $(grep -c '^NodeName=' "$CURRENT/etc/slurm.conf") NodeName lines, SLURM_CONF=$SLURM_CONF"
+		for t in $tests; do
+			run_test "$p" "$t"
+			[ -n "$HARNESS_BROKEN" ] && break
+		done
+		stop_sut
+		note "select/$p: $((SECONDS - tp)) s"
+		[ -n "$HARNESS_BROKEN" ] && break
+	done
+	report "$tests"
+	note "total $((SECONDS - t0)) s"
+	lib_finish
+}
+
+# status P TEST - TEST's result under plugin P ("-" if not run).
+status() {
+	awk -v t="$2" '$1 == t { s = $2 } END { print s == "" ? "-" : s }' \
+		"$RUNROOT/$1.results" 2>/dev/null || echo -
+}
+
+report() {
+	local tests=$1 t lin loc ex p tab=$RUNROOT/table
+	local regress="" both="" only="" excs="" flaky
+	{
+		printf '%-62s %-8s %-8s\n' test linear locality
+		for t in $tests; do
+			printf '%-62s %-8s %-8s\n' "$t" "$(status linear "$t")" "$(status locality "$t")"
+		done
+	} >"$tab"
+	[ -n "$REPORT" ] && cp "$tab" "$REPORT"
+	note "--- per test (also in $tab) ---"
+	sed 's/^/# /' "$tab"
+	for p in linear locality; do
+		[ -f "$RUNROOT/$p.results" ] || continue
+		note "select/$p: $(awk '{ c[$2]++ } END { printf "%d pass, %d fail, %d skip, %d timeout (%d tests)", c["pass"], c["fail"], c["skip"], c["timeout"], NR }' "$RUNROOT/$p.results")"
+	done
+	[ -n "$HARNESS_BROKEN" ] && not_ok "the clusters stayed usable" "$HARNESS_BROKEN"
+	for p in linear locality; do
+		[ -s "$RUNROOT/$p/ctld-died" ] &&
+			not_ok "slurmctld under select/$p survived every test" "it exited during: $(paste -sd' ' "$RUNROOT/$p/ctld-died")"
+	done
+	for t in $tests; do
+		lin=$(status linear "$t")
+		loc=$(status locality "$t")
+		[ "$lin" = - ] || [ "$loc" = - ] && continue
+		if [ "$lin" = pass ] && [ "$loc" != pass ]; then
+			ex=$(exception "$t")
+			if [ -n "$ex" ]; then
+				excs="$excs $t"
+				ok "$t: linear pass, locality $loc # exception: $ex"
+			else
+				regress="$regress $t"
+				not_ok "$t: passes under select/linear, $loc under select/locality"
+			fi
+		else
+			ok "$t: linear $lin, locality $loc"
+			case $lin/$loc in
+			fail/fail | timeout/* | fail/timeout) both="$both $t" ;;
+			*/pass) [ "$lin" != pass ] && only="$only $t" ;;
+			esac
+		fi
+	done
+	flaky=$(cat "$RUNROOT"/*.results 2>/dev/null | grep 'flaky(' |
+		awk '{ print $1 }' | sort -u | paste -sd' ' -)
+	note "pass under linear, not under locality: ${regress:-none}"
+	note "documented exceptions (slurm-suites.exceptions): ${excs:-none}"
+	note "fail under both (environment limits): ${both:-none}"
+	note "pass only under locality: ${only:-none}"
+	note "passed only on a retry: ${flaky:-none}"
+	for p in linear locality; do
+		[ -s "$RUNROOT/$p/restarts" ] &&
+			note "select/$p: cluster started afresh after $(wc -l <"$RUNROOT/$p/restarts") test(s): $(awk '{ print $1 }' "$RUNROOT/$p/restarts" | paste -sd' ' -)"
+	done
+}
+
+main; exit $?
