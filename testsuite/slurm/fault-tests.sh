@@ -210,6 +210,17 @@ log_has() {
 	grep -q -E -e "$1" "$CURRENT/log/slurmctld.log" 2>/dev/null
 }
 
+# log_set_down NODE - true if slurmctld.log has "Nodes LIST not
+# responding, setting DOWN" with NODE in LIST, a hostlist that may be
+# ranged: n[001-049,057] when a slow ping round took others down too.
+log_set_down() {
+	sed -n 's/.*Nodes \(.*\) not responding, setting DOWN.*/\1/p' \
+		"$CURRENT/log/slurmctld.log" 2>/dev/null |
+		while read -r list; do
+			scontrol show hostnames "$list" 2>/dev/null
+		done | grep -qxF "$1"
+}
+
 # completed_once TABLE ID... - prints why, if a job of the list has no
 # COMPLETED record in TABLE (jobcomp_table) or more than one.
 completed_once() {
@@ -313,7 +324,7 @@ case_a() {
 	else
 		note "a ($sel): slurmd of $victim (pid $pid) killed; $victim $st after $((t_down - t_kill)) s;" \
 			"job $holder is $(job_field "$holder" JobState)"
-		log_has "Nodes .*$victim.* not responding, setting DOWN" ||
+		log_set_down "$victim" ||
 			bad1="slurmctld.log lacks 'Nodes $victim not responding, setting DOWN'"
 	fi
 	result "$n1" "$bad1"

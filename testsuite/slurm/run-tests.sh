@@ -382,9 +382,21 @@ case_f() {
 		echo "f$k $id" >>"$idfile"
 		ids+=("$id")
 	done
-	# Let slurmctld save the running state (it saves at most every few
-	# seconds), then kill it without warning.
+	# Let slurmctld save the running state, then kill it without warning.
+	# It saves at most every few seconds, so a job started just before
+	# the kill can be recovered as PENDING while its slurmd runs it, and
+	# fail ("Registered PENDING ... Job credential revoked"): Slurm's own
+	# state-save window, not the plugin's. Wait for a save that is newer
+	# than the last start.
 	sleep 8
+	local last saved t_end=$((SECONDS + 30))
+	while [ $SECONDS -lt $t_end ]; do
+		last=$(squeue -h -t R -o %S | sort | tail -n 1)
+		last=$(date -d "$last" +%s 2>/dev/null || echo 0)
+		saved=$(stat -c %Y "$CURRENT/state/job_state" 2>/dev/null || echo 0)
+		[ "$saved" -gt "$last" ] && break
+		sleep 0.5
+	done
 	n=$(squeue -h -t R -o %i | wc -l)
 	note "f: $n jobs running, $((${#ids[@]} - n)) waiting at kill -9"
 	if ! "$CLUSTER" restart-ctld --dir "$CURRENT" --kill9 >"$RUNROOT/f.restart.log" 2>&1; then
