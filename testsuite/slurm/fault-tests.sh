@@ -1103,7 +1103,11 @@ main() {
 	FIGS=""
 	note "build dir: ${BUILD:-none}; plugin: ${PLUGDIR:-none}; run dir: $RUNROOT"
 	note "$([ "$SHORT" = 1 ] && echo short || echo long) form: $CYCLES drain/down cycles, $RESTARTS slurmctld restarts"
-	note "every case runs under select/locality; cases ${CONTROL//,/ } then under select/linear as the control (same jobs, same timing)"
+	if [ "$CONTROL" = none ]; then
+		note "every case runs under select/locality (no select/linear control: --control none)"
+	else
+		note "every case runs under select/locality; cases ${CONTROL//,/ } then under select/linear as the control (same jobs, same timing)"
+	fi
 	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/select_locality.so" ]; then
 		for c in a b c d e f; do
 			want "$c" && not_ok "$c: fault case" "plugin not built"
