@@ -164,6 +164,7 @@ int le_plan(const model_t *mo, const opts_t *o)
 	loc_error_t err;
 	const char *culprit = NULL;
 	int conflict = LOC_NONE;
+	char why[512] = "";
 	char *hl;
 
 	if (o->k < 1)
@@ -214,18 +215,13 @@ int le_plan(const model_t *mo, const opts_t *o)
 			culprit = o->running[i];
 	}
 	if (conflict != LOC_NONE) {
-		/* Freed before dying so that the sanitizers see no leak. */
-		char name[256];
-
-		snprintf(name, sizeof(name), "%s", mo->names.names[conflict]);
-		_plan_state_free(&ps, o->nrunning);
-		le_index_free(&ix);
-		free(out);
-		free(taken);
-		free(held);
-		free(down);
-		le_die("--running '%s': node %s is also --busy or in an "
-		       "earlier job", culprit, name);
+		/* Reported after the cleanup below, so that the sanitizers
+		 * see no leak. */
+		snprintf(why, sizeof(why), "--running '%s': node %s is also "
+			 "--busy or in an earlier job", culprit,
+			 mo->names.names[conflict]);
+		rc = -1;
+		goto done;
 	}
 	loc_error_clear(&err);
 	ps.alloc = loc_alloc_create(mo->grid, &mo->policy, &err);
@@ -265,11 +261,14 @@ int le_plan(const model_t *mo, const opts_t *o)
 	}
 	loc_planner_destroy(planner);
 	loc_alloc_destroy(ps.alloc);
+done:
 	_plan_state_free(&ps, o->nrunning);
 	le_index_free(&ix);
 	free(out);
 	free(taken);
 	free(held);
 	free(down);
+	if (why[0])
+		le_die("%s", why);
 	return rc ? 1 : 0;
 }
