@@ -764,6 +764,31 @@ f_cut() {
 	echo "$(basename "$1") cut from $sz to $((sz / 2)) bytes"
 }
 
+# f_cut_restart FILE NAME TEXT - with slurmctld killed: cuts the state
+# file FILE (called NAME) in half, then checks that slurmctld refuses to
+# start on it with "fatal: TEXT" and starts with -i logging "error: TEXT".
+# Sets F_CUT (what was cut) and F_WHY (what went wrong, or empty);
+# returns 1 when slurmctld -i did not start. Uses case_f's log and rlog.
+f_cut_restart() {
+	local file=$1 name=$2 text=$3 off
+	F_WHY=""
+	F_CUT=$(f_cut "$file") || F_WHY="no $name in $(dirname "$file")"
+	off=$(stat -c %s "$log")
+	if f_restart "" "$rlog"; then
+		F_WHY="${F_WHY:+$F_WHY; }slurmctld started on a cut $name without -i"
+	elif ! tail -c +$((off + 1)) "$log" | grep -q "fatal: $text"; then
+		F_WHY="${F_WHY:+$F_WHY; }slurmctld stopped without 'fatal: $text'"
+	fi
+	off=$(stat -c %s "$log")
+	if ! f_restart -i "$rlog"; then
+		F_WHY="${F_WHY:+$F_WHY; }slurmctld -i did not start: $(tail -n 2 "$rlog" | tr '\n' ' ')"
+		return 1
+	fi
+	tail -c +$((off + 1)) "$log" | grep -q "error: $text" ||
+		F_WHY="${F_WHY:+$F_WHY; }slurmctld -i did not log 'error: $text'"
+	return 0
+}
+
 case_f() {
 	local sel=$1 F=$RUNROOT/f-$1 n1 n2 n3 n4 n
 	local bad1="" bad2="" bad3="" bad4=""
@@ -781,7 +806,7 @@ case_f() {
 		return
 	fi
 	local log=$CURRENT/log/slurmctld.log st=$CURRENT/state conf=$CURRENT/etc/locality.conf
-	local off cut alive recovered lost="" rlog=$F.restart.log
+	local off alive recovered lost="" rlog=$F.restart.log
 	: >"$rlog"
 
 	# 1: node_state cut short.
@@ -790,20 +815,11 @@ case_f() {
 	SUBMITTER=""
 	sleep 11 # slurmctld has saved every job
 	f_kill
-	cut=$(f_cut "$st/node_state") || bad1="no node_state in $st"
-	note "f ($sel): $cut"
-	off=$(stat -c %s "$log")
-	if f_restart "" "$rlog"; then
-		bad1="${bad1:+$bad1; }slurmctld started on a cut node_state without -i"
-	elif ! tail -c +$((off + 1)) "$log" | grep -q 'fatal: Incomplete node data checkpoint file'; then
-		bad1="${bad1:+$bad1; }slurmctld stopped without 'fatal: Incomplete node data checkpoint file'"
-	fi
-	off=$(stat -c %s "$log")
-	if ! f_restart -i "$rlog"; then
-		bad1="${bad1:+$bad1; }slurmctld -i did not start: $(tail -n 2 "$rlog" | tr '\n' ' ')"
-	else
-		tail -c +$((off + 1)) "$log" | grep -q 'error: Incomplete node data checkpoint file' ||
-			bad1="${bad1:+$bad1; }slurmctld -i did not log 'error: Incomplete node data checkpoint file'"
+	f_cut_restart "$st/node_state" node_state 'Incomplete node data checkpoint file'
+	local started=$?
+	bad1=$F_WHY
+	note "f ($sel): $F_CUT"
+	if [ $started = 0 ]; then
 		# Every job of the stream is still known (queued, running or
 		# done).
 		jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table1"
@@ -823,21 +839,9 @@ case_f() {
 	sleep 11
 	alive=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
 	f_kill
-	cut=$(f_cut "$st/job_state") || bad2="no job_state in $st"
-	note "f ($sel): $cut, $(echo "$alive" | wc -w) jobs in the queue at the kill"
-	off=$(stat -c %s "$log")
-	if f_restart "" "$rlog"; then
-		bad2="${bad2:+$bad2; }slurmctld started on a cut job_state without -i"
-	elif ! tail -c +$((off + 1)) "$log" | grep -q 'fatal: Incomplete job state save file'; then
-		bad2="${bad2:+$bad2; }slurmctld stopped without 'fatal: Incomplete job state save file'"
-	fi
-	off=$(stat -c %s "$log")
-	if ! f_restart -i "$rlog"; then
-		bad2="${bad2:+$bad2; }slurmctld -i did not start: $(tail -n 2 "$rlog" | tr '\n' ' ')"
-	else
-		tail -c +$((off + 1)) "$log" | grep -q 'error: Incomplete job state save file' ||
-			bad2="${bad2:+$bad2; }slurmctld -i did not log 'error: Incomplete job state save file'"
-	fi
+	f_cut_restart "$st/job_state" job_state 'Incomplete job state save file'
+	bad2=$F_WHY
+	note "f ($sel): $F_CUT, $(echo "$alive" | wc -w) jobs in the queue at the kill"
 	recovered=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
 	# Jobs in the queue at the kill that the cut file no longer holds.
 	lost=$(comm -23 <(echo "$alive" | tr ' ' '\n' | grep . | sort) \
