@@ -343,40 +343,15 @@ static int _flip_ranks(loc__freemap_t *fm, int v, uint64_t diff)
 }
 
 /*
- * Copies the candidate map into fm->free as 0/1 and returns how many are
- * set: a copy, then one pass a word at a time (on 32,768 nodes a byte
- * loop was most of a small request's cost).
- */
-static int _load_free_plain(loc__freemap_t *fm, const uint8_t *cand)
-{
-	uint8_t *fr = fm->free;
-	int n = fm->n, nfree = 0, v = 0;
-
-	memcpy(fr, cand, n);
-	for (; v + 8 <= n; v += 8) {
-		uint64_t w;
-
-		memcpy(&w, fr + v, 8);
-		if (w & ~0x0101010101010101ULL) {
-			/* Some byte is neither 0 nor 1: normalise it. */
-			w = _bytes_to_01(w);
-			memcpy(fr + v, &w, 8);
-		}
-		nfree += _count01(w);
-	}
-	for (; v < n; v++) {
-		fr[v] = fr[v] != 0;
-		nfree += fr[v];
-	}
-	return nfree;
-}
-
-/*
- * The same while the rank bitmap is kept: consecutive decisions mostly see
- * nearly the same map, so only the words that changed since the last call
- * are rewritten, and their nodes' bits in the rank bitmap flipped. When
- * too many change, the bitmap is dropped (rebuilt on demand) and the map
- * loaded plainly. Returns the number of free nodes.
+ * Copies the candidate map into fm->free as 0/1, rewriting only what
+ * changed: consecutive decisions mostly see nearly the same map, so
+ * unchanged blocks are skipped at memcmp() speed and the free count is
+ * updated from the changed words (fm->free is always a valid 0/1 copy
+ * with its count, all busy at creation); on 32,768 nodes a full copy and
+ * recount per call was most of a small request's cost. While
+ * the rank bitmap is kept, the changed nodes' bits are flipped in it too;
+ * when too many change, the bitmap is dropped (rebuilt on demand).
+ * Returns the number of free nodes.
  */
 static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 {
@@ -384,6 +359,7 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 	int n = fm->n, v = 0, nfree = fm->nfree, flips = 0;
 	/* A flip costs a few times a rebuild's step per rank. */
 	int max_flips = n / 8 + 64;
+	bool track = fm->rbits_ok;
 
 	for (; v + 8 <= n; v += 8) {
 		uint64_t w, old, diff;
@@ -403,14 +379,14 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 			if (w == old)
 				continue;
 		}
-		diff = w ^ old;
+		if (track) {
+			diff = w ^ old;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		diff = __builtin_bswap64(diff);
+			diff = __builtin_bswap64(diff);
 #endif
-		flips += _flip_ranks(fm, v, diff);
-		if (flips > max_flips) {
-			fm->rbits_ok = false;
-			return _load_free_plain(fm, cand);
+			flips += _flip_ranks(fm, v, diff);
+			if (flips > max_flips)
+				track = fm->rbits_ok = false;
 		}
 		/* Bytes of w + 1 - old are 0..2 with no borrow: one multiply
 		 * sums them, giving the change in free nodes plus 8. */
@@ -422,7 +398,8 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 
 		if (b == fr[v])
 			continue;
-		_flip_ranks(fm, v, 1);
+		if (track)
+			_flip_ranks(fm, v, 1);
 		nfree += (int)b - (int)fr[v];
 		fr[v] = b;
 	}
@@ -431,8 +408,7 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 
 int loc__freemap_load(loc__freemap_t *fm, const uint8_t *cand)
 {
-	fm->nfree = fm->rbits_ok ? _load_free_diff(fm, cand) :
-				   _load_free_plain(fm, cand);
+	fm->nfree = _load_free_diff(fm, cand);
 	return fm->nfree;
 }
 
