@@ -275,6 +275,31 @@ int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
 	return cnt;
 }
 
+int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max)
+{
+	const uint64_t *bits = loc__rank_bits(ctx);
+	int n = ctx->nnodes, nw = (n + 63) >> 6, cnt = 0;
+	/* Rank 0's left neighbour: rank n - 1 on a ring, else none. */
+	uint64_t carry = ring ? (bits[(n - 1) >> 6] >> ((n - 1) & 63)) & 1 : 0;
+
+	if (n < 2 || max <= 0)
+		return 0;
+	for (int w = 0; w < nw && cnt < max; w++) {
+		uint64_t x = bits[w];
+		/* The zero word after the last one ends the last run. */
+		uint64_t iso = x & ~((x << 1) | carry) &
+			       ~((x >> 1) | (bits[w + 1] << 63));
+
+		carry = x >> 63;
+		/* Rank n - 1's right neighbour on a ring is rank 0. */
+		if (ring && w == nw - 1 && (bits[0] & 1))
+			iso &= ~(1ULL << ((n - 1) & 63));
+		for (; iso && cnt < max; iso &= iso - 1)
+			pos[cnt++] = (w << 6) + __builtin_ctzll(iso);
+	}
+	return cnt;
+}
+
 /* ---- the allocator's free map --------------------------------------- */
 
 loc__freemap_t *loc__freemap_create(const loc_curve_t *curve, int nnodes)

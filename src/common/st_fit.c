@@ -25,7 +25,9 @@
  *
  * Intervals and free ranks come from the rank bitmap (loc_rankmap.c), a
  * word at a time: first and best fit look only at the intervals that hold
- * k, and sum of squares lists every interval only when one holds k.
+ * k, and sum of squares lists every interval only when one holds k. Best
+ * fit at k = 1 first looks for isolated free ranks (intervals of one),
+ * O(N / 64) without listing any interval.
  */
 #include <limits.h>
 #include <math.h>
@@ -309,6 +311,21 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 	 * interval, but only when one holds k. */
 	f.iv = ctx->scratch;
 	f.hist = ctx->scratch + n + 1;
+	if (kind == FIT_BEST && f.k == 1) {
+		/* An interval of one rank leaves nothing free, so the best
+		 * fits are the isolated free ranks, in order; found a word
+		 * at a time instead of listing every interval. */
+		int cnt = loc__rank_isolated(ctx, f.ring, f.hist, f.maxcand);
+
+		for (int i = 0; i < cnt; i++) {
+			f.iv[2 * i] = f.hist[i];
+			f.iv[2 * i + 1] = f.hist[i] + 1;
+		}
+		if ((f.nint = cnt)) {
+			_collect_intervals(&f);
+			return _offer_all(&f, NULL, 0, f.hist);
+		}
+	}
 	f.nint = loc__rank_intervals(ctx, f.ring, f.k, f.iv,
 				     kind == FIT_BEST ? n : 1);
 	if (f.nint && kind == FIT_SUMSQ)
