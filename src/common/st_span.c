@@ -26,6 +26,10 @@
  * consecutive free nodes stay optimal on a ring (exchange argument: the
  * ring distance is concave between members; checked against brute force
  * in the tests).
+ *
+ * At k = 1 every window totals 0, so the first free ranks are taken
+ * straight from the rank bitmap, which is read only up to the last one
+ * offered (at most 32).
  */
 #include <math.h>
 
@@ -284,6 +288,23 @@ static int _span_select(loc__ctx_t *ctx)
 		for (int j = 0; j < m; j++)
 			pick[j] = s.order[pick[j]];
 		return loc__offer(ctx, pick, 0.0);
+	}
+	if (s.k == 1) {
+		/* Every window of one node totals 0: the first free ranks
+		 * tie, in order, and no SL limit reaches above 0. */
+		int cnt = loc__bits_ones(loc__rank_bits(ctx), 0, n, pick,
+					 s.maxwin);
+
+		for (int w = 0; w < cnt; w++) {
+			int rc, v = s.order[pick[w]];
+
+			if (!(0.0 < loc__offer_bound(ctx)))
+				continue;
+			rc = loc__offer(ctx, &v, 0.0);
+			if (rc)
+				return rc;
+		}
+		return 0;
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
 	s.frank = frank;

@@ -87,18 +87,32 @@ static int _ref_isolated(const uint8_t *fr, int n, bool ring, int *pos)
 	return cnt;
 }
 
+/* The first free ranks, in rank order; returns how many. */
+static int _ref_first_free(const uint8_t *fr, int n, bool ring, int *pos)
+{
+	int cnt = 0;
+
+	(void)ring;
+	for (int r = 0; r < n; r++)
+		if (fr[r])
+			pos[cnt++] = r;
+	return cnt;
+}
+
+typedef int (*ref_offers_f)(const uint8_t *fr, int n, bool ring, int *pos);
+
 /*
- * Best fit at k = 1 takes an isolated free rank when there is one: the
- * first, and with SL the first MAX_OFFERS are the equally good offers,
- * among which the one whose busy neighbours end closest to the job's end
- * wins (the first on ties). Random ends tell which offers were made.
+ * One-node requests whose equally good offers are ref's ranks, in order:
+ * the first wins, and with SL the first MAX_OFFERS are offered and the
+ * one whose busy neighbours end closest to the job's end wins (the first
+ * on ties). Random ends tell which offers were made. States where ref
+ * finds nothing are skipped.
  */
-static void test_bestfit_one_node_takes_isolated_ranks(void **state)
+static void _check_one_node_offers(loc_strategy_kind_t kind, ref_offers_f ref)
 {
 	uint64_t s = 77;
 	int checked = 0;
 
-	(void)state;
 	for (int gi = 0; gi < 2 * NSHAPES; gi++) {
 		const shape_t *sh = &_shapes[gi / 2];
 		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2, 1);
@@ -106,14 +120,13 @@ static void test_bestfit_one_node_takes_isolated_ranks(void **state)
 		bool ring = gi % 2;
 
 		for (int sl = 0; sl < 2; sl++) {
-			loc_alloc_t *a = _alloc(g, LOC_STRATEGY_BESTFIT,
-						(gi + sl) % 3, sl);
+			loc_alloc_t *a = _alloc(g, kind, (gi + sl) % 3, sl);
 			const loc_curve_t *cv = loc_alloc_curve(a);
 
 			for (int st = 0; st < 40; st++) {
 				uint8_t cand[512], fr[512];
 				int64_t until[512];
-				int iso[512], out[1], want, niso;
+				int pos[512], out[1], want, npos;
 				loc_view_t view = {
 					.candidate = cand, .busy_until = until,
 					.now = 1,
@@ -130,17 +143,17 @@ static void test_bestfit_one_node_takes_isolated_ranks(void **state)
 				for (int v = 0; v < n; v++)
 					until[v] = cand[v] ? 0 :
 							     tu_below(&s, 1000);
-				niso = _ref_isolated(fr, n, ring, iso);
-				if (!niso || tu_count(cand, n) < 1)
+				npos = ref(fr, n, ring, pos);
+				if (!npos)
 					continue;
 				assert_int_equal(
 					loc_alloc_select(a, &r, &view, out,
 							 &err),
 					0);
-				want = loc_curve_node(cv, iso[0]);
-				for (int i = 0; sl && i < niso && i < MAX_OFFERS;
+				want = loc_curve_node(cv, pos[0]);
+				for (int i = 0; sl && i < npos && i < MAX_OFFERS;
 				     i++) {
-					int v = loc_curve_node(cv, iso[i]);
+					int v = loc_curve_node(cv, pos[i]);
 					double sc = loc_sl_score(g, &view,
 								 r.expected_end,
 								 &v, 1);
@@ -160,10 +173,25 @@ static void test_bestfit_one_node_takes_isolated_ranks(void **state)
 	assert_true(checked > 500);
 }
 
+/* Best fit at k = 1: an isolated free rank when there is one. */
+static void test_bestfit_one_node_takes_isolated_ranks(void **state)
+{
+	(void)state;
+	_check_one_node_offers(LOC_STRATEGY_BESTFIT, _ref_isolated);
+}
+
+/* Span at k = 1: every single node totals 0, so the first free ranks. */
+static void test_span_one_node_takes_first_free_ranks(void **state)
+{
+	(void)state;
+	_check_one_node_offers(LOC_STRATEGY_SPAN, _ref_first_free);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bestfit_one_node_takes_isolated_ranks),
+		cmocka_unit_test(test_span_one_node_takes_first_free_ranks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
