@@ -72,6 +72,26 @@ static inline int _put_ones(uint64_t x, int base, int *pos)
 	return c;
 }
 
+/* The same to every other slot: pos[0], pos[2], ... */
+static inline int _put_ones2(uint64_t x, int base, int *pos)
+{
+	int c = _popcount(x), left = c;
+
+	for (; left >= 4; left -= 4, pos += 8) {
+		pos[0] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[2] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[4] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[6] = base + __builtin_ctzll(x);
+		x &= x - 1;
+	}
+	for (; left > 0; left--, x &= x - 1, pos += 2)
+		*pos = base + __builtin_ctzll(x);
+	return c;
+}
+
 /* Trailing ones of x (64 when all set). */
 static inline int _cto(uint64_t x)
 {
@@ -173,10 +193,8 @@ static int _all_runs(const uint64_t *bits, int from, int to, int *iv)
 		int base = w << 6;
 
 		carry = x >> 63;
-		for (; up; up &= up - 1)
-			iv[2 * ns++] = base + __builtin_ctzll(up);
-		for (; down; down &= down - 1)
-			iv[2 * ne++ + 1] = base + __builtin_ctzll(down);
+		ns += _put_ones2(up, base, iv + 2 * ns);
+		ne += _put_ones2(down, base, iv + 2 * ne + 1);
 	}
 	/* A run reaching `to` at a word boundary is still open. */
 	if (ne < ns)

@@ -31,6 +31,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include "loc_strategy_internal.h"
 
@@ -76,16 +77,70 @@ static inline int _ilen(const fit_t *f, int i)
 	return f->iv[2 * i + 1] - f->iv[2 * i];
 }
 
-/* Counts the intervals of each size (sizes up to maxlen). */
-static void _build_histogram(fit_t *f, int maxlen)
+/* Sizes counted in the interleaved copies; larger ones are rare. */
+#define FIT_SMALL 64
+
+/*
+ * Counts the intervals of each size into hist[size - 1] and returns the
+ * largest size. Most intervals share a few small sizes, and an increment
+ * of a count just increased waits for it: sizes up to FIT_SMALL are
+ * counted in four interleaved copies (at the end of scratch, histroom
+ * ints from hist) in turn, with the largest size as one more bucket, so
+ * the pass has no branch; larger sizes then take a second, rarely
+ * branching pass. Machines too small for the copies count plainly.
+ */
+static int _build_histogram(fit_t *f, int histroom)
 {
-	for (int s = 0; s < maxlen; s++)
-		f->hist[s] = 0;
-	for (int i = 0; i < f->nint; i++)
-		f->hist[_ilen(f, i) - 1]++;
+	int *h = f->hist, maxlen = 0, i = 0, small[FIT_SMALL + 1] = { 0 };
+	const int nb = FIT_SMALL + 1;
+
+	if (f->n + 4 * nb > histroom) {
+		for (int j = 0; j < f->nint; j++)
+			maxlen = _ilen(f, j) > maxlen ? _ilen(f, j) : maxlen;
+		memset(h, 0, sizeof(int) * (size_t)maxlen);
+		for (int j = 0; j < f->nint; j++)
+			h[_ilen(f, j) - 1]++;
+	} else {
+		int *w = h + histroom - 4 * nb;
+
+		memset(w, 0, sizeof(int) * 4 * nb);
+		for (; i + 4 <= f->nint; i += 4)
+			for (int j = 0; j < 4; j++) {
+				int len = _ilen(f, i + j);
+
+				w[j * nb + (len < nb ? len : nb) - 1]++;
+			}
+		for (; i < f->nint; i++) {
+			int len = _ilen(f, i);
+
+			w[(len < nb ? len : nb) - 1]++;
+		}
+		for (int s = 0; s < nb; s++)
+			small[s] = w[s] + w[nb + s] + w[2 * nb + s] +
+				   w[3 * nb + s];
+		if (small[nb - 1]) {
+			for (int j = 0; j < f->nint; j++)
+				if (_ilen(f, j) > maxlen)
+					maxlen = _ilen(f, j);
+		} else {
+			for (int s = 0; s < FIT_SMALL; s++)
+				if (small[s])
+					maxlen = s + 1;
+		}
+		/* maxlen <= n: the copies at the end are not reached. */
+		memset(h, 0, sizeof(int) * (size_t)maxlen);
+		memcpy(h, small, sizeof(int) *
+				 (size_t)(maxlen < FIT_SMALL ? maxlen :
+							       FIT_SMALL));
+		if (small[nb - 1])
+			for (int j = 0; j < f->nint; j++)
+				if (_ilen(f, j) > FIT_SMALL)
+					h[_ilen(f, j) - 1]++;
+	}
 	f->sumsq = 0;
 	for (int s = 0; s < maxlen; s++)
 		f->sumsq += (int64_t)f->hist[s] * f->hist[s];
+	return maxlen;
 }
 
 /* Best fit or sum of squares cost of an interval of len >= k nodes. */
@@ -124,23 +179,27 @@ static bool _add_interval(fit_t *f, int i, int64_t cost)
  * cost depends only on an interval's size, so the least cost is found
  * over the sizes present, then the first interval of that cost.
  */
-static bool _collect_intervals(fit_t *f)
+static bool _collect_intervals(fit_t *f, int histroom)
 {
 	int64_t best = INT64_MAX;
 	int maxlen = 0, minlen = INT_MAX, bi = -1;
 	double limit;
 
-	for (int i = 0; i < f->nint; i++) {
-		int len = _ilen(f, i);
+	if (f->kind == FIT_SUMSQ) {
+		maxlen = _build_histogram(f, histroom);
+	} else {
+		/* Without a branch per interval: sizes are irregular. */
+		for (int i = 0; i < f->nint; i++) {
+			int len = _ilen(f, i);
+			int fits = len >= f->k ? len : INT_MAX;
 
-		maxlen = len > maxlen ? len : maxlen;
-		if (len >= f->k && len < minlen)
-			minlen = len;
+			maxlen = len > maxlen ? len : maxlen;
+			minlen = fits < minlen ? fits : minlen;
+		}
 	}
 	if (maxlen < f->k)
 		return false;
 	if (f->kind == FIT_SUMSQ) {
-		_build_histogram(f, maxlen);
 		for (int len = f->k; len <= maxlen; len++)
 			if (f->hist[len - 1] && _len_cost(f, len) < best)
 				best = _len_cost(f, len);
@@ -322,7 +381,7 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 			f.iv[2 * i + 1] = f.hist[i] + 1;
 		}
 		if ((f.nint = cnt)) {
-			_collect_intervals(&f);
+			_collect_intervals(&f, 3 * n - 1);
 			return _offer_all(&f, NULL, 0, f.hist);
 		}
 	}
@@ -334,7 +393,7 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 		if (kind == FIT_FIRST)
 			_add_interval(&f, 0, 0);
 		else
-			_collect_intervals(&f);
+			_collect_intervals(&f, 3 * n - 1);
 		return _offer_all(&f, NULL, 0, f.hist);
 	}
 

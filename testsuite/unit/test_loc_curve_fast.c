@@ -18,6 +18,13 @@
 /* The SL tie-break looks at no more offers than this. */
 #define MAX_OFFERS 32
 
+static int _cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
 typedef struct shape {
 	int ndims;
 	int dims[3];
@@ -69,6 +76,26 @@ static void _rank_map(const loc_curve_t *cv, int n, int pct, uint64_t *s,
 	for (int r = 0; r < n; r++)
 		cand[loc_curve_node(cv, r)] =
 			free_rank[r] ? (uint8_t)(1 + tu_below(s, 3)) : 0;
+}
+
+/* A map of free runs, many of 60 to 70 ranks (around the sizes sum of
+ * squares counts apart), with short busy gaps; in rank order as above. */
+static void _run_map(const loc_curve_t *cv, int n, uint64_t *s,
+		     uint8_t *cand, uint8_t *free_rank)
+{
+	int r = tu_below(s, 3);
+
+	memset(free_rank, 0, n);
+	while (r < n) {
+		int len = tu_below(s, 3) ? 60 + tu_below(s, 11) :
+					   1 + tu_below(s, 4);
+
+		for (int j = 0; j < len && r < n; j++)
+			free_rank[r++] = 1;
+		r += 1 + tu_below(s, 3);
+	}
+	for (int v = 0; v < n; v++)
+		cand[v] = free_rank[loc_curve_rank(cv, v)];
 }
 
 /* Free ranks whose neighbours are busy (on a ring ranks 0 and n - 1 are
@@ -187,11 +214,121 @@ static void test_span_one_node_takes_first_free_ranks(void **state)
 	_check_one_node_offers(LOC_STRATEGY_SPAN, _ref_first_free);
 }
 
+/* Free intervals of the rank map: maximal runs, the two end runs joined
+ * last on a ring (unless every rank is free). iv as start, end pairs. */
+static int _ref_intervals(const uint8_t *fr, int n, bool ring, int *iv)
+{
+	int nint = 0;
+
+	for (int r = 0; r < n; r++) {
+		if (!fr[r])
+			continue;
+		if (r && fr[r - 1]) {
+			iv[2 * nint - 1]++;
+			continue;
+		}
+		iv[2 * nint] = r;
+		iv[2 * nint + 1] = r + 1;
+		nint++;
+	}
+	if (ring && nint >= 2 && iv[0] == 0 && iv[2 * nint - 1] == n) {
+		iv[2 * nint - 1] = n + iv[1];
+		memmove(iv, iv + 2, sizeof(int) * 2 * (nint - 1));
+		nint--;
+	}
+	return nint;
+}
+
+/*
+ * Sum of squares against its definition on machines of up to 1,024
+ * nodes whose intervals run from 1 to hundreds of ranks: the first
+ * interval holding k of least sum over sizes of (intervals of that size
+ * after placing)^2, its first k ranks.
+ */
+static void test_sumsquares_matches_definition_on_long_runs(void **state)
+{
+	static const shape_t shapes[] = {
+		{ 1, { 130 } }, { 1, { 131 } }, { 2, { 32, 32 } },
+		{ 3, { 10, 10, 10 } },
+	};
+	uint64_t s = 99;
+	int checked = 0;
+
+	(void)state;
+	for (int gi = 0; gi < 8; gi++) {
+		const shape_t *sh = &shapes[gi / 2];
+		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2, 1);
+		int n = loc_grid_nnodes(g);
+		bool ring = gi % 2;
+		loc_alloc_t *a = _alloc(g, LOC_STRATEGY_SUMSQUARES, gi % 3,
+					false);
+		const loc_curve_t *cv = loc_alloc_curve(a);
+
+		for (int st = 0; st < 60; st++) {
+			static uint8_t cand[1024], fr[1024];
+			static int iv[2 * 1024 + 2], hist[1025], out[1024];
+			int nint, k = 1 + tu_below(&s, st % 3 ? 8 : 80);
+			int best_i = -1;
+			int64_t best = INT64_MAX;
+
+			if (st % 2)
+				_run_map(cv, n, &s, cand, fr);
+			else
+				_rank_map(cv, n, 50 + 8 * (st % 6), &s, cand,
+					  fr);
+			nint = _ref_intervals(fr, n, ring, iv);
+			memset(hist, 0, sizeof(hist));
+			for (int i = 0; i < nint; i++)
+				hist[iv[2 * i + 1] - iv[2 * i]]++;
+			for (int i = 0; i < nint; i++) {
+				int len = iv[2 * i + 1] - iv[2 * i];
+				int64_t q = 0;
+
+				if (len < k)
+					continue;
+				for (int sz = 1; sz <= n; sz++) {
+					int64_t c = hist[sz] - (sz == len) +
+						    (sz == len - k);
+
+					q += c * c;
+				}
+				if (q < best) {
+					best = q;
+					best_i = i;
+				}
+			}
+			if (best_i < 0)
+				continue;
+			{
+				loc_view_t view = { .candidate = cand };
+				loc_request_t r = { .nodes = k };
+				loc_error_t err;
+				int want[1024];
+
+				assert_int_equal(loc_alloc_select(a, &r, &view,
+								  out, &err),
+						 0);
+				for (int j = 0; j < k; j++)
+					want[j] = loc_curve_node(
+						cv, (iv[2 * best_i] + j) % n);
+				qsort(want, k, sizeof(int), _cmp_int);
+				assert_memory_equal(out, want,
+						    sizeof(int) * k);
+			}
+			checked++;
+		}
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+	assert_true(checked > 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bestfit_one_node_takes_isolated_ranks),
 		cmocka_unit_test(test_span_one_node_takes_first_free_ranks),
+		cmocka_unit_test(test_sumsquares_matches_definition_on_long_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
