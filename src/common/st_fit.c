@@ -246,36 +246,59 @@ static inline int _arc(const fit_t *f, const int *frank, int m, int i)
  * beginning lie inside it. Windows are collected as for intervals: the
  * least in order, then (SL) those within the tolerance.
  */
+/* Windows per chunk of the least-arc scan. */
+#define FIT_CHUNK 512
+
+/* The least last[i] - frank[i] over [from, to): four independent minima
+ * so the comparisons overlap (and vectorise). */
+static inline int _least_arc(const int *frank, const int *last, int from,
+			     int to)
+{
+	int b0 = INT_MAX, b1 = INT_MAX, b2 = INT_MAX, b3 = INT_MAX;
+	int i = from;
+
+	for (; i + 4 <= to; i += 4) {
+		int a0 = last[i] - frank[i];
+		int a1 = last[i + 1] - frank[i + 1];
+		int a2 = last[i + 2] - frank[i + 2];
+		int a3 = last[i + 3] - frank[i + 3];
+
+		b0 = a0 < b0 ? a0 : b0;
+		b1 = a1 < b1 ? a1 : b1;
+		b2 = a2 < b2 ? a2 : b2;
+		b3 = a3 < b3 ? a3 : b3;
+	}
+	for (; i < to; i++)
+		b0 = last[i] - frank[i] < b0 ? last[i] - frank[i] : b0;
+	b0 = b1 < b0 ? b1 : b0;
+	b2 = b3 < b2 ? b3 : b2;
+	return b2 < b0 ? b2 : b0;
+}
+
 static void _collect_windows(fit_t *f, const int *frank, int m)
 {
 	int k = f->k, nlin = m - k + 1, nwin = f->ring ? m : nlin, bi = 0;
 	int best = INT_MAX;
 	double limit;
 
-	/* The hot loop: the least linear arc, four independent minima so
-	 * the comparisons overlap; then the first window reaching it. */
+	/* The hot loop: the least linear arc, chunk by chunk; then the
+	 * first window reaching it, searched in the first chunk that did
+	 * instead of from the start. */
 	{
 		const int *last = frank + k - 1;
-		int b0 = INT_MAX, b1 = INT_MAX, b2 = INT_MAX, b3 = INT_MAX;
-		int i = 0;
+		int i, bc = 0;
 
-		for (; i + 4 <= nlin; i += 4) {
-			int a0 = last[i] - frank[i];
-			int a1 = last[i + 1] - frank[i + 1];
-			int a2 = last[i + 2] - frank[i + 2];
-			int a3 = last[i + 3] - frank[i + 3];
+		for (int c = 0; c < nlin; c += FIT_CHUNK) {
+			int a = _least_arc(frank, last, c,
+					   nlin - c < FIT_CHUNK ? nlin :
+								  c + FIT_CHUNK);
 
-			b0 = a0 < b0 ? a0 : b0;
-			b1 = a1 < b1 ? a1 : b1;
-			b2 = a2 < b2 ? a2 : b2;
-			b3 = a3 < b3 ? a3 : b3;
+			if (a < best) {
+				best = a;
+				bc = c;
+			}
 		}
-		for (; i < nlin; i++)
-			b0 = last[i] - frank[i] < b0 ? last[i] - frank[i] : b0;
-		b0 = b1 < b0 ? b1 : b0;
-		b2 = b3 < b2 ? b3 : b2;
-		best = b2 < b0 ? b2 : b0;
-		for (i = 0; i < nlin; i++)
+		for (i = bc; i < nlin; i++)
 			if (last[i] - frank[i] == best)
 				break;
 		bi = i;

@@ -323,12 +323,127 @@ static void test_sumsquares_matches_definition_on_long_runs(void **state)
 	assert_true(checked > 300);
 }
 
+/*
+ * The fit strategies' fallback (no interval holds k) against its
+ * definition on machines of thousands of ranks, where the least-span
+ * scan runs in several chunks: the windows of k consecutive free ranks
+ * of least span (on a ring also those wrapping past the last rank), the
+ * first of them; with SL the first MAX_OFFERS of them are offered and
+ * walltime picks one.
+ */
+static void test_fit_fallback_takes_first_least_window(void **state)
+{
+	static const shape_t shapes[] = {
+		{ 1, { 3000 } }, { 2, { 48, 50 } }, { 3, { 16, 16, 16 } },
+	};
+	static const loc_strategy_kind_t kinds[] = {
+		LOC_STRATEGY_FIRSTFIT, LOC_STRATEGY_BESTFIT,
+		LOC_STRATEGY_SUMSQUARES,
+	};
+	uint64_t s = 5;
+	int checked = 0;
+
+	(void)state;
+	for (int gi = 0; gi < 6; gi++) {
+		const shape_t *sh = &shapes[gi / 2];
+		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2, 1);
+		int n = loc_grid_nnodes(g);
+		bool ring = gi % 2;
+
+		for (int ki = 0; ki < 6; ki++) {
+			bool sl = ki >= 3;
+			loc_alloc_t *a = _alloc(g, kinds[ki % 3], ki % 3, sl);
+			const loc_curve_t *cv = loc_alloc_curve(a);
+
+			for (int st = 0; st < 8; st++) {
+				static uint8_t cand[4096], fr[4096];
+				static int frank[4096], out[4096], set[4096];
+				static int64_t until[4096];
+				int m = 0, run = 0, longest = 0, k, nwin, best;
+				int want = -1, nties = 0;
+				double bsc = -1;
+				loc_view_t view = {
+					.candidate = cand, .busy_until = until,
+					.now = 1,
+				};
+				loc_request_t r = {
+					.expected_end = 1 + tu_below(&s, 1000),
+				};
+				loc_error_t err;
+
+				_rank_map(cv, n, 30 + 10 * (st % 4), &s, cand,
+					  fr);
+				for (int v = 0; v < n; v++)
+					until[v] = cand[v] ? 0 :
+							     tu_below(&s, 1000);
+				/* Longest run, counting a ring's joined ends. */
+				for (int i = 0; i < 2 * n; i++) {
+					run = fr[i % n] ? run + 1 : 0;
+					longest = run > longest ? run : longest;
+				}
+				for (int i = 0; i < n; i++)
+					if (fr[i])
+						frank[m++] = i;
+				k = longest + 1 + tu_below(&s, 3 + 40 * (st % 2));
+				if (longest >= n || k >= m)
+					continue;
+				r.nodes = k;
+				nwin = ring ? m : m - k + 1;
+				best = n + 1;
+				for (int w = 0; w < nwin; w++) {
+					int j = w + k - 1;
+					int arc = j < m ? frank[j] - frank[w] :
+							  frank[j - m] + n - frank[w];
+
+					best = arc < best ? arc : best;
+				}
+				for (int w = 0; w < nwin && nties < MAX_OFFERS;
+				     w++) {
+					int j = w + k - 1;
+					int arc = j < m ? frank[j] - frank[w] :
+							  frank[j - m] + n - frank[w];
+					double sc;
+
+					if (arc != best || (nties++ && !sl))
+						continue;
+					for (int t = 0; t < k; t++)
+						set[t] = loc_curve_node(
+							cv, frank[(w + t) % m]);
+					sc = sl ? loc_sl_score(g, &view,
+							       r.expected_end,
+							       set, k) :
+						  -1;
+					if (want < 0 ||
+					    (sc >= 0 && (bsc < 0 || sc < bsc))) {
+						want = w;
+						if (sc >= 0)
+							bsc = sc;
+					}
+				}
+				assert_int_equal(loc_alloc_select(a, &r, &view,
+								  out, &err),
+						 0);
+				for (int t = 0; t < k; t++)
+					set[t] = loc_curve_node(
+						cv, frank[(want + t) % m]);
+				qsort(set, k, sizeof(int), _cmp_int);
+				assert_memory_equal(out, set, sizeof(int) * k);
+				checked++;
+			}
+			loc_alloc_destroy(a);
+		}
+		loc_grid_destroy(g);
+	}
+	assert_true(checked > 200);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bestfit_one_node_takes_isolated_ranks),
 		cmocka_unit_test(test_span_one_node_takes_first_free_ranks),
 		cmocka_unit_test(test_sumsquares_matches_definition_on_long_runs),
+		cmocka_unit_test(test_fit_fallback_takes_first_least_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
