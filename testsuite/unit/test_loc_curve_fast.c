@@ -437,6 +437,58 @@ static void test_fit_fallback_takes_first_least_window(void **state)
 	assert_true(checked > 200);
 }
 
+/*
+ * Answers of tens to hundreds of nodes on machines of 16,384 and 90,000
+ * nodes (two and three radix passes when the allocator sorts them): the
+ * first k free nodes in curve order, ascending.
+ */
+static void test_answers_sorted_on_large_machines(void **state)
+{
+	static const shape_t shapes[] = { { 2, { 128, 128 } },
+					  { 2, { 300, 300 } } };
+	uint64_t s = 11;
+
+	(void)state;
+	for (int gi = 0; gi < 2; gi++) {
+		loc_grid_t *g = tu_grid(2, shapes[gi].dims, gi, 1);
+		int n = loc_grid_nnodes(g);
+		loc_alloc_t *a = _alloc(g, LOC_STRATEGY_FREELIST, gi, false);
+		const loc_curve_t *cv = loc_alloc_curve(a);
+		uint8_t *cand = malloc(n);
+		int *out = malloc(sizeof(int) * n), *want = malloc(sizeof(int) * n);
+
+		assert_non_null(cand);
+		assert_non_null(out);
+		assert_non_null(want);
+		for (int st = 0; st < 20; st++) {
+			loc_view_t view = { .candidate = cand };
+			loc_request_t r = { .nodes = 32 + tu_below(&s, 320) };
+			loc_error_t err;
+			int m = 0;
+
+			/* About 400 free nodes: answers spread over the
+			 * whole machine, so every digit matters. */
+			for (int v = 0; v < n; v++)
+				cand[v] = (uint8_t)(tu_below(&s, n / 400) == 0);
+			for (int rk = 0; rk < n && m < r.nodes; rk++)
+				if (cand[loc_curve_node(cv, rk)])
+					want[m++] = loc_curve_node(cv, rk);
+			if (m < r.nodes)
+				continue;
+			qsort(want, m, sizeof(int), _cmp_int);
+			assert_int_equal(loc_alloc_select(a, &r, &view, out,
+							  &err),
+					 0);
+			assert_memory_equal(out, want, sizeof(int) * r.nodes);
+		}
+		free(cand);
+		free(out);
+		free(want);
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_span_one_node_takes_first_free_ranks),
 		cmocka_unit_test(test_sumsquares_matches_definition_on_long_runs),
 		cmocka_unit_test(test_fit_fallback_takes_first_least_window),
+		cmocka_unit_test(test_answers_sorted_on_large_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
