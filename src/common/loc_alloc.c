@@ -515,15 +515,26 @@ static void _radix_sort(const int *nodes, int k, int n, int *tmp, int *out)
  * nnodes / 64): at k = 4096 on 32,768 nodes, sorting was most of a curve
  * strategy's decision time. Answers of 32 nodes or more too small for
  * that are radix sorted, O(k) per pass; the smallest go to qsort().
+ * Answers already in order (from 32 nodes) are copied as they are.
  */
 static void _sorted_copy(loc_alloc_t *a, const int *nodes, int k, int *out)
 {
 	int nw = LOC__BITS_WORDS(a->nnodes) - 1;
 	uint64_t *b = a->sortbits;
 
+	int i = 1;
+
 	if (k < 32) {
 		memcpy(out, nodes, sizeof(int) * k);
 		qsort(out, k, sizeof(int), _cmp_int);
+		return;
+	}
+	/* Some strategies (paging in row-major order) answer in node order
+	 * already; others leave it within a few nodes. */
+	while (i < k && nodes[i] > nodes[i - 1])
+		i++;
+	if (i == k) {
+		memcpy(out, nodes, sizeof(int) * k);
 		return;
 	}
 	if ((int64_t)k * 4 < nw) {

@@ -440,7 +440,8 @@ static void test_fit_fallback_takes_first_least_window(void **state)
 /*
  * Answers of tens to hundreds of nodes on machines of 16,384 and 90,000
  * nodes (two and three radix passes when the allocator sorts them): the
- * first k free nodes in curve order, ascending.
+ * first k free nodes in curve order, ascending; and paging's (one node a
+ * page, row-major: node order already, which the allocator keeps).
  */
 static void test_answers_sorted_on_large_machines(void **state)
 {
@@ -449,10 +450,13 @@ static void test_answers_sorted_on_large_machines(void **state)
 	uint64_t s = 11;
 
 	(void)state;
-	for (int gi = 0; gi < 2; gi++) {
-		loc_grid_t *g = tu_grid(2, shapes[gi].dims, gi, 1);
+	for (int gi = 0; gi < 4; gi++) {
+		loc_grid_t *g = tu_grid(2, shapes[gi % 2].dims, gi % 2, 1);
 		int n = loc_grid_nnodes(g);
-		loc_alloc_t *a = _alloc(g, LOC_STRATEGY_FREELIST, gi, false);
+		bool paging = gi >= 2;
+		loc_alloc_t *a = _alloc(g, paging ? LOC_STRATEGY_PAGING :
+						    LOC_STRATEGY_FREELIST,
+					gi % 2, false);
 		const loc_curve_t *cv = loc_alloc_curve(a);
 		uint8_t *cand = malloc(n);
 		int *out = malloc(sizeof(int) * n), *want = malloc(sizeof(int) * n);
@@ -470,9 +474,12 @@ static void test_answers_sorted_on_large_machines(void **state)
 			 * whole machine, so every digit matters. */
 			for (int v = 0; v < n; v++)
 				cand[v] = (uint8_t)(tu_below(&s, n / 400) == 0);
-			for (int rk = 0; rk < n && m < r.nodes; rk++)
-				if (cand[loc_curve_node(cv, rk)])
-					want[m++] = loc_curve_node(cv, rk);
+			for (int rk = 0; rk < n && m < r.nodes; rk++) {
+				int v = paging ? rk : loc_curve_node(cv, rk);
+
+				if (cand[v])
+					want[m++] = v;
+			}
 			if (m < r.nodes)
 				continue;
 			qsort(want, m, sizeof(int), _cmp_int);
