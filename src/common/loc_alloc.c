@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "loc_rankmap.h"
+#include "loc_sort.h"
 #include "loc_strategy_internal.h"
 #include "loc_walltime.h"
 
@@ -481,72 +482,6 @@ static int _check_request(loc_alloc_t *a, const loc_request_t *req,
 	return 0;
 }
 
-/*
- * Writes nodes[0..k-1] (node numbers below n) to out in ascending order:
- * least significant digit first, 8 bits a pass, through tmp (k ints).
- * Several times faster than qsort() for the tens to hundreds of nodes
- * where the bitmap below does not pay.
- */
-static void _radix_sort(const int *nodes, int k, int n, int *tmp, int *out)
-{
-	int passes = 1;
-	const int *src = nodes;
-
-	while (passes < 4 && (n - 1) >> (8 * passes))
-		passes++;
-	/* An odd number of passes starts in out, so the last one ends there. */
-	for (int p = 0; p < passes; p++) {
-		int *dst = (passes - p) % 2 ? out : tmp, cnt[257] = { 0 };
-		int sh = 8 * p;
-
-		for (int i = 0; i < k; i++)
-			cnt[((src[i] >> sh) & 255) + 1]++;
-		for (int d = 0; d < 256; d++)
-			cnt[d + 1] += cnt[d];
-		for (int i = 0; i < k; i++)
-			dst[cnt[(src[i] >> sh) & 255]++] = src[i];
-		src = dst;
-	}
-}
-
-/*
- * Writes nodes[0..k-1] (distinct) to out in ascending order. Large answers
- * are marked in a node bitmap and read back a word at a time, O(k +
- * nnodes / 64): at k = 4096 on 32,768 nodes, sorting was most of a curve
- * strategy's decision time. Answers of 32 nodes or more too small for
- * that are radix sorted, O(k) per pass; the smallest go to qsort().
- * Answers already in order (from 32 nodes) are copied as they are.
- */
-static void _sorted_copy(loc_alloc_t *a, const int *nodes, int k, int *out)
-{
-	int nw = LOC__BITS_WORDS(a->nnodes) - 1;
-	uint64_t *b = a->sortbits;
-
-	int i = 1;
-
-	if (k < 32) {
-		memcpy(out, nodes, sizeof(int) * k);
-		qsort(out, k, sizeof(int), _cmp_int);
-		return;
-	}
-	/* Some strategies (paging in row-major order) answer in node order
-	 * already; others leave it within a few nodes. */
-	while (i < k && nodes[i] > nodes[i - 1])
-		i++;
-	if (i == k) {
-		memcpy(out, nodes, sizeof(int) * k);
-		return;
-	}
-	if ((int64_t)k * 4 < nw) {
-		_radix_sort(nodes, k, a->nnodes, a->scratch, out);
-		return;
-	}
-	memset(b, 0, sizeof(uint64_t) * nw);
-	for (int i = 0; i < k; i++)
-		b[nodes[i] >> 6] |= 1ULL << (nodes[i] & 63);
-	loc__bits_ones(b, 0, a->nnodes, out, k);
-}
-
 const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx)
 {
 	return loc__freemap_rank_bits(ctx->alloc->fm, false);
@@ -656,6 +591,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 					     "strategy found no placement for %d nodes%s",
 				     req->nodes,
 				     a->nmust ? " holding the required nodes" : "");
-	_sorted_copy(a, win->nodes, req->nodes, out);
+	loc__sort_nodes(win->nodes, req->nodes, a->nnodes, a->sortbits,
+			a->scratch, out);
 	return 0;
 }
