@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "loc_rankmap.h"
+#include "loc_sort.h"
 #include "loc_strategy_internal.h"
 #include "loc_walltime.h"
 
@@ -481,28 +482,6 @@ static int _check_request(loc_alloc_t *a, const loc_request_t *req,
 	return 0;
 }
 
-/*
- * Writes nodes[0..k-1] (distinct) to out in ascending order. Large answers
- * are marked in a node bitmap and read back a word at a time, O(k +
- * nnodes / 64): at k = 4096 on 32,768 nodes, sorting was most of a curve
- * strategy's decision time.
- */
-static void _sorted_copy(loc_alloc_t *a, const int *nodes, int k, int *out)
-{
-	int nw = LOC__BITS_WORDS(a->nnodes) - 1;
-	uint64_t *b = a->sortbits;
-
-	if (k < 32 || (int64_t)k * 4 < nw) {
-		memcpy(out, nodes, sizeof(int) * k);
-		qsort(out, k, sizeof(int), _cmp_int);
-		return;
-	}
-	memset(b, 0, sizeof(uint64_t) * nw);
-	for (int i = 0; i < k; i++)
-		b[nodes[i] >> 6] |= 1ULL << (nodes[i] & 63);
-	loc__bits_ones(b, 0, a->nnodes, out, k);
-}
-
 const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx)
 {
 	return loc__freemap_rank_bits(ctx->alloc->fm, false);
@@ -612,6 +591,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 					     "strategy found no placement for %d nodes%s",
 				     req->nodes,
 				     a->nmust ? " holding the required nodes" : "");
-	_sorted_copy(a, win->nodes, req->nodes, out);
+	loc__sort_nodes(win->nodes, req->nodes, a->nnodes, a->sortbits,
+			a->scratch, out);
 	return 0;
 }

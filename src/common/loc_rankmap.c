@@ -72,6 +72,26 @@ static inline int _put_ones(uint64_t x, int base, int *pos)
 	return c;
 }
 
+/* The same to every other slot: pos[0], pos[2], ... */
+static inline int _put_ones2(uint64_t x, int base, int *pos)
+{
+	int c = _popcount(x), left = c;
+
+	for (; left >= 4; left -= 4, pos += 8) {
+		pos[0] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[2] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[4] = base + __builtin_ctzll(x);
+		x &= x - 1;
+		pos[6] = base + __builtin_ctzll(x);
+		x &= x - 1;
+	}
+	for (; left > 0; left--, x &= x - 1, pos += 2)
+		*pos = base + __builtin_ctzll(x);
+	return c;
+}
+
 /* Trailing ones of x (64 when all set). */
 static inline int _cto(uint64_t x)
 {
@@ -173,10 +193,8 @@ static int _all_runs(const uint64_t *bits, int from, int to, int *iv)
 		int base = w << 6;
 
 		carry = x >> 63;
-		for (; up; up &= up - 1)
-			iv[2 * ns++] = base + __builtin_ctzll(up);
-		for (; down; down &= down - 1)
-			iv[2 * ne++ + 1] = base + __builtin_ctzll(down);
+		ns += _put_ones2(up, base, iv + 2 * ns);
+		ne += _put_ones2(down, base, iv + 2 * ne + 1);
 	}
 	/* A run reaching `to` at a word boundary is still open. */
 	if (ne < ns)
@@ -275,6 +293,31 @@ int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
 	return cnt;
 }
 
+int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max)
+{
+	const uint64_t *bits = loc__rank_bits(ctx);
+	int n = ctx->nnodes, nw = (n + 63) >> 6, cnt = 0;
+	/* Rank 0's left neighbour: rank n - 1 on a ring, else none. */
+	uint64_t carry = ring ? (bits[(n - 1) >> 6] >> ((n - 1) & 63)) & 1 : 0;
+
+	if (n < 2 || max <= 0)
+		return 0;
+	for (int w = 0; w < nw && cnt < max; w++) {
+		uint64_t x = bits[w];
+		/* The zero word after the last one ends the last run. */
+		uint64_t iso = x & ~((x << 1) | carry) &
+			       ~((x >> 1) | (bits[w + 1] << 63));
+
+		carry = x >> 63;
+		/* Rank n - 1's right neighbour on a ring is rank 0. */
+		if (ring && w == nw - 1 && (bits[0] & 1))
+			iso &= ~(1ULL << ((n - 1) & 63));
+		for (; iso && cnt < max; iso &= iso - 1)
+			pos[cnt++] = (w << 6) + __builtin_ctzll(iso);
+	}
+	return cnt;
+}
+
 /* ---- the allocator's free map --------------------------------------- */
 
 loc__freemap_t *loc__freemap_create(const loc_curve_t *curve, int nnodes)
@@ -343,40 +386,15 @@ static int _flip_ranks(loc__freemap_t *fm, int v, uint64_t diff)
 }
 
 /*
- * Copies the candidate map into fm->free as 0/1 and returns how many are
- * set: a copy, then one pass a word at a time (on 32,768 nodes a byte
- * loop was most of a small request's cost).
- */
-static int _load_free_plain(loc__freemap_t *fm, const uint8_t *cand)
-{
-	uint8_t *fr = fm->free;
-	int n = fm->n, nfree = 0, v = 0;
-
-	memcpy(fr, cand, n);
-	for (; v + 8 <= n; v += 8) {
-		uint64_t w;
-
-		memcpy(&w, fr + v, 8);
-		if (w & ~0x0101010101010101ULL) {
-			/* Some byte is neither 0 nor 1: normalise it. */
-			w = _bytes_to_01(w);
-			memcpy(fr + v, &w, 8);
-		}
-		nfree += _count01(w);
-	}
-	for (; v < n; v++) {
-		fr[v] = fr[v] != 0;
-		nfree += fr[v];
-	}
-	return nfree;
-}
-
-/*
- * The same while the rank bitmap is kept: consecutive decisions mostly see
- * nearly the same map, so only the words that changed since the last call
- * are rewritten, and their nodes' bits in the rank bitmap flipped. When
- * too many change, the bitmap is dropped (rebuilt on demand) and the map
- * loaded plainly. Returns the number of free nodes.
+ * Copies the candidate map into fm->free as 0/1, rewriting only what
+ * changed: consecutive decisions mostly see nearly the same map, so
+ * unchanged blocks are skipped at memcmp() speed and the free count is
+ * updated from the changed words (fm->free is always a valid 0/1 copy
+ * with its count, all busy at creation); on 32,768 nodes a full copy and
+ * recount per call was most of a small request's cost. While
+ * the rank bitmap is kept, the changed nodes' bits are flipped in it too;
+ * when too many change, the bitmap is dropped (rebuilt on demand).
+ * Returns the number of free nodes.
  */
 static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 {
@@ -384,6 +402,7 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 	int n = fm->n, v = 0, nfree = fm->nfree, flips = 0;
 	/* A flip costs a few times a rebuild's step per rank. */
 	int max_flips = n / 8 + 64;
+	bool track = fm->rbits_ok;
 
 	for (; v + 8 <= n; v += 8) {
 		uint64_t w, old, diff;
@@ -403,14 +422,14 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 			if (w == old)
 				continue;
 		}
-		diff = w ^ old;
+		if (track) {
+			diff = w ^ old;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		diff = __builtin_bswap64(diff);
+			diff = __builtin_bswap64(diff);
 #endif
-		flips += _flip_ranks(fm, v, diff);
-		if (flips > max_flips) {
-			fm->rbits_ok = false;
-			return _load_free_plain(fm, cand);
+			flips += _flip_ranks(fm, v, diff);
+			if (flips > max_flips)
+				track = fm->rbits_ok = false;
 		}
 		/* Bytes of w + 1 - old are 0..2 with no borrow: one multiply
 		 * sums them, giving the change in free nodes plus 8. */
@@ -422,7 +441,8 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 
 		if (b == fr[v])
 			continue;
-		_flip_ranks(fm, v, 1);
+		if (track)
+			_flip_ranks(fm, v, 1);
 		nfree += (int)b - (int)fr[v];
 		fr[v] = b;
 	}
@@ -431,8 +451,7 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 
 int loc__freemap_load(loc__freemap_t *fm, const uint8_t *cand)
 {
-	fm->nfree = fm->rbits_ok ? _load_free_diff(fm, cand) :
-				   _load_free_plain(fm, cand);
+	fm->nfree = _load_free_diff(fm, cand);
 	return fm->nfree;
 }
 

@@ -29,9 +29,9 @@ const uint8_t *loc__freemap_map(const loc__freemap_t *fm);
 
 /*
  * Loads cand (nnodes bytes, nonzero = free; borrowed for the call).
- * Consecutive decisions mostly see nearly the same map, so while the
- * rank bitmap is kept, only the words that changed are rewritten and
- * their nodes' rank bits flipped. The result depends only on cand.
+ * Consecutive decisions mostly see nearly the same map, so only the
+ * words that changed are rewritten (and, while the rank bitmap is kept,
+ * their nodes' rank bits flipped). The result depends only on cand.
  * Returns the number of free nodes.
  */
 int loc__freemap_load(loc__freemap_t *fm, const uint8_t *cand);

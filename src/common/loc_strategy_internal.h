@@ -96,6 +96,16 @@ int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
 int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
 			int max);
 
+/*
+ * The free intervals of exactly one rank (a free rank whose neighbours
+ * are busy; with ring, ranks 0 and nnodes - 1 are neighbours), in rank
+ * order: writes the first max ranks to pos and returns how many. The
+ * same as the intervals of length 1 of loc__rank_intervals(), found a
+ * word at a time without listing the others: O(nnodes / 64). In
+ * loc_rankmap.c.
+ */
+int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max);
+
 /* A strategy: offers placements; returns 0, LOC_ENOFIT (nothing offered,
  * e.g. no box fits) or another LOC_E* code. */
 typedef int (*loc__strategy_f)(loc__ctx_t *ctx);

