@@ -28,6 +28,13 @@
  * total of a set is computed per axis from coordinate counts in
  * O(k * ndims + window), not O(k^2).
  *
+ * One node (k = 1) costs 0 around every free point, so the search keeps
+ * the free points in the order it evaluates them (point order) and each
+ * offers the lowest free node of its point; mm_inc finds no swap that
+ * gains. The short path returns the same: the first free points in point
+ * order, found by a scan that stops there (word at a time over the free
+ * map when nodes are numbered row-major) instead of O(nnodes) set-up.
+ *
  * This file holds the entry points, the state and the search over the
  * ranked centres; st_mm.h lists the other files of the family.
  */
@@ -37,6 +44,8 @@
 #include "st_mm.h"
 
 #define MM_SL_ALTS 8               /* distinct sets offered with SL */
+
+bool loc__mm_fast_one = true;
 
 typedef struct _mm_pick {
 	int64_t cost;
@@ -105,6 +114,10 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->max_centers = policy->mm_max_centers;
 	nn = st->nnodes;
 	np = st->npoints;
+	st->npp = shape->nodes_per_point;
+	st->rowmajor = true;
+	for (int v = 0; v < st->nnodes && st->rowmajor; v++)
+		st->rowmajor = loc_grid_node_point(grid, v) == v / st->npp;
 	for (int d = st->nd - 1, ps = 1; d >= 0; d--) {
 		st->len[d] = shape->dims[d];
 		st->torus[d] = shape->torus[d] && shape->dims[d] > 1;
@@ -236,6 +249,70 @@ static int _mm_offer_rest(loc__ctx_t *ctx, loc__mm_t *st,
 	return 0;
 }
 
+/* The first free node at or after from (eight bytes at a time), or n. */
+static int _mm_next_free(const uint8_t *f, int from, int n)
+{
+	int v = from;
+
+	for (; v < n && (v & 7); v++)
+		if (f[v])
+			return v;
+	for (; v + 8 <= n; v += 8) {
+		uint64_t w;
+
+		memcpy(&w, f + v, sizeof(w));
+		if (w)
+			break;
+	}
+	for (; v < n; v++)
+		if (f[v])
+			return v;
+	return n;
+}
+
+/*
+ * k = 1: what the search keeps is the first a points holding a free node,
+ * in point order, each with cost 0; offers the lowest free node of each.
+ */
+static int _mm_offer_one(loc__ctx_t *ctx, loc__mm_t *st, int a)
+{
+	int node[MM_SL_ALTS], n = 0;
+
+	/* Unused here, but asking keeps the allocator's free map on its
+	 * O(changes) update path for the next decision. */
+	(void)loc__rank_bits(ctx);
+	if (st->rowmajor) {
+		for (int v = _mm_next_free(ctx->free, 0, ctx->nnodes);
+		     v < ctx->nnodes && n < a;
+		     v = _mm_next_free(ctx->free, (v / st->npp + 1) * st->npp,
+				       ctx->nnodes))
+			node[n++] = v;
+	} else {
+		for (int p = 0; p < st->npoints && n < a; p++) {
+			const int *pn;
+			int m = loc_grid_point_nodes(ctx->grid, p, &pn);
+
+			for (int j = 0; j < m; j++)
+				if (ctx->free[pn[j]]) {
+					node[n++] = pn[j];
+					break;
+				}
+		}
+	}
+	if (!n)
+		return LOC_ENOFIT;
+	for (int i = 0; i < n; i++) {
+		int rc;
+
+		if (!(0.0 < loc__offer_bound(ctx)))
+			continue;
+		rc = loc__offer(ctx, &node[i], 0.0);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* k = nfree leaves one choice: every free node. */
 static int _mm_offer_all(loc__ctx_t *ctx, loc__mm_t *st)
 {
@@ -264,6 +341,8 @@ static int _mm_select_common(loc__ctx_t *ctx, bool genalg)
 	_mm_pick_t pick[MM_SL_ALTS];
 	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1, n;
 
+	if (ctx->k == 1 && loc__mm_fast_one)
+		return _mm_offer_one(ctx, st, a);
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);
 	n = _mm_search(ctx, st, genalg, pick, a);
@@ -292,6 +371,9 @@ static int _mm_inc_select(loc__ctx_t *ctx)
 	int n, rc;
 	int64_t cost;
 
+	/* One node: no swap gains, the MM answer stands. */
+	if (ctx->k == 1 && loc__mm_fast_one)
+		return _mm_offer_one(ctx, st, a);
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);
 	n = _mm_search(ctx, st, false, pick, a);

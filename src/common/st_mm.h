@@ -37,6 +37,8 @@ typedef struct loc__mm {
 	int *off_l1;             /* [noff] their L1 length */
 	int *rad_end;            /* [maxrad + 1] first offset longer than r */
 	int max_centers;         /* policy: 0 default, -1 all, else a cap */
+	int npp;                 /* nodes per point */
+	bool rowmajor;           /* node v at point v / npp (k = 1 scan) */
 	loc__shells_t *sh;
 	int *point_free;         /* [npoints + 1] free nodes per point; the
 				  * last entry stays 0 (off a mesh edge) */
@@ -86,6 +88,12 @@ static inline int loc__mm_off_point(const loc__mm_t *st, const int **tab,
 		pt += tab[d][o[d]];
 	return pt;
 }
+
+/*
+ * Whether one-node requests take the short path below (true) or the
+ * general search; unit tests turn it off to compare the two.
+ */
+extern bool loc__mm_fast_one;
 
 /* ---- st_mm_walk.c --------------------------------------------------- */
 
