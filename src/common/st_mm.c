@@ -45,8 +45,6 @@
 
 #define MM_SL_ALTS 8               /* distinct sets offered with SL */
 
-bool loc__mm_fast_one = true;
-
 typedef struct _mm_pick {
 	int64_t cost;
 	uint64_t hash;
@@ -76,6 +74,7 @@ static void _mm_fini(void *state)
 	free(st->ent_off);
 	free(st->ent_take);
 	free(st->hist);
+	free(st->whist);
 	free(st->nodes);
 	free(st->mark);
 	free(st->thin);
@@ -83,6 +82,8 @@ static void _mm_fini(void *state)
 	free(st->inc_node);
 	free(st->inc_pt);
 	free(st->inc_c);
+	free(st->inc_x);
+	free(st->inc_row);
 	free(st->hop);
 	free(st->inc_in);
 	free(st->inc_d);
@@ -145,6 +146,7 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->ent_off = malloc(sizeof(int) * nn);
 	st->ent_take = malloc(sizeof(int) * nn);
 	st->hist = malloc(sizeof(int64_t) * st->maxrange);
+	st->whist = malloc(sizeof(int64_t) * st->maxrange * st->nd);
 	st->nodes = malloc(sizeof(int) * nn);
 	st->mark = calloc(nn, sizeof(uint32_t));
 	st->thin = malloc(sizeof(int) * np);
@@ -152,6 +154,8 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->inc_node = malloc(sizeof(int) * nn);
 	st->inc_pt = malloc(sizeof(int) * nn);
 	st->inc_c = malloc(sizeof(int) * nn * st->nd);
+	st->inc_x = malloc(sizeof(int) * nn * st->nd);
+	st->inc_row = malloc(sizeof(int) * 3 * st->nd * st->maxlen);
 	st->inc_in = malloc(nn);
 	st->inc_d = malloc(sizeof(int64_t) * nn);
 	st->inc_u = malloc(sizeof(int) * nn);
@@ -160,11 +164,16 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->pre = malloc(sizeof(int64_t) * 2 * (2 * st->maxlen + 1));
 	if (!st->coord || !st->sh || !st->point_free || !st->axis_has ||
 	    !st->cand || !st->eval || !st->rank || !st->ent_pt ||
-	    !st->ent_off || !st->ent_take || !st->hist || !st->nodes ||
-	    !st->thin || !st->block_seen || !st->mark || !st->inc_node ||
-	    !st->inc_pt || !st->inc_c || !st->inc_in || !st->inc_d ||
-	    !st->inc_u || !st->inc_v || !st->phi || !st->pre)
+	    !st->ent_off || !st->ent_take || !st->hist || !st->whist ||
+	    !st->nodes || !st->thin || !st->block_seen || !st->mark ||
+	    !st->inc_node || !st->inc_pt || !st->inc_c || !st->inc_x ||
+	    !st->inc_row || !st->inc_in || !st->inc_d || !st->inc_u ||
+	    !st->inc_v || !st->phi || !st->pre)
 		goto nomem;
+	for (int d = 0, at = 0; d < st->nd; d++) {
+		st->row_at[d] = at;
+		at += st->len[d];
+	}
 	for (size_t p = 0; p < np; p++) {
 		loc_coord_t c;
 
@@ -249,27 +258,6 @@ static int _mm_offer_rest(loc__ctx_t *ctx, loc__mm_t *st,
 	return 0;
 }
 
-/* The first free node at or after from (eight bytes at a time), or n. */
-static int _mm_next_free(const uint8_t *f, int from, int n)
-{
-	int v = from;
-
-	for (; v < n && (v & 7); v++)
-		if (f[v])
-			return v;
-	for (; v + 8 <= n; v += 8) {
-		uint64_t w;
-
-		memcpy(&w, f + v, sizeof(w));
-		if (w)
-			break;
-	}
-	for (; v < n; v++)
-		if (f[v])
-			return v;
-	return n;
-}
-
 /*
  * k = 1: what the search keeps is the first a points holding a free node,
  * in point order, each with cost 0; offers the lowest free node of each.
@@ -282,9 +270,9 @@ static int _mm_offer_one(loc__ctx_t *ctx, loc__mm_t *st, int a)
 	 * O(changes) update path for the next decision. */
 	(void)loc__rank_bits(ctx);
 	if (st->rowmajor) {
-		for (int v = _mm_next_free(ctx->free, 0, ctx->nnodes);
+		for (int v = loc__one_next_free(ctx->free, 0, ctx->nnodes);
 		     v < ctx->nnodes && n < a;
-		     v = _mm_next_free(ctx->free, (v / st->npp + 1) * st->npp,
+		     v = loc__one_next_free(ctx->free, (v / st->npp + 1) * st->npp,
 				       ctx->nnodes))
 			node[n++] = v;
 	} else {
@@ -341,7 +329,7 @@ static int _mm_select_common(loc__ctx_t *ctx, bool genalg)
 	_mm_pick_t pick[MM_SL_ALTS];
 	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1, n;
 
-	if (ctx->k == 1 && loc__mm_fast_one)
+	if (ctx->k == 1 && loc__fast_one)
 		return _mm_offer_one(ctx, st, a);
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);
@@ -372,7 +360,7 @@ static int _mm_inc_select(loc__ctx_t *ctx)
 	int64_t cost;
 
 	/* One node: no swap gains, the MM answer stands. */
-	if (ctx->k == 1 && loc__mm_fast_one)
+	if (ctx->k == 1 && loc__fast_one)
 		return _mm_offer_one(ctx, st, a);
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);

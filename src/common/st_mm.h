@@ -16,6 +16,7 @@
 #define LOC_ST_MM_H
 
 #include "loc_strategy_internal.h"
+#include "st_one.h"
 
 #define MM_OUT (-(1 << 28))        /* axis table: off a mesh edge */
 #define MM_MAX_OFFSETS (1L << 23)  /* offset table limit (about 100 MB) */
@@ -50,6 +51,7 @@ typedef struct loc__mm {
 	int *ent_pt, *ent_off, *ent_take; /* [nnodes] one walk's points */
 	int nent, radius;
 	int64_t *hist;           /* [maxrange] per-axis counts */
+	int64_t *whist;          /* [nd * maxrange] the same, every axis */
 	int *nodes;              /* [nnodes] the set being offered */
 	int *thin;               /* [npoints] one candidate per block */
 	uint32_t *block_seen;    /* [npoints] stamps */
@@ -61,6 +63,10 @@ typedef struct loc__mm {
 	uint32_t stamp;
 	int *inc_node, *inc_pt;  /* [nnodes] chosen nodes and free ones near */
 	int *inc_c;              /* [nnodes * nd] their coordinates */
+	int *inc_x;              /* [nnodes * nd] row_at[d] + coordinate */
+	int row_at[LOC_MAX_DIMS]; /* axis d's part of a per-axis row */
+	int *inc_row;            /* [3 * nd * maxlen] per-axis rows: hop
+				  * changes of a swap, hops from two nodes */
 	uint8_t *inc_in;         /* [nnodes] 1 = currently chosen */
 	int64_t *inc_d;          /* [nnodes] hops to the chosen set */
 	int *inc_u, *inc_v;      /* [nnodes] filtered swap candidates */
@@ -88,12 +94,6 @@ static inline int loc__mm_off_point(const loc__mm_t *st, const int **tab,
 		pt += tab[d][o[d]];
 	return pt;
 }
-
-/*
- * Whether one-node requests take the short path below (true) or the
- * general search; unit tests turn it off to compare the two.
- */
-extern bool loc__mm_fast_one;
 
 /* ---- st_mm_walk.c --------------------------------------------------- */
 
@@ -130,6 +130,7 @@ int64_t loc__mm_axis_pairs(const int64_t *h, int w, int L);
 
 /* Returns the total pairwise hops of the set the last walk found. */
 int64_t loc__mm_walk_cost(loc__mm_t *st);
+
 
 /* ---- st_mm_rank.c --------------------------------------------------- */
 

@@ -61,11 +61,42 @@ static inline int64_t _mm_walk_cost_direct(const loc__mm_t *st,
 	return total;
 }
 
+/*
+ * The same from per-axis counts, all axes filled in one pass over the
+ * walked points: every walked offset lies within the radius, so each
+ * axis needs only that window of counts.
+ */
+static inline int64_t _mm_walk_cost_hist(loc__mm_t *st, const int nd)
+{
+	int64_t *h[LOC_MAX_DIMS], total = 0;
+	int a[LOC_MAX_DIMS], w[LOC_MAX_DIMS];
+
+	for (int d = 0; d < nd; d++) {
+		int base = -st->lo[d], b;
+
+		a[d] = base - st->radius < 0 ? 0 : base - st->radius;
+		b = base + st->radius >= st->range[d] ? st->range[d] - 1 :
+							base + st->radius;
+		w[d] = b - a[d] + 1;
+		h[d] = st->whist + (size_t)d * st->maxrange;
+		memset(h[d], 0, sizeof(int64_t) * w[d]);
+	}
+	for (int e = 0; e < st->nent; e++) {
+		const int *o = st->off + (size_t)st->ent_off[e] * nd;
+		int t = st->ent_take[e];
+
+		for (int d = 0; d < nd; d++)
+			h[d][o[d] - a[d]] += t;
+	}
+	for (int d = 0; d < nd; d++)
+		total += loc__mm_axis_pairs(h[d], w[d],
+					    st->torus[d] ? st->len[d] : 0);
+	return total;
+}
+
 /* Total pairwise hops of the set the last walk found. */
 int64_t loc__mm_walk_cost(loc__mm_t *st)
 {
-	int64_t total = 0;
-
 	if (st->nent <= MM_DIRECT_PAIRS) {
 		switch (st->nd) {
 		case 1:
@@ -79,19 +110,14 @@ int64_t loc__mm_walk_cost(loc__mm_t *st)
 		}
 	}
 
-	for (int d = 0; d < st->nd; d++) {
-		int base = -st->lo[d], a, b;
-
-		/* Every walked offset lies within the radius. */
-		a = base - st->radius < 0 ? 0 : base - st->radius;
-		b = base + st->radius >= st->range[d] ? st->range[d] - 1 :
-							base + st->radius;
-		memset(st->hist, 0, sizeof(int64_t) * (b - a + 1));
-		for (int e = 0; e < st->nent; e++)
-			st->hist[st->off[(size_t)st->ent_off[e] * st->nd + d] -
-				 a] += st->ent_take[e];
-		total += loc__mm_axis_pairs(st->hist, b - a + 1,
-					    st->torus[d] ? st->len[d] : 0);
+	switch (st->nd) {
+	case 1:
+		return _mm_walk_cost_hist(st, 1);
+	case 2:
+		return _mm_walk_cost_hist(st, 2);
+	case 3:
+		return _mm_walk_cost_hist(st, 3);
+	default:
+		return _mm_walk_cost_hist(st, 4);
 	}
-	return total;
 }
