@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loc_strategy_internal.h"
+#include "st_one.h"
 
 /* SL alternatives offered (best first); 1 offer without SL. */
 #define MC_SL_ALTS 8
@@ -571,8 +571,11 @@ static int _mc_select(loc__ctx_t *ctx)
 	loc__shell_rank_t best[MC_SL_ALTS];
 	int ncentre = 0, nbest = 0;
 	int want = loc__policy_sl(ctx->policy) ? MC_SL_ALTS : 1;
-	uint32_t stamp = _mc_stamp(st);
+	uint32_t stamp;
 
+	if (ctx->k == 1 && loc__fast_one)
+		return loc__one_mc1x1(ctx);
+	stamp = _mc_stamp(st);
 	memset(st->point_free, 0, sizeof(int) * st->npoints);
 	for (int v = 0; v < ctx->nnodes; v++)
 		if (ctx->free[v])

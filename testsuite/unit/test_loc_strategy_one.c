@@ -19,8 +19,8 @@
 #include "loc_test_util.h"
 #include "loc_strategy.h"
 
-/* Internal: the short paths' switches (see st_mm.h). */
-extern bool loc__mm_fast_one;
+/* Internal: the short paths' switch (see st_one.h). */
+extern bool loc__fast_one;
 
 typedef struct shape_case {
 	int ndims;
@@ -190,14 +190,23 @@ static void test_mm_family_one_node_matches_search(void **state)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		print_message("%s: %d one-node decisions identical\n",
 			      loc_strategy_kind_name(kinds[i]),
-			      compare_paths(kinds[i], &loc__mm_fast_one));
-	loc__mm_fast_one = true;
+			      compare_paths(kinds[i], &loc__fast_one));
+	loc__fast_one = true;
+}
+
+static void test_mc1x1_one_node_matches_search(void **state)
+{
+	(void)state;
+	print_message("mc1x1: %d one-node decisions identical\n",
+		      compare_paths(LOC_STRATEGY_MC1X1, &loc__fast_one));
+	loc__fast_one = true;
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mm_family_one_node_matches_search),
+		cmocka_unit_test(test_mc1x1_one_node_matches_search),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
