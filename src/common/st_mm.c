@@ -66,6 +66,7 @@ static void _mm_fini(void *state)
 	free(st->off_l1);
 	free(st->rad_end);
 	free(st->point_free);
+	free(st->pf8);
 	free(st->axis_has);
 	free(st->cand);
 	free(st->eval);
@@ -138,6 +139,11 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->coord = malloc(sizeof(int) * np * st->nd);
 	st->sh = loc__shells_create(grid);
 	st->point_free = calloc(np + 1, sizeof(int));
+	if (st->npp <= UINT8_MAX) {
+		st->pf8 = calloc(np + 1, 1);
+		if (!st->pf8)
+			goto nomem;
+	}
 	st->axis_has = malloc((size_t)st->nd * st->maxlen);
 	st->cand = malloc(sizeof(int) * np);
 	st->eval = malloc(sizeof(int) * np);
@@ -146,7 +152,7 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->ent_off = malloc(sizeof(int) * nn);
 	st->ent_take = malloc(sizeof(int) * nn);
 	st->hist = malloc(sizeof(int64_t) * st->maxrange);
-	st->whist = malloc(sizeof(int64_t) * st->maxrange * st->nd);
+	st->whist = malloc(sizeof(int64_t) * (2 * st->nd + 1) * st->maxrange);
 	st->nodes = malloc(sizeof(int) * nn);
 	st->mark = calloc(nn, sizeof(uint32_t));
 	st->thin = malloc(sizeof(int) * np);

@@ -43,6 +43,9 @@ typedef struct loc__mm {
 	loc__shells_t *sh;
 	int *point_free;         /* [npoints + 1] free nodes per point; the
 				  * last entry stays 0 (off a mesh edge) */
+	uint8_t *pf8;            /* the same in bytes when nodes_per_point
+				  * fits (else NULL): the walk's random
+				  * reads then stay in the L1 cache */
 	uint8_t *axis_has;       /* [nd * maxlen] coordinate holds a free node */
 	int maxlen, maxrange;
 	int *cand;               /* [npoints] candidate centres */
@@ -51,7 +54,8 @@ typedef struct loc__mm {
 	int *ent_pt, *ent_off, *ent_take; /* [nnodes] one walk's points */
 	int nent, radius;
 	int64_t *hist;           /* [maxrange] per-axis counts */
-	int64_t *whist;          /* [nd * maxrange] the same, every axis */
+	int64_t *whist;          /* [(2 nd + 1) maxrange] the same, every
+				  * axis, in two copies after a pad */
 	int *nodes;              /* [nnodes] the set being offered */
 	int *thin;               /* [npoints] one candidate per block */
 	uint32_t *block_seen;    /* [npoints] stamps */
