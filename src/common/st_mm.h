@@ -53,6 +53,8 @@ typedef struct loc__mm {
 	loc__shell_rank_t *rank; /* [npoints] */
 	int *ent_pt, *ent_off, *ent_take; /* [nnodes] one walk's points */
 	int nent, radius;
+	int walk_centre;         /* the last walk's centre */
+	bool walk_pts;           /* ent_pt filled for it (on demand) */
 	int64_t *hist;           /* [maxrange] per-axis counts */
 	int64_t *whist;          /* [(2 nd + 1) maxrange] the same, every
 				  * axis, in two copies after a pad */
@@ -120,7 +122,7 @@ int loc__mm_build_tables(loc__mm_t *st);
 void loc__mm_walk(loc__mm_t *st, int point, int k);
 
 /* Returns an order-independent fingerprint of the walked set. */
-uint64_t loc__mm_walk_hash(const loc__mm_t *st);
+uint64_t loc__mm_walk_hash(loc__mm_t *st);
 
 /* Writes the walked set's nodes (lowest free nodes of each point) to
  * st->nodes. Returns nothing. */

@@ -149,7 +149,7 @@ static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 	const int *tab[LOC_MAX_DIMS] = { NULL }, *pf = st->point_free;
 	const uint8_t *pf8 = st->pf8;
 	/* Locals: the stores below are ints, which could alias st's. */
-	int *restrict ent_pt = st->ent_pt, *restrict ent_off = st->ent_off;
+	int *restrict ent_off = st->ent_off;
 	int *restrict ent_take = st->ent_take;
 	const int noff = st->noff, npoints = st->npoints;
 	int need = k, i, n = 0, last = 0;
@@ -163,7 +163,6 @@ static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 		pt = pt < 0 ? npoints : pt;
 		f = bytes ? pf8[pt] : pf[pt];
 		take = f < need ? f : need;
-		ent_pt[n] = pt;
 		ent_off[n] = i;
 		ent_take[n] = take;
 		last = take ? i : last;
@@ -172,6 +171,8 @@ static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 	}
 	st->nent = n;
 	st->radius = st->off_l1[last];
+	st->walk_centre = point;
+	st->walk_pts = false;
 }
 
 void loc__mm_walk(loc__mm_t *st, int point, int k)
@@ -206,11 +207,27 @@ void loc__mm_walk(loc__mm_t *st, int point, int k)
 	}
 }
 
+/* Fills ent_pt from ent_off: the walk itself leaves it out, as only the
+ * sets kept need their points. */
+static void _mm_walk_points(loc__mm_t *st)
+{
+	const int *tab[LOC_MAX_DIMS];
+
+	if (st->walk_pts)
+		return;
+	loc__mm_tabs(st, st->walk_centre, tab);
+	for (int e = 0; e < st->nent; e++)
+		st->ent_pt[e] = loc__mm_off_point(st, tab, st->ent_off[e],
+						  st->nd);
+	st->walk_pts = true;
+}
+
 /* An order-independent fingerprint of the walked set (SL dedupe). */
-uint64_t loc__mm_walk_hash(const loc__mm_t *st)
+uint64_t loc__mm_walk_hash(loc__mm_t *st)
 {
 	uint64_t h = 0;
 
+	_mm_walk_points(st);
 	for (int e = 0; e < st->nent; e++) {
 		uint64_t z = (uint64_t)st->ent_pt[e] * 0x9e3779b97f4a7c15ULL +
 			     (uint64_t)st->ent_take[e];
@@ -227,6 +244,7 @@ void loc__mm_walk_nodes(const loc__ctx_t *ctx, loc__mm_t *st)
 {
 	int n = 0;
 
+	_mm_walk_points(st);
 	for (int e = 0; e < st->nent; e++) {
 		const int *pn;
 		int m = loc_grid_point_nodes(ctx->grid, st->ent_pt[e], &pn);
