@@ -22,4 +22,8 @@ int loc__one_next_free(const uint8_t *f, int from, int n);
 /* mc1x1 with k = 1: offers what its search offers. Returns as a select. */
 int loc__one_mc1x1(loc__ctx_t *ctx);
 
+/* box with k = 1: offers what st_box.c's search offers. cnt and acc
+ * are [npoints] ints of room. Returns as a select. In st_box_one.c. */
+int loc__one_box(loc__ctx_t *ctx, int *cnt, int *acc);
+
 #endif /* LOC_ST_ONE_H */

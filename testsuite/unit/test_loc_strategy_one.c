@@ -202,6 +202,14 @@ static void test_mc1x1_one_node_matches_search(void **state)
 	loc__fast_one = true;
 }
 
+static void test_box_one_node_matches_search(void **state)
+{
+	(void)state;
+	print_message("box: %d one-node decisions identical\n",
+		      compare_paths(LOC_STRATEGY_BOX, &loc__fast_one));
+	loc__fast_one = true;
+}
+
 static void test_mbs_one_node_matches_search(void **state)
 {
 	(void)state;
@@ -216,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_mm_family_one_node_matches_search),
 		cmocka_unit_test(test_mc1x1_one_node_matches_search),
 		cmocka_unit_test(test_mbs_one_node_matches_search),
+		cmocka_unit_test(test_box_one_node_matches_search),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
