@@ -6,7 +6,8 @@
  * nodes per point, row-major and shuffled node numbering, partly filled
  * grids, with and without SL alternatives (busy_until set, so the
  * alternative chosen shows), the same node from an allocator with the
- * short path as from one without. Internal switches select the path.
+ * short path as from one without. The internal switch loc__fast_one
+ * (st_one.h) selects the path.
  */
 #include <stdarg.h>
 #include <stddef.h>
