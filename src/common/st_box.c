@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loc_strategy_internal.h"
+#include "st_one.h"
 
 #define BOX_MAX_SHAPES 64 /* most compact shapes tried per request */
 #define BOX_GROUP_REF 6   /* equally compact shapes used as blockers */
@@ -657,6 +657,11 @@ int loc__box_offer_all(loc__ctx_t *ctx)
 
 static int _box_select(loc__ctx_t *ctx)
 {
+	box_ws_t *w = ctx->state;
+
+	/* One node: per-point counts instead of the tables. */
+	if (ctx->k == 1 && loc__fast_one && w)
+		return loc__one_box(ctx, w->cnt, w->acc);
 	return loc__box_offer_all(ctx);
 }
 

@@ -36,38 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loc_strategy_internal.h"
 #include "st_mbs.h"
-
-/* Levels are block sides 2^0 .. 2^(MBS_MAX_LEVEL); index 0 of the lists
- * holds single nodes ("level -1"). */
-#define MBS_MAX_LEVEL 30
-#define MBS_NLISTS (MBS_MAX_LEVEL + 2)
+#include "st_one.h"
 
 typedef struct mbs_block {
 	int c[LOC_MAX_DIMS]; /* origin over the effective dimensions */
 	int level;           /* side is 2^level */
 } mbs_block_t;
 
-typedef struct mbs_state {
-	int ne;                  /* dimensions longer than 1 */
-	int edim[LOC_MAX_DIMS];  /* their grid dimension numbers */
-	int branch;              /* 2^ne buddies per block */
-	int npoints, nnodes, npp;
-	int maxlevel;            /* level of the largest initial block */
-	int ninit;
-	int *init_rank;          /* first canonical rank per initial block */
-	int *init_level;
-	int *canon_point;        /* canonical rank -> point */
-	int *canon_rank;         /* point -> canonical rank */
-	uint8_t *full;           /* per call: rank -> point wholly free */
-	int *list[MBS_NLISTS];   /* sorted FBR lists (ranks; nodes at 0) */
-	int cap[MBS_NLISTS];
-	int head[MBS_NLISTS];
-	int len[MBS_NLISTS];
-	long long req[MBS_NLISTS];
-	int pow[MBS_MAX_LEVEL + 1]; /* branch^level: points in a block */
-} mbs_state_t;
 
 /* ------------------------------------------------------------------ */
 /* Initial blocks                                                      */
@@ -486,6 +462,13 @@ static int _mbs_select(loc__ctx_t *ctx)
 	int search_level = s->maxlevel;
 	long long q;
 
+	/* One node: the first entry of the one list that serves it. */
+	if (ctx->k == 1 && loc__fast_one) {
+		int v;
+
+		if (loc__mbs_one(ctx, s, &v))
+			return loc__offer(ctx, &v, 1.0);
+	}
 	_build_fbr(s, ctx);
 
 	/* Request factoring: base-(2^ne) digits of the number of whole

@@ -28,6 +28,13 @@
  * total of a set is computed per axis from coordinate counts in
  * O(k * ndims + window), not O(k^2).
  *
+ * One node (k = 1) costs 0 around every free point, so the search keeps
+ * the free points in the order it evaluates them (point order) and each
+ * offers the lowest free node of its point; mm_inc finds no swap that
+ * gains. The short path returns the same: the first free points in point
+ * order, found by a scan that stops there (word at a time over the free
+ * map when nodes are numbered row-major) instead of O(nnodes) set-up.
+ *
  * This file holds the entry points, the state and the search over the
  * ranked centres; st_mm.h lists the other files of the family.
  */
@@ -59,6 +66,7 @@ static void _mm_fini(void *state)
 	free(st->off_l1);
 	free(st->rad_end);
 	free(st->point_free);
+	free(st->pf8);
 	free(st->axis_has);
 	free(st->cand);
 	free(st->eval);
@@ -67,6 +75,7 @@ static void _mm_fini(void *state)
 	free(st->ent_off);
 	free(st->ent_take);
 	free(st->hist);
+	free(st->whist);
 	free(st->nodes);
 	free(st->mark);
 	free(st->thin);
@@ -74,6 +83,8 @@ static void _mm_fini(void *state)
 	free(st->inc_node);
 	free(st->inc_pt);
 	free(st->inc_c);
+	free(st->inc_x);
+	free(st->inc_row);
 	free(st->hop);
 	free(st->inc_in);
 	free(st->inc_d);
@@ -105,6 +116,10 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->max_centers = policy->mm_max_centers;
 	nn = st->nnodes;
 	np = st->npoints;
+	st->npp = shape->nodes_per_point;
+	st->rowmajor = true;
+	for (int v = 0; v < st->nnodes && st->rowmajor; v++)
+		st->rowmajor = loc_grid_node_point(grid, v) == v / st->npp;
 	for (int d = st->nd - 1, ps = 1; d >= 0; d--) {
 		st->len[d] = shape->dims[d];
 		st->torus[d] = shape->torus[d] && shape->dims[d] > 1;
@@ -124,6 +139,11 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->coord = malloc(sizeof(int) * np * st->nd);
 	st->sh = loc__shells_create(grid);
 	st->point_free = calloc(np + 1, sizeof(int));
+	if (st->npp <= UINT8_MAX) {
+		st->pf8 = calloc(np + 1, 1);
+		if (!st->pf8)
+			goto nomem;
+	}
 	st->axis_has = malloc((size_t)st->nd * st->maxlen);
 	st->cand = malloc(sizeof(int) * np);
 	st->eval = malloc(sizeof(int) * np);
@@ -132,6 +152,7 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->ent_off = malloc(sizeof(int) * nn);
 	st->ent_take = malloc(sizeof(int) * nn);
 	st->hist = malloc(sizeof(int64_t) * st->maxrange);
+	st->whist = malloc(sizeof(int64_t) * (2 * st->nd + 1) * st->maxrange);
 	st->nodes = malloc(sizeof(int) * nn);
 	st->mark = calloc(nn, sizeof(uint32_t));
 	st->thin = malloc(sizeof(int) * np);
@@ -139,6 +160,8 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->inc_node = malloc(sizeof(int) * nn);
 	st->inc_pt = malloc(sizeof(int) * nn);
 	st->inc_c = malloc(sizeof(int) * nn * st->nd);
+	st->inc_x = malloc(sizeof(int) * nn * st->nd);
+	st->inc_row = malloc(sizeof(int) * 3 * st->nd * st->maxlen);
 	st->inc_in = malloc(nn);
 	st->inc_d = malloc(sizeof(int64_t) * nn);
 	st->inc_u = malloc(sizeof(int) * nn);
@@ -147,11 +170,16 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->pre = malloc(sizeof(int64_t) * 2 * (2 * st->maxlen + 1));
 	if (!st->coord || !st->sh || !st->point_free || !st->axis_has ||
 	    !st->cand || !st->eval || !st->rank || !st->ent_pt ||
-	    !st->ent_off || !st->ent_take || !st->hist || !st->nodes ||
-	    !st->thin || !st->block_seen || !st->mark || !st->inc_node ||
-	    !st->inc_pt || !st->inc_c || !st->inc_in || !st->inc_d ||
-	    !st->inc_u || !st->inc_v || !st->phi || !st->pre)
+	    !st->ent_off || !st->ent_take || !st->hist || !st->whist ||
+	    !st->nodes || !st->thin || !st->block_seen || !st->mark ||
+	    !st->inc_node || !st->inc_pt || !st->inc_c || !st->inc_x ||
+	    !st->inc_row || !st->inc_in || !st->inc_d || !st->inc_u ||
+	    !st->inc_v || !st->phi || !st->pre)
 		goto nomem;
+	for (int d = 0, at = 0; d < st->nd; d++) {
+		st->row_at[d] = at;
+		at += st->len[d];
+	}
 	for (size_t p = 0; p < np; p++) {
 		loc_coord_t c;
 
@@ -236,6 +264,49 @@ static int _mm_offer_rest(loc__ctx_t *ctx, loc__mm_t *st,
 	return 0;
 }
 
+/*
+ * k = 1: what the search keeps is the first a points holding a free node,
+ * in point order, each with cost 0; offers the lowest free node of each.
+ */
+static int _mm_offer_one(loc__ctx_t *ctx, loc__mm_t *st, int a)
+{
+	int node[MM_SL_ALTS], n = 0;
+
+	/* Unused here, but asking keeps the allocator's free map on its
+	 * O(changes) update path for the next decision. */
+	(void)loc__rank_bits(ctx);
+	if (st->rowmajor) {
+		for (int v = loc__one_next_free(ctx->free, 0, ctx->nnodes);
+		     v < ctx->nnodes && n < a;
+		     v = loc__one_next_free(ctx->free, (v / st->npp + 1) * st->npp,
+				       ctx->nnodes))
+			node[n++] = v;
+	} else {
+		for (int p = 0; p < st->npoints && n < a; p++) {
+			const int *pn;
+			int m = loc_grid_point_nodes(ctx->grid, p, &pn);
+
+			for (int j = 0; j < m; j++)
+				if (ctx->free[pn[j]]) {
+					node[n++] = pn[j];
+					break;
+				}
+		}
+	}
+	if (!n)
+		return LOC_ENOFIT;
+	for (int i = 0; i < n; i++) {
+		int rc;
+
+		if (!(0.0 < loc__offer_bound(ctx)))
+			continue;
+		rc = loc__offer(ctx, &node[i], 0.0);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* k = nfree leaves one choice: every free node. */
 static int _mm_offer_all(loc__ctx_t *ctx, loc__mm_t *st)
 {
@@ -264,6 +335,8 @@ static int _mm_select_common(loc__ctx_t *ctx, bool genalg)
 	_mm_pick_t pick[MM_SL_ALTS];
 	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1, n;
 
+	if (ctx->k == 1 && loc__fast_one)
+		return _mm_offer_one(ctx, st, a);
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);
 	n = _mm_search(ctx, st, genalg, pick, a);
@@ -292,6 +365,9 @@ static int _mm_inc_select(loc__ctx_t *ctx)
 	int n, rc;
 	int64_t cost;
 
+	/* One node: no swap gains, the MM answer stands. */
+	if (ctx->k == 1 && loc__fast_one)
+		return _mm_offer_one(ctx, st, a);
 	if (ctx->k == ctx->nfree)
 		return _mm_offer_all(ctx, st);
 	n = _mm_search(ctx, st, false, pick, a);

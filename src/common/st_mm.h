@@ -16,6 +16,7 @@
 #define LOC_ST_MM_H
 
 #include "loc_strategy_internal.h"
+#include "st_one.h"
 
 #define MM_OUT (-(1 << 28))        /* axis table: off a mesh edge */
 #define MM_MAX_OFFSETS (1L << 23)  /* offset table limit (about 100 MB) */
@@ -37,9 +38,14 @@ typedef struct loc__mm {
 	int *off_l1;             /* [noff] their L1 length */
 	int *rad_end;            /* [maxrad + 1] first offset longer than r */
 	int max_centers;         /* policy: 0 default, -1 all, else a cap */
+	int npp;                 /* nodes per point */
+	bool rowmajor;           /* node v at point v / npp (k = 1 scan) */
 	loc__shells_t *sh;
 	int *point_free;         /* [npoints + 1] free nodes per point; the
 				  * last entry stays 0 (off a mesh edge) */
+	uint8_t *pf8;            /* the same in bytes when nodes_per_point
+				  * fits (else NULL): the walk's random
+				  * reads then stay in the L1 cache */
 	uint8_t *axis_has;       /* [nd * maxlen] coordinate holds a free node */
 	int maxlen, maxrange;
 	int *cand;               /* [npoints] candidate centres */
@@ -47,7 +53,11 @@ typedef struct loc__mm {
 	loc__shell_rank_t *rank; /* [npoints] */
 	int *ent_pt, *ent_off, *ent_take; /* [nnodes] one walk's points */
 	int nent, radius;
+	int walk_centre;         /* the last walk's centre */
+	bool walk_pts;           /* ent_pt filled for it (on demand) */
 	int64_t *hist;           /* [maxrange] per-axis counts */
+	int64_t *whist;          /* [(2 nd + 1) maxrange] the same, every
+				  * axis, in two copies after a pad */
 	int *nodes;              /* [nnodes] the set being offered */
 	int *thin;               /* [npoints] one candidate per block */
 	uint32_t *block_seen;    /* [npoints] stamps */
@@ -59,6 +69,10 @@ typedef struct loc__mm {
 	uint32_t stamp;
 	int *inc_node, *inc_pt;  /* [nnodes] chosen nodes and free ones near */
 	int *inc_c;              /* [nnodes * nd] their coordinates */
+	int *inc_x;              /* [nnodes * nd] row_at[d] + coordinate */
+	int row_at[LOC_MAX_DIMS]; /* axis d's part of a per-axis row */
+	int *inc_row;            /* [3 * nd * maxlen] per-axis rows: hop
+				  * changes of a swap, hops from two nodes */
 	uint8_t *inc_in;         /* [nnodes] 1 = currently chosen */
 	int64_t *inc_d;          /* [nnodes] hops to the chosen set */
 	int *inc_u, *inc_v;      /* [nnodes] filtered swap candidates */
@@ -108,7 +122,7 @@ int loc__mm_build_tables(loc__mm_t *st);
 void loc__mm_walk(loc__mm_t *st, int point, int k);
 
 /* Returns an order-independent fingerprint of the walked set. */
-uint64_t loc__mm_walk_hash(const loc__mm_t *st);
+uint64_t loc__mm_walk_hash(loc__mm_t *st);
 
 /* Writes the walked set's nodes (lowest free nodes of each point) to
  * st->nodes. Returns nothing. */
@@ -122,6 +136,7 @@ int64_t loc__mm_axis_pairs(const int64_t *h, int w, int L);
 
 /* Returns the total pairwise hops of the set the last walk found. */
 int64_t loc__mm_walk_cost(loc__mm_t *st);
+
 
 /* ---- st_mm_rank.c --------------------------------------------------- */
 

@@ -61,11 +61,71 @@ static inline int64_t _mm_walk_cost_direct(const loc__mm_t *st,
 	return total;
 }
 
+/*
+ * The same from per-axis counts, all axes filled in one pass over the
+ * walked points: every walked offset lies within the radius, so each
+ * axis needs only that window of counts.
+ */
+static inline int64_t _mm_walk_cost_hist(loc__mm_t *st, const int nd)
+{
+	const int *restrict ent_off = st->ent_off;
+	const int *restrict ent_take = st->ent_take;
+	const int *off = st->off, nent = st->nent;
+	int64_t *h[2][LOC_MAX_DIMS], total = 0;
+	int w[LOC_MAX_DIMS], e = 0;
+
+	for (int d = 0; d < nd; d++) {
+		int base = -st->lo[d], a, b;
+
+		a = base - st->radius < 0 ? 0 : base - st->radius;
+		b = base + st->radius >= st->range[d] ? st->range[d] - 1 :
+							base + st->radius;
+		w[d] = b - a + 1;
+		for (int c = 0; c < 2; c++) {
+			/* Indexed by offset, so at z - a: a block of pad
+			 * before the first keeps that inside whist. */
+			int64_t *z = st->whist +
+				     (size_t)(2 * d + c + 1) * st->maxrange;
+
+			memset(z, 0, sizeof(int64_t) * w[d]);
+			h[c][d] = z - a;
+		}
+	}
+	/* Two sets of counts, even and odd points: neighbouring walked
+	 * points often share a coordinate, and separate counters keep
+	 * their additions from waiting on each other. */
+	for (; e + 2 <= nent; e += 2) {
+		const int *o0 = off + (size_t)ent_off[e] * nd;
+		const int *o1 = off + (size_t)ent_off[e + 1] * nd;
+		int t0 = ent_take[e], t1 = ent_take[e + 1];
+
+		for (int d = 0; d < nd; d++) {
+			h[0][d][o0[d]] += t0;
+			h[1][d][o1[d]] += t1;
+		}
+	}
+	for (; e < nent; e++) {
+		const int *o = off + (size_t)ent_off[e] * nd;
+
+		for (int d = 0; d < nd; d++)
+			h[0][d][o[d]] += ent_take[e];
+	}
+	for (int d = 0; d < nd; d++) {
+		int a = -st->lo[d] - st->radius < 0 ? 0 :
+						      -st->lo[d] - st->radius;
+		int64_t *z0 = h[0][d] + a, *z1 = h[1][d] + a;
+
+		for (int x = 0; x < w[d]; x++)
+			z0[x] += z1[x];
+		total += loc__mm_axis_pairs(z0, w[d],
+					    st->torus[d] ? st->len[d] : 0);
+	}
+	return total;
+}
+
 /* Total pairwise hops of the set the last walk found. */
 int64_t loc__mm_walk_cost(loc__mm_t *st)
 {
-	int64_t total = 0;
-
 	if (st->nent <= MM_DIRECT_PAIRS) {
 		switch (st->nd) {
 		case 1:
@@ -79,19 +139,14 @@ int64_t loc__mm_walk_cost(loc__mm_t *st)
 		}
 	}
 
-	for (int d = 0; d < st->nd; d++) {
-		int base = -st->lo[d], a, b;
-
-		/* Every walked offset lies within the radius. */
-		a = base - st->radius < 0 ? 0 : base - st->radius;
-		b = base + st->radius >= st->range[d] ? st->range[d] - 1 :
-							base + st->radius;
-		memset(st->hist, 0, sizeof(int64_t) * (b - a + 1));
-		for (int e = 0; e < st->nent; e++)
-			st->hist[st->off[(size_t)st->ent_off[e] * st->nd + d] -
-				 a] += st->ent_take[e];
-		total += loc__mm_axis_pairs(st->hist, b - a + 1,
-					    st->torus[d] ? st->len[d] : 0);
+	switch (st->nd) {
+	case 1:
+		return _mm_walk_cost_hist(st, 1);
+	case 2:
+		return _mm_walk_cost_hist(st, 2);
+	case 3:
+		return _mm_walk_cost_hist(st, 3);
+	default:
+		return _mm_walk_cost_hist(st, 4);
 	}
-	return total;
 }

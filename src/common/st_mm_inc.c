@@ -30,33 +30,90 @@ static int _mm_inc_hops(const loc__mm_t *st, int i, int j)
 			st->inc_c + (size_t)j * st->nd, st->nd);
 }
 
-/* After swapping u out and v in: D(x) += hops(x, v) - hops(x, u). */
+/* The chosen node with the largest D and the outsider with the least
+ * (first in list order on ties), and those values. */
+typedef struct _mm_ends {
+	int64_t max_in, min_out;
+	int top, low;
+} _mm_ends_t;
+
+/* Fills row (per axis, at st->row_at) with the hops from coordinate c. */
+static void _mm_row(const loc__mm_t *st, const int *c, int *row)
+{
+	for (int d = 0; d < st->nd; d++) {
+		const int *h = st->hop + st->hop_at[d] - c[d];
+
+		for (int x = 0; x < st->len[d]; x++)
+			row[st->row_at[d] + x] = h[x];
+	}
+}
+
+/* Sum over the axes of row at listed node i's coordinates. */
+static inline int _mm_row_sum(const loc__mm_t *st, const int *row, int i,
+			      const int nd)
+{
+	const int *x = st->inc_x + (size_t)i * nd;
+	int h = row[x[0]];
+
+	for (int d = 1; d < nd; d++)
+		h += row[x[d]];
+	return h;
+}
+
+/*
+ * After swapping u out and v in: D(x) += hops(x, v) - hops(x, u), from
+ * one per-axis row of those changes; finds the next round's ends on the
+ * way (same order and ties as a separate pass).
+ */
 static inline void _mm_inc_update_nd(loc__mm_t *st, int n, int u, int v,
-				     const int nd)
+				     _mm_ends_t *e, const int nd)
 {
 	const int *cu = st->inc_c + (size_t)u * nd;
 	const int *cv = st->inc_c + (size_t)v * nd;
-	const int *c = st->inc_c;
+	const uint8_t *in = st->inc_in;
+	int *dd = st->inc_row;
+	int64_t max_in = INT64_MIN, min_out = INT64_MAX;
+	int top = -1, low = -1;
 
-	for (int i = 0; i < n; i++, c += nd)
-		st->inc_d[i] += _mm_hops(st, c, cv, nd) -
-				_mm_hops(st, c, cu, nd);
+	for (int d = 0; d < nd; d++) {
+		const int *hv = st->hop + st->hop_at[d] - cv[d];
+		const int *hu = st->hop + st->hop_at[d] - cu[d];
+
+		for (int x = 0; x < st->len[d]; x++)
+			dd[st->row_at[d] + x] = hv[x] - hu[x];
+	}
+	for (int i = 0; i < n; i++) {
+		int64_t di = st->inc_d[i] + _mm_row_sum(st, dd, i, nd);
+
+		st->inc_d[i] = di;
+		if (in[i] && di > max_in) {
+			max_in = di;
+			top = i;
+		} else if (!in[i] && di < min_out) {
+			min_out = di;
+			low = i;
+		}
+	}
+	e->max_in = max_in;
+	e->min_out = min_out;
+	e->top = top;
+	e->low = low;
 }
 
-static void _mm_inc_update(loc__mm_t *st, int n, int u, int v)
+static void _mm_inc_update(loc__mm_t *st, int n, int u, int v, _mm_ends_t *e)
 {
 	switch (st->nd) {
 	case 1:
-		_mm_inc_update_nd(st, n, u, v, 1);
+		_mm_inc_update_nd(st, n, u, v, e, 1);
 		break;
 	case 2:
-		_mm_inc_update_nd(st, n, u, v, 2);
+		_mm_inc_update_nd(st, n, u, v, e, 2);
 		break;
 	case 3:
-		_mm_inc_update_nd(st, n, u, v, 3);
+		_mm_inc_update_nd(st, n, u, v, e, 3);
 		break;
 	default:
-		_mm_inc_update_nd(st, n, u, v, 4);
+		_mm_inc_update_nd(st, n, u, v, e, 4);
 		break;
 	}
 }
@@ -98,6 +155,20 @@ typedef struct _mm_swap {
 	int u, v;
 } _mm_swap_t;
 
+/* As _mm_try, with hops(u, v) from row (hops from u, or from v). */
+static inline void _mm_try_row(const loc__mm_t *st, int u, int v, int j,
+			       const int *row, _mm_swap_t *sw)
+{
+	int64_t g = st->inc_d[u] - st->inc_d[v] +
+		    _mm_row_sum(st, row, j, st->nd);
+
+	if (g > sw->gain) {
+		sw->gain = g;
+		sw->u = u;
+		sw->v = v;
+	}
+}
+
 /* Keeps swapping u out for v if it gains more than the best so far. */
 static void _mm_try(const loc__mm_t *st, int u, int v, _mm_swap_t *sw)
 {
@@ -127,6 +198,7 @@ int64_t loc__mm_improve(loc__ctx_t *ctx, loc__mm_t *st, int centre,
 	int r = st->radius + 1 > st->maxrad ? st->maxrad : st->radius + 1;
 	int n = 0, k = ctx->k, reach = 2 * r;
 	uint32_t stamp;
+	_mm_ends_t e;
 
 	if (++st->stamp == 0) {
 		memset(st->mark, 0, sizeof(uint32_t) * st->nnodes);
@@ -172,41 +244,58 @@ int64_t loc__mm_improve(loc__ctx_t *ctx, loc__mm_t *st, int centre,
 			st->inc_d[i] += phi[st->coord[(size_t)st->inc_pt[i] *
 						      st->nd + d]];
 	}
+	/* Row coordinates, and the first round's ends. */
+	e.max_in = INT64_MIN;
+	e.min_out = INT64_MAX;
+	e.top = e.low = -1;
+	for (int i = 0; i < n; i++) {
+		const int *c = st->coord + (size_t)st->inc_pt[i] * st->nd;
+
+		for (int d = 0; d < st->nd; d++)
+			st->inc_x[(size_t)i * st->nd + d] = st->row_at[d] + c[d];
+		if (st->inc_in[i] && st->inc_d[i] > e.max_in) {
+			e.max_in = st->inc_d[i];
+			e.top = i;
+		} else if (!st->inc_in[i] && st->inc_d[i] < e.min_out) {
+			e.min_out = st->inc_d[i];
+			e.low = i;
+		}
+	}
 	for (int round = 0;
 	     round < MM_INC_MAX_SWAPS &&
 	     (round < 8 || (long)round * n < MM_INC_WORK);
 	     round++) {
-		int64_t max_in = INT64_MIN, min_out = INT64_MAX;
-		int nu = 0, nv = 0, top = -1, low = -1;
+		int64_t max_in = e.max_in, min_out = e.min_out;
+		int nu = 0, nv = 0, top = e.top, low = e.low;
 		_mm_swap_t sw = { .gain = 0, .u = -1, .v = -1 };
 
-		for (int i = 0; i < n; i++) {
-			if (st->inc_in[i] && st->inc_d[i] > max_in) {
-				max_in = st->inc_d[i];
-				top = i;
-			} else if (!st->inc_in[i] && st->inc_d[i] < min_out) {
-				min_out = st->inc_d[i];
-				low = i;
-			}
-		}
 		/* Swapping u out and v in gains D(u) - D(v) + hops(u, v),
 		 * and hops(u, v) <= reach. */
 		if (low < 0 || max_in - min_out + reach <= 0)
 			break;
+		/* Branch-free: which side a node falls on is data. */
 		for (int i = 0; i < n; i++) {
-			if (st->inc_in[i] && st->inc_d[i] > min_out - reach)
-				st->inc_u[nu++] = i;
-			else if (!st->inc_in[i] &&
-				 st->inc_d[i] < max_in + reach)
-				st->inc_v[nv++] = i;
+			int in = st->inc_in[i];
+			int64_t di = st->inc_d[i];
+
+			st->inc_u[nu] = i;
+			st->inc_v[nv] = i;
+			nu += in & (di > min_out - reach);
+			nv += !in & (di < max_in + reach);
 		}
 		if ((long)nu * nv > MM_INC_PAIR_CAP) {
 			/* Too many pairs: the worst chosen node against every
 			 * outsider, the best outsider against every chosen. */
+			int *row = st->inc_row + st->nd * st->maxlen;
+
+			_mm_row(st, st->inc_c + (size_t)top * st->nd, row);
 			for (int j = 0; j < nv; j++)
-				_mm_try(st, top, st->inc_v[j], &sw);
+				_mm_try_row(st, top, st->inc_v[j],
+					    st->inc_v[j], row, &sw);
+			_mm_row(st, st->inc_c + (size_t)low * st->nd, row);
 			for (int j = 0; j < nu; j++)
-				_mm_try(st, st->inc_u[j], low, &sw);
+				_mm_try_row(st, st->inc_u[j], low,
+					    st->inc_u[j], row, &sw);
 		} else {
 			for (int i = 0; i < nu; i++)
 				for (int j = 0; j < nv; j++)
@@ -218,7 +307,7 @@ int64_t loc__mm_improve(loc__ctx_t *ctx, loc__mm_t *st, int centre,
 		cost -= sw.gain;
 		st->inc_in[sw.u] = 0;
 		st->inc_in[sw.v] = 1;
-		_mm_inc_update(st, n, sw.u, sw.v);
+		_mm_inc_update(st, n, sw.u, sw.v, &e);
 	}
 	for (int i = 0, m = 0; i < n; i++)
 		if (st->inc_in[i])

@@ -21,36 +21,44 @@
 #define MM_STAR_WALK 64            /* walks this short: rank by L1 star */
 #define MM_RANK_BUDGET (1L << 20)  /* shell ranking: table lookups */
 
-/* Lists the candidate centres in point order; returns their count. */
+/* Lists the candidate centres in point order; returns their count.
+ * Branch-free loops: which points are free is data. */
 int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg)
 {
-	int n = 0;
+	int n = 0, *pf = st->point_free;
 
-	memset(st->point_free, 0, sizeof(int) * st->npoints);
-	for (int v = 0; v < ctx->nnodes; v++)
-		if (ctx->free[v])
-			st->point_free[loc_grid_node_point(ctx->grid, v)]++;
-	if (genalg) {
+	memset(pf, 0, sizeof(int) * st->npoints);
+	if (st->rowmajor) {
+		for (int v = 0; v < ctx->nnodes; v++)
+			pf[v / st->npp] += ctx->free[v];
+	} else {
+		for (int v = 0; v < ctx->nnodes; v++)
+			if (ctx->free[v])
+				pf[loc_grid_node_point(ctx->grid, v)]++;
+	}
+	if (st->pf8)
 		for (int p = 0; p < st->npoints; p++)
-			if (st->point_free[p])
-				st->cand[n++] = p;
+			st->pf8[p] = (uint8_t)pf[p];
+	if (genalg) {
+		for (int p = 0; p < st->npoints; p++) {
+			st->cand[n] = p;
+			n += pf[p] != 0;
+		}
 		return n;
 	}
 	memset(st->axis_has, 0, (size_t)st->nd * st->maxlen);
 	for (int p = 0; p < st->npoints; p++)
-		if (st->point_free[p])
-			for (int d = 0; d < st->nd; d++)
-				st->axis_has[d * st->maxlen +
-					     st->coord[p * st->nd + d]] = 1;
+		for (int d = 0; d < st->nd; d++)
+			st->axis_has[d * st->maxlen +
+				     st->coord[p * st->nd + d]] |= pf[p] != 0;
 	for (int p = 0; p < st->npoints; p++) {
-		int d;
+		int all = 1;
 
-		for (d = 0; d < st->nd; d++)
-			if (!st->axis_has[d * st->maxlen +
-					  st->coord[p * st->nd + d]])
-				break;
-		if (d == st->nd)
-			st->cand[n++] = p;
+		for (int d = 0; d < st->nd; d++)
+			all &= st->axis_has[d * st->maxlen +
+					    st->coord[p * st->nd + d]];
+		st->cand[n] = p;
+		n += all;
 	}
 	return n;
 }

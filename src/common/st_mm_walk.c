@@ -144,54 +144,90 @@ int loc__mm_build_tables(loc__mm_t *st)
  * each caller below so the compiler unrolls the axis loop.
  */
 static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
-			       const int nd)
+			       const int nd, const bool bytes)
 {
-	const int *tab[LOC_MAX_DIMS], *pf = st->point_free;
+	const int *tab[LOC_MAX_DIMS] = { NULL }, *pf = st->point_free;
+	const uint8_t *pf8 = st->pf8;
+	/* Locals: the stores below are ints, which could alias st's. */
+	int *restrict ent_off = st->ent_off;
+	int *restrict ent_take = st->ent_take;
+	const int noff = st->noff, npoints = st->npoints;
 	int need = k, i, n = 0, last = 0;
 
 	loc__mm_tabs(st, point, tab);
 	/* Branch-free body: whether a point is free is a coin toss on a
 	 * fragmented machine, too costly to predict. */
-	for (i = 0; i < st->noff && need; i++) {
+	for (i = 0; i < noff && need; i++) {
 		int pt = loc__mm_off_point(st, tab, i, nd), f, take;
 
-		pt = pt < 0 ? st->npoints : pt;
-		f = pf[pt];
+		pt = pt < 0 ? npoints : pt;
+		f = bytes ? pf8[pt] : pf[pt];
 		take = f < need ? f : need;
-		st->ent_pt[n] = pt;
-		st->ent_off[n] = i;
-		st->ent_take[n] = take;
+		ent_off[n] = i;
+		ent_take[n] = take;
 		last = take ? i : last;
 		n += take != 0;
 		need -= take;
 	}
 	st->nent = n;
 	st->radius = st->off_l1[last];
+	st->walk_centre = point;
+	st->walk_pts = false;
 }
 
 void loc__mm_walk(loc__mm_t *st, int point, int k)
 {
-	switch (st->nd) {
-	case 1:
-		_mm_walk_nd(st, point, k, 1);
-		break;
+	bool b = st->pf8 != NULL;
+
+	switch (st->nd * 2 + b) {
 	case 2:
-		_mm_walk_nd(st, point, k, 2);
+		_mm_walk_nd(st, point, k, 1, false);
 		break;
 	case 3:
-		_mm_walk_nd(st, point, k, 3);
+		_mm_walk_nd(st, point, k, 1, true);
+		break;
+	case 4:
+		_mm_walk_nd(st, point, k, 2, false);
+		break;
+	case 5:
+		_mm_walk_nd(st, point, k, 2, true);
+		break;
+	case 6:
+		_mm_walk_nd(st, point, k, 3, false);
+		break;
+	case 7:
+		_mm_walk_nd(st, point, k, 3, true);
 		break;
 	default:
-		_mm_walk_nd(st, point, k, 4);
+		if (b)
+			_mm_walk_nd(st, point, k, 4, true);
+		else
+			_mm_walk_nd(st, point, k, 4, false);
 		break;
 	}
 }
 
+/* Fills ent_pt from ent_off: the walk itself leaves it out, as only the
+ * sets kept need their points. */
+static void _mm_walk_points(loc__mm_t *st)
+{
+	const int *tab[LOC_MAX_DIMS];
+
+	if (st->walk_pts)
+		return;
+	loc__mm_tabs(st, st->walk_centre, tab);
+	for (int e = 0; e < st->nent; e++)
+		st->ent_pt[e] = loc__mm_off_point(st, tab, st->ent_off[e],
+						  st->nd);
+	st->walk_pts = true;
+}
+
 /* An order-independent fingerprint of the walked set (SL dedupe). */
-uint64_t loc__mm_walk_hash(const loc__mm_t *st)
+uint64_t loc__mm_walk_hash(loc__mm_t *st)
 {
 	uint64_t h = 0;
 
+	_mm_walk_points(st);
 	for (int e = 0; e < st->nent; e++) {
 		uint64_t z = (uint64_t)st->ent_pt[e] * 0x9e3779b97f4a7c15ULL +
 			     (uint64_t)st->ent_take[e];
@@ -208,6 +244,7 @@ void loc__mm_walk_nodes(const loc__ctx_t *ctx, loc__mm_t *st)
 {
 	int n = 0;
 
+	_mm_walk_points(st);
 	for (int e = 0; e < st->nent; e++) {
 		const int *pn;
 		int m = loc_grid_point_nodes(ctx->grid, st->ent_pt[e], &pn);

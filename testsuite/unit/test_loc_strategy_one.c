@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_loc_strategy_one.c - the one-node (k = 1) short paths of the
+ * geometric strategies give exactly what their general search gives:
+ * on random fragmented states of 1-4 dimensional meshes and tori, 1 and 2
+ * nodes per point, row-major and shuffled node numbering, partly filled
+ * grids, with and without SL alternatives (busy_until set, so the
+ * alternative chosen shows), the same node from an allocator with the
+ * short path as from one without. The internal switch loc__fast_one
+ * (st_one.h) selects the path.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "loc_test_util.h"
+#include "loc_strategy.h"
+
+/* Internal: the short paths' switch (see st_one.h). */
+extern bool loc__fast_one;
+
+typedef struct shape_case {
+	int ndims;
+	int dims[4];
+	bool torus;
+} shape_case_t;
+
+static const shape_case_t shapes[] = {
+	{ 1, { 17 }, true },       { 1, { 12 }, false },
+	{ 2, { 6, 7 }, true },     { 2, { 8, 5 }, false },
+	{ 3, { 4, 5, 3 }, true },  { 3, { 4, 4, 4 }, false },
+	{ 4, { 3, 2, 4, 3 }, true }, { 2, { 1, 9 }, true },
+};
+
+#define NSHAPES (int)(sizeof(shapes) / sizeof(shapes[0]))
+
+/* A grid of the shape with npp nodes per point: row-major (shuffle 0),
+ * or points dealt to nodes in a random order, and with fewer nodes than
+ * places when partial. */
+static loc_grid_t *make_grid(const shape_case_t *sc, int npp, bool shuffle,
+			     bool partial, uint64_t *rng)
+{
+	loc_shape_t shape = { .ndims = sc->ndims, .nodes_per_point = npp };
+	loc_error_t err;
+	loc_grid_t *g;
+	int np = 1, n, *perm;
+
+	for (int d = 0; d < sc->ndims; d++) {
+		shape.dims[d] = sc->dims[d];
+		shape.torus[d] = sc->torus;
+		np *= sc->dims[d];
+	}
+	n = np * npp - (partial ? 1 + tu_below(rng, np * npp / 2) : 0);
+	g = loc_grid_create(&shape, n, &err);
+	assert_non_null(g);
+	if (!shuffle)
+		return g;
+	perm = malloc(sizeof(int) * np);
+	assert_non_null(perm);
+	for (int p = 0; p < np; p++)
+		perm[p] = p;
+	for (int p = np - 1; p > 0; p--) {
+		int j = tu_below(rng, p + 1), t = perm[p];
+
+		perm[p] = perm[j];
+		perm[j] = t;
+	}
+	for (int v = 0; v < n; v++) {
+		loc_coord_t c;
+		int p = perm[v % np];
+
+		memset(&c, 0, sizeof(c));
+		for (int d = sc->ndims - 1; d >= 0; d--) {
+			c.c[d] = p % sc->dims[d];
+			p /= sc->dims[d];
+		}
+		assert_int_equal(loc_grid_set_node_coord(g, v, &c, &err), 0);
+	}
+	assert_int_equal(loc_grid_finalize(g, &err), 0);
+	free(perm);
+	return g;
+}
+
+static loc_alloc_t *make_alloc(const loc_grid_t *g, loc_strategy_kind_t kind,
+			       bool sl)
+{
+	loc_policy_t pol;
+	loc_error_t err;
+	loc_alloc_t *a;
+
+	loc_policy_init(&pol);
+	pol.strategy = kind;
+	if (sl) {
+		pol.walltime = LOC_WALLTIME_SL;
+		pol.sl_tolerance = 0.25;
+	}
+	a = loc_alloc_create(g, &pol, &err);
+	if (!a)
+		fail_msg("cannot create %s allocator: %s",
+			 loc_strategy_kind_name(kind), err.text);
+	return a;
+}
+
+/* The node a one-node request gets; asserts success. */
+static int place_one(loc_alloc_t *a, const uint8_t *cand,
+		     const int64_t *until)
+{
+	loc_view_t view = { .candidate = cand, .busy_until = until,
+			    .now = 1000 };
+	loc_request_t req = { .nodes = 1, .expected_end = until ? 1500 : 0 };
+	loc_error_t err;
+	int out = -1;
+
+	if (loc_alloc_select(a, &req, &view, &out, &err))
+		fail_msg("k=1 failed: %s", err.text);
+	assert_true(cand[out]);
+	return out;
+}
+
+/*
+ * Runs kind with the short path (*fast true) and without on the same
+ * states, one allocator each kept across decisions, and counts the
+ * decisions compared.
+ */
+static int compare_paths(loc_strategy_kind_t kind, bool *fast)
+{
+	uint64_t rng = 0x5eed0001u + (uint64_t)kind;
+	int compared = 0;
+
+	for (int si = 0; si < NSHAPES; si++)
+		for (int variant = 0; variant < 8; variant++) {
+			int npp = 1 + (variant & 1);
+			bool shuffle = variant & 2, partial = variant & 4;
+			loc_grid_t *g = make_grid(&shapes[si], npp, shuffle,
+						  partial, &rng);
+			int n = loc_grid_nnodes(g);
+			uint8_t *cand = malloc(n);
+			int64_t *until = malloc(sizeof(int64_t) * n);
+
+			assert_non_null(cand);
+			assert_non_null(until);
+			for (int sl = 0; sl < 2; sl++) {
+				loc_alloc_t *fa = make_alloc(g, kind, sl);
+				loc_alloc_t *ga = make_alloc(g, kind, sl);
+
+				for (int t = 0; t < 30; t++) {
+					double busy = tu_below(&rng, 100) / 100.0;
+					int want, got;
+
+					tu_fragmented(cand, n, busy,
+						      tu_rand(&rng));
+					if (!tu_count(cand, n))
+						cand[tu_below(&rng, n)] = 1;
+					for (int v = 0; v < n; v++)
+						until[v] = 1000 +
+							   tu_below(&rng, 1000);
+					*fast = false;
+					want = place_one(ga, cand,
+							 sl ? until : NULL);
+					*fast = true;
+					got = place_one(fa, cand,
+							sl ? until : NULL);
+					if (want != got)
+						fail_msg("%s shape %d variant %d sl %d trial %d: short path %d, search %d",
+							 loc_strategy_kind_name(kind),
+							 si, variant, sl, t, got,
+							 want);
+					compared++;
+				}
+				loc_alloc_destroy(fa);
+				loc_alloc_destroy(ga);
+			}
+			free(cand);
+			free(until);
+			loc_grid_destroy(g);
+		}
+	return compared;
+}
+
+static void test_mm_family_one_node_matches_search(void **state)
+{
+	static const loc_strategy_kind_t kinds[] = {
+		LOC_STRATEGY_MM, LOC_STRATEGY_MM_INC, LOC_STRATEGY_GENALG,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		print_message("%s: %d one-node decisions identical\n",
+			      loc_strategy_kind_name(kinds[i]),
+			      compare_paths(kinds[i], &loc__fast_one));
+	loc__fast_one = true;
+}
+
+static void test_mc1x1_one_node_matches_search(void **state)
+{
+	(void)state;
+	print_message("mc1x1: %d one-node decisions identical\n",
+		      compare_paths(LOC_STRATEGY_MC1X1, &loc__fast_one));
+	loc__fast_one = true;
+}
+
+static void test_box_one_node_matches_search(void **state)
+{
+	(void)state;
+	print_message("box: %d one-node decisions identical\n",
+		      compare_paths(LOC_STRATEGY_BOX, &loc__fast_one));
+	loc__fast_one = true;
+}
+
+static void test_mbs_one_node_matches_search(void **state)
+{
+	(void)state;
+	print_message("mbs: %d one-node decisions identical\n",
+		      compare_paths(LOC_STRATEGY_MBS, &loc__fast_one));
+	loc__fast_one = true;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mm_family_one_node_matches_search),
+		cmocka_unit_test(test_mc1x1_one_node_matches_search),
+		cmocka_unit_test(test_mbs_one_node_matches_search),
+		cmocka_unit_test(test_box_one_node_matches_search),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
