@@ -50,44 +50,25 @@ static inline int _popcount(uint64_t x)
 	return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* Writes base + the positions of the set bits of x, ascending, to pos;
- * returns their count. Unrolled: the count is known up front, so the
- * loop has no branch per bit. */
-static inline int _put_ones(uint64_t x, int base, int *pos)
+/* Writes base + the positions of the set bits of x, ascending, to
+ * pos[0], pos[step], pos[2 step], ...; returns their count. Unrolled: the
+ * count is known up front, so the loop has no branch per bit (step is a
+ * constant at every call, so inlining keeps the stores as cheap). */
+static inline int _put_ones(uint64_t x, int base, int *pos, int step)
 {
 	int c = _popcount(x), left = c;
 
-	for (; left >= 4; left -= 4, pos += 4) {
+	for (; left >= 4; left -= 4, pos += 4 * step) {
 		pos[0] = base + __builtin_ctzll(x);
 		x &= x - 1;
-		pos[1] = base + __builtin_ctzll(x);
+		pos[step] = base + __builtin_ctzll(x);
 		x &= x - 1;
-		pos[2] = base + __builtin_ctzll(x);
+		pos[2 * step] = base + __builtin_ctzll(x);
 		x &= x - 1;
-		pos[3] = base + __builtin_ctzll(x);
-		x &= x - 1;
-	}
-	for (; left > 0; left--, x &= x - 1)
-		*pos++ = base + __builtin_ctzll(x);
-	return c;
-}
-
-/* The same to every other slot: pos[0], pos[2], ... */
-static inline int _put_ones2(uint64_t x, int base, int *pos)
-{
-	int c = _popcount(x), left = c;
-
-	for (; left >= 4; left -= 4, pos += 8) {
-		pos[0] = base + __builtin_ctzll(x);
-		x &= x - 1;
-		pos[2] = base + __builtin_ctzll(x);
-		x &= x - 1;
-		pos[4] = base + __builtin_ctzll(x);
-		x &= x - 1;
-		pos[6] = base + __builtin_ctzll(x);
+		pos[3 * step] = base + __builtin_ctzll(x);
 		x &= x - 1;
 	}
-	for (; left > 0; left--, x &= x - 1, pos += 2)
+	for (; left > 0; left--, x &= x - 1, pos += step)
 		*pos = base + __builtin_ctzll(x);
 	return c;
 }
@@ -125,7 +106,7 @@ int loc__bits_ones(const uint64_t *bits, int from, int to, int *pos, int max)
 		int base = w << 6;
 
 		if (max - n >= 64) {
-			n += _put_ones(x, base, pos + n);
+			n += _put_ones(x, base, pos + n, 1);
 			continue;
 		}
 		for (; x && n < max; x &= x - 1)
@@ -193,8 +174,8 @@ static int _all_runs(const uint64_t *bits, int from, int to, int *iv)
 		int base = w << 6;
 
 		carry = x >> 63;
-		ns += _put_ones2(up, base, iv + 2 * ns);
-		ne += _put_ones2(down, base, iv + 2 * ne + 1);
+		ns += _put_ones(up, base, iv + 2 * ns, 2);
+		ne += _put_ones(down, base, iv + 2 * ne + 1, 2);
 	}
 	/* A run reaching `to` at a word boundary is still open. */
 	if (ne < ns)
