@@ -55,10 +55,11 @@ typedef enum loc_paging_index {
 } loc_paging_index_t;
 
 /*
- * What a driver that knows node weights (the Slurm plugin) does with them.
- * TIERS: a job is placed inside the lightest weight tiers that together
- * can hold it, as Slurm uses lower Weight first; IGNORE: every eligible
- * node competes on locality alone. The core itself never sees weights.
+ * What a driver that knows node weights (the Slurm plugin; the replay with
+ * --node-weight) does with them. TIERS: a job is placed inside the
+ * lightest weight tiers that together can hold it, as Slurm uses lower
+ * Weight first (loc_tiers.h); IGNORE: every eligible node competes on
+ * locality alone. Strategies never see weights.
  */
 typedef enum loc_node_weight {
 	LOC_NODE_WEIGHT_TIERS = 0,
