@@ -37,6 +37,7 @@
 #include "loc_metrics.h"
 #include "loc_plan.h"
 #include "loc_strategy.h"
+#include "loc_tiers.h"
 #include "loc_walltime.h"
 
 extern const char plugin_type[];
@@ -77,13 +78,13 @@ typedef struct sl_alloc_slot {
  * reused by every job_test (always under the plugin's lock), so the
  * scheduling loop does not allocate them per call (sl_ctx_init). */
 typedef struct sl_scratch {
-	uint8_t *ok, *cand, *held, *save;
+	uint8_t *ok, *cand, *held;
 	int64_t *busy;
-	int *req, *out, *tier_n;
-	uint64_t *weight, *levels;
+	int *req, *out;
+	uint64_t *weight;  /* scheduling weight of each usable node */
+	loc_tiers_t tiers; /* ... and its tiers (NodeWeight=tiers) */
 	uint8_t *ref_set;  /* CompactWait: the reference's nodes, */
-	uint8_t *ref_save; /* ... its tier scratch */
-	int *ref_tier_n;
+	loc_tiers_t ref_tiers; /* ... their tiers */
 	int *ref_out;      /* ... and its placement */
 	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
 	int *cpus;         /* usable nodes' CPU counts (node counts) */

@@ -23,7 +23,7 @@ static int64_t _eligible(const job_record_t *job)
 }
 
 /* A hash of what the reference depends on: the allocator (strategy),
- * the size and the nodes it is made on. */
+ * the size, the nodes it is made on and their weights (tiers). */
 static uint64_t _ref_key(const sl_ctx_t *c, int k, const uint8_t *set)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -31,7 +31,7 @@ static uint64_t _ref_key(const sl_ctx_t *c, int k, const uint8_t *set)
 	h = (h ^ (uint64_t)(uintptr_t)c->alloc) * 1099511628211ULL;
 	h = (h ^ (uint64_t)k) * 1099511628211ULL;
 	for (int g = 0; g < c->m->ncore; g++)
-		h = (h ^ set[g]) * 1099511628211ULL;
+		h = (h ^ (set[g] ? c->weight[g] + 1 : 0)) * 1099511628211ULL;
 	return h;
 }
 
@@ -55,8 +55,11 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	if (slot->key == key && slot->k == k)
 		return slot->hops;
 	r.cand = s->ref_set;
-	r.save = s->ref_save;
-	r.tier_n = s->ref_tier_n;
+	r.tiers = &s->ref_tiers;
+	if (c->policy->node_weight == LOC_NODE_WEIGHT_TIERS)
+		loc_tiers_set(r.tiers, c->weight, s->ref_set);
+	else
+		loc_tiers_clear(r.tiers);
 	r.out = s->ref_out;
 	r.lo = r.want = r.hi = k;
 	if (sl_ctx_place(&r, c->now) == 0)

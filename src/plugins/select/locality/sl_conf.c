@@ -85,16 +85,13 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.ok);
 	xfree(m->scratch.cand);
 	xfree(m->scratch.held);
-	xfree(m->scratch.save);
 	xfree(m->scratch.busy);
 	xfree(m->scratch.req);
 	xfree(m->scratch.out);
-	xfree(m->scratch.tier_n);
 	xfree(m->scratch.weight);
-	xfree(m->scratch.levels);
+	loc_tiers_fini(&m->scratch.tiers);
 	xfree(m->scratch.ref_set);
-	xfree(m->scratch.ref_save);
-	xfree(m->scratch.ref_tier_n);
+	loc_tiers_fini(&m->scratch.ref_tiers);
 	xfree(m->scratch.ref_out);
 	xfree(m->scratch.tmp);
 	xfree(m->scratch.cpus);

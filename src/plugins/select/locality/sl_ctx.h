@@ -27,15 +27,13 @@ typedef struct sl_ctx {
 	int nreq;
 	int *out;
 	uint64_t *weight;         /* scheduling weight of ok nodes */
-	uint64_t *levels;         /* distinct weights of ok nodes, ascending */
-	int nlevels;              /* 0 or 1: weights play no part */
-	int *tier_n;              /* candidates per level */
-	uint8_t *save;            /* cand[] while tiers narrow it */
+	loc_tiers_t *tiers;       /* their tiers (none: weights play no part) */
 	bool contiguous;
 	int64_t walltime;         /* seconds, 0 = unknown */
 	uint32_t min_cpus;
 	int lo, want, hi;         /* node counts */
 	int k;                    /* chosen count */
+	int64_t place_start;      /* sl_ctx_place()'s time, for its tiers */
 	loc_error_t err;
 } sl_ctx_t;
 

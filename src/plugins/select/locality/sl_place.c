@@ -25,19 +25,18 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->ok = xcalloc(n, sizeof(uint8_t));
 		s->cand = xcalloc(n, sizeof(uint8_t));
 		s->held = xcalloc(n, sizeof(uint8_t));
-		s->save = xcalloc(n, sizeof(uint8_t));
 		s->busy = xcalloc(n, sizeof(int64_t));
 		s->req = xcalloc(n, sizeof(int));
 		s->out = xcalloc(n, sizeof(int));
-		s->tier_n = xcalloc(n, sizeof(int));
 		s->weight = xcalloc(n, sizeof(uint64_t));
-		s->levels = xcalloc(n, sizeof(uint64_t));
 		s->ref_set = xcalloc(n, sizeof(uint8_t));
-		s->ref_save = xcalloc(n, sizeof(uint8_t));
-		s->ref_tier_n = xcalloc(n, sizeof(int));
 		s->ref_out = xcalloc(n, sizeof(int));
 		s->tmp = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(int));
+		/* Out of memory here is fatal, as it is for xcalloc. */
+		if (loc_tiers_init(&s->tiers, n, &c->err) ||
+		    loc_tiers_init(&s->ref_tiers, n, &c->err))
+			fatal("%s: %s", plugin_type, c->err.text);
 	}
 	/* The arrays read before they are written start clear. */
 	memset(s->ok, 0, n);
@@ -47,13 +46,12 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 	c->ok = s->ok;
 	c->cand = s->cand;
 	c->held = s->held;
-	c->save = s->save;
 	c->busy = s->busy;
 	c->req = s->req;
 	c->out = s->out;
-	c->tier_n = s->tier_n;
 	c->weight = s->weight;
-	c->levels = s->levels;
+	c->tiers = &s->tiers;
+	loc_tiers_clear(c->tiers); /* until sl_ctx_fill_ok() sets them */
 }
 
 
@@ -95,48 +93,6 @@ static uint64_t _sched_weight(node_record_t *node, bool synced)
 	return ((uint64_t)node->weight << 8) | 0xff;
 }
 
-static int _cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-#define SL_FEW_LEVELS 32 /* distinct weights found by linear search */
-
-/*
- * levels[] = the distinct weights of ok nodes, ascending (NodeWeight=
- * tiers). Sites have a handful of weights: they are collected by linear
- * search, O(N x levels); past SL_FEW_LEVELS all weights are sorted.
- */
-static void _find_levels(sl_ctx_t *c)
-{
-	int n = 0, i;
-
-	c->nlevels = 0;
-	if (c->policy->node_weight != LOC_NODE_WEIGHT_TIERS)
-		return;
-	for (int g = 0; g < c->m->ncore && n <= SL_FEW_LEVELS; g++) {
-		if (!c->ok[g])
-			continue;
-		for (i = 0; i < n && c->levels[i] != c->weight[g]; i++)
-			;
-		if (i == n)
-			c->levels[n++] = c->weight[g];
-	}
-	if (n > SL_FEW_LEVELS) {
-		n = 0;
-		for (int g = 0; g < c->m->ncore; g++)
-			if (c->ok[g])
-				c->levels[n++] = c->weight[g];
-	}
-	if (n > 1)
-		qsort(c->levels, n, sizeof(uint64_t), _cmp_u64);
-	for (i = 0; i < n; i++)
-		if (!c->nlevels || c->levels[i] != c->levels[c->nlevels - 1])
-			c->levels[c->nlevels++] = c->levels[i];
-}
-
 /*
  * Fills ok[] from Slurm's candidate bitmap: what slurmctld passed
  * (partition, features, reservations, --exclude already applied), minus
@@ -169,7 +125,10 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 		c->ok[g] = 1;
 		c->weight[g] = _sched_weight(node, run_now || test_only);
 	}
-	_find_levels(c);
+	if (c->policy->node_weight == LOC_NODE_WEIGHT_TIERS)
+		loc_tiers_set(c->tiers, c->weight, c->ok);
+	else
+		loc_tiers_clear(c->tiers);
 }
 
 /*
@@ -383,74 +342,20 @@ static int _place_counts(sl_ctx_t *c, int64_t start)
 	return LOC_ENOFIT;
 }
 
-/* The level of weight w (levels[] holds it). */
-static int _level_of(const sl_ctx_t *c, uint64_t w)
+static int _place_counts_now(void *arg)
 {
-	int lo = 0, hi = c->nlevels - 1;
+	sl_ctx_t *c = arg;
 
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (c->levels[mid] < w)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return _place_counts(c, c->place_start);
 }
 
-/* cand[] = save[] restricted to tiers up to levels[t], plus the required
- * nodes. Returns the candidate count. */
-static int _narrow_to_tier(sl_ctx_t *c, int t)
-{
-	int n = 0;
-
-	for (int g = 0; g < c->m->ncore; g++) {
-		c->cand[g] = c->save[g] && c->weight[g] <= c->levels[t];
-		n += c->cand[g];
-	}
-	for (int i = 0; i < c->nreq; i++) {
-		n += !c->cand[c->req[i]] && c->save[c->req[i]];
-		c->cand[c->req[i]] = c->save[c->req[i]];
-	}
-	return n;
-}
-
-/*
- * _place_counts() inside the lightest weight tiers first (NodeWeight=tiers:
- * Slurm uses lower Weight first). The first attempt takes the fewest
- * tiers whose candidates can hold the desired count; heavier tiers join
- * only when no placement fits there (a contiguous job, a CPU shortfall),
- * each retry at least doubling the candidates, so a site with a weight per
- * node costs O(log N) attempts, not N. Required nodes are candidates
- * whatever their tier.
- */
+/* _place_counts() inside the lightest weight tiers first (NodeWeight=
+ * tiers, loc_tiers.h: Slurm uses lower Weight first). */
 int sl_ctx_place(sl_ctx_t *c, int64_t start)
 {
-	int rc = LOC_ENOFIT, need = c->want, upto = c->nreq;
-
-	if (c->nlevels <= 1)
-		return _place_counts(c, start);
-	memcpy(c->save, c->cand, c->m->ncore);
-	memset(c->tier_n, 0, c->nlevels * sizeof(int));
-	for (int g = 0; g < c->m->ncore; g++)
-		if (c->cand[g])
-			c->tier_n[_level_of(c, c->weight[g])]++;
-	for (int t = 0; t < c->nlevels; t++) {
-		int n;
-
-		/* upto over-counts required nodes: a cheap trigger only. */
-		upto += c->tier_n[t];
-		if (t < c->nlevels - 1 && upto < need)
-			continue;
-		n = _narrow_to_tier(c, t);
-		rc = _place_counts(c, start);
-		if (rc != LOC_ENOFIT)
-			break;
-		need = MAX(need, 2 * n);
-	}
-	memcpy(c->cand, c->save, c->m->ncore);
-	return rc;
+	c->place_start = start;
+	return loc_tiers_place(c->tiers, c->cand, c->req, c->nreq, c->want,
+			       _place_counts_now, c);
 }
 
 /* Writes the chosen grid nodes into Slurm's bitmap. */
