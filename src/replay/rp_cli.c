@@ -141,7 +141,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_SLTOL,
 		O_PFMAX,
 		O_ADJW, O_PATIENCE, O_PATTOL,
-		O_LOCLE,
+		O_LOCLE, O_NODE_WEIGHT,
 		O_NOREC,
 		O_DECISION,
 		O_SNAPS,
@@ -167,6 +167,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "derive-grid", optional_argument, 0, O_DERIVE },
 		{ "machine-nodes", required_argument, 0, O_MNODES },
 		{ "machines", required_argument, 0, O_MACHINES },
+		{ "node-weight", required_argument, 0, O_NODE_WEIGHT },
 		{ "show-config", no_argument, 0, O_SHOW },
 		{ "dry-run", no_argument, 0, O_DRY },
 		{ "export-jobs", required_argument, 0, O_EXPORT },
@@ -255,6 +256,13 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			break;
 		case O_MACHINES:
 			o->machines_file = optarg;
+			break;
+		case O_NODE_WEIGHT:
+			if (o->machine.nnode_weights == RP_MAX_NODE_WEIGHTS)
+				rp_usage_error("%s", "too many --node-weight "
+						     "options (256 at most)");
+			o->machine.node_weights[o->machine.nnode_weights++] =
+				optarg;
 			break;
 		case O_SHOW:
 			o->show_config = true;
@@ -464,6 +472,9 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		rp_usage_error(
 			"%s",
 			"give only one of --config, --grid and --derive-grid");
+	if (o->machine.nnode_weights && !rp_has_machine(o))
+		rp_usage_error("%s", "--node-weight needs a machine: --config "
+				     "FILE, --grid DIMS or --derive-grid");
 	if (!o->out && !o->show_config && !o->dry_run && !o->export_jobs)
 		rp_usage_error("%s", "--out DIR is required");
 	if (o->update_golden && !o->golden)

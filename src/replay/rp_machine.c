@@ -4,10 +4,12 @@
  * the plugin and the harness (loc_conf_*), node names from the trace.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_hostlist.h"
 #include "rp_machine.h"
 
 int rp_natural_cmp(const char *a, const char *b)
@@ -176,7 +178,81 @@ void rp_machine_destroy(rp_machine_t *m)
 		free(m->names[i]);
 	free(m->names);
 	free(m->trace_node);
+	free(m->weight);
 	free(m);
+}
+
+/* The node named name: one of the nset sorted names, or on a machine
+ * without names the index it spells. Returns -1 when there is none. */
+static int _node_of(const rp_machine_t *m, int nset, const char *name)
+{
+	char **at = bsearch(&name, m->names, nset, sizeof(char *), _cmp_names);
+	char *end;
+	long v;
+
+	if (at)
+		return (int)(at - m->names);
+	if (m->named || !isdigit((unsigned char)name[0]))
+		return -1;
+	errno = 0;
+	v = strtol(name, &end, 10);
+	return *end || errno || v >= m->nnodes ? -1 : (int)v;
+}
+
+/*
+ * m->weight from --node-weight NODES=W: NODES a hostlist expression of
+ * the machine's nodes (or node indices on an unnamed grid), W as
+ * slurm.conf's Weight= (0 to 2^32-1). Unnamed nodes weigh 1, Slurm's
+ * default; a node named twice takes the later weight.
+ */
+static int _weights(rp_machine_t *m, int nset, const rp_machine_opts_t *o,
+		    loc_error_t *err)
+{
+	m->weight = malloc(sizeof(uint64_t) * m->nnodes);
+	if (!m->weight)
+		return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+	for (int i = 0; i < m->nnodes; i++)
+		m->weight[i] = 1;
+	for (int i = 0; i < o->nnode_weights; i++) {
+		const char *spec = o->node_weights[i], *eq = strrchr(spec, '=');
+		char nodes[4096], *end;
+		unsigned long long w;
+		loc_hostlist_t hl;
+		int rc;
+
+		errno = 0;
+		w = eq && eq[1] && isdigit((unsigned char)eq[1]) ?
+			    strtoull(eq + 1, &end, 10) :
+			    0;
+		if (!eq || eq == spec || !eq[1] ||
+		    !isdigit((unsigned char)eq[1]) || *end || errno ||
+		    w > UINT32_MAX || (size_t)(eq - spec) >= sizeof(nodes))
+			return loc_error_set(err, LOC_EINVAL, NULL, 0,
+					     "--node-weight '%s': expected "
+					     "NODES=WEIGHT, WEIGHT from 0 to "
+					     "%u",
+					     spec, UINT32_MAX);
+		memcpy(nodes, spec, eq - spec);
+		nodes[eq - spec] = '\0';
+		rc = loc_hostlist_expand(nodes, &hl, err);
+		if (rc)
+			return rc;
+		for (int k = 0; k < hl.count; k++) {
+			int v = _node_of(m, nset, hl.names[k]);
+
+			if (v < 0) {
+				loc_error_set(err, LOC_ENOENT, NULL, 0,
+					      "--node-weight '%s': '%s' is "
+					      "not a node of the machine",
+					      spec, hl.names[k]);
+				loc_hostlist_free(&hl);
+				return LOC_ENOENT;
+			}
+			m->weight[v] = w;
+		}
+		loc_hostlist_free(&hl);
+	}
+	return 0;
 }
 
 /* Makes the conf text for --grid / --derive-grid. */
@@ -335,6 +411,8 @@ rp_machine_t *rp_machine_create(const rp_machine_opts_t *o,
 
 		m->trace_node[i] = at ? (int)(at - m->names) : -1;
 	}
+	if (o->nnode_weights && _weights(m, nset, o, err))
+		goto fail;
 	free(set);
 	return m;
 nomem:

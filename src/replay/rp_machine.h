@@ -8,11 +8,14 @@
 #define RP_MACHINE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "loc_conf.h"
 #include "loc_error.h"
 #include "loc_grid.h"
 #include "loc_trace.h"
+
+#define RP_MAX_NODE_WEIGHTS 256
 
 typedef struct rp_machine_opts {
 	const char *config;   /* locality.conf path, or NULL */
@@ -21,6 +24,9 @@ typedef struct rp_machine_opts {
 	int nodes_per_point;  /* with grid (0 = 1) */
 	int derive;           /* 0, or derive a torus of 2 or 3 dimensions */
 	int derive_nodes;     /* machine size for derive */
+	/* --node-weight NODES=W, as slurm.conf's Weight= (borrowed) */
+	const char *node_weights[RP_MAX_NODE_WEIGHTS];
+	int nnode_weights;
 } rp_machine_opts_t;
 
 typedef struct rp_machine {
@@ -32,6 +38,8 @@ typedef struct rp_machine {
 			       * false: they are the indices */
 	int *trace_node;      /* trace node name index -> node, or -1 */
 	int ntrace;
+	uint64_t *weight;     /* per node, Slurm's Weight (default 1), or
+			       * NULL when no --node-weight was given */
 } rp_machine_t;
 
 /*

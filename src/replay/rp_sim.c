@@ -13,6 +13,8 @@
  *     running jobs have ended (by their requested walltimes), and then
  *     starts later jobs that either end before that time or keep off the
  *     reserved nodes, so the pivot is never delayed.
+ * With node weights (NodeWeight=tiers) every placement is made in the
+ * lightest weight tiers that hold the job, as the plugin does (loc_tiers.h).
  * Walltime awareness (seed 004, Tang et al. IPDPS 2011):
  *   - SL happens inside loc_alloc_select(): the view carries each busy
  *     node's expected end and the request its own;
@@ -29,6 +31,7 @@
 #include "loc_metrics.h"
 #include "loc_patience.h"
 #include "loc_plan.h"
+#include "loc_tiers.h"
 #include "loc_walltime.h"
 #include "rp_sim.h"
 
@@ -66,6 +69,7 @@ typedef struct sim {
 	uint8_t *proj;	  /* projected free nodes */
 	int *out, *out2, *out3;
 	loc_planner_t *planner; /* EASY's reservation */
+	loc_tiers_t tiers;	/* node weights (loc_tiers.h) */
 	int64_t *ends;		/* expected end of each running job (heap order) */
 
 	ent_t *heap; /* running jobs by actual end */
@@ -227,6 +231,33 @@ static int _end(sim_t *s, int j)
 /* Placement                                                             */
 /* ===================================================================== */
 
+/* One placement by the run's allocator, inside the lightest weight tiers
+ * (loc_tiers.h): view->candidate is cand, narrowed and restored. */
+typedef struct tier_call {
+	sim_t *s;
+	const loc_request_t *req;
+	const loc_view_t *view;
+	int *out;
+	loc_error_t *err;
+} tier_call_t;
+
+static int _select_now(void *arg)
+{
+	tier_call_t *c = arg;
+
+	c->s->run->alloc_calls++;
+	return loc_alloc_select(c->s->alloc, c->req, c->view, c->out, c->err);
+}
+
+static int _select(sim_t *s, const loc_request_t *req, uint8_t *cand,
+		   const loc_view_t *view, int *out, loc_error_t *err)
+{
+	tier_call_t c = { s, req, view, out, err };
+
+	return loc_tiers_place(&s->tiers, cand, NULL, 0, req->nodes,
+			       _select_now, &c);
+}
+
 static bool _pf_mode(rp_wmode_t m)
 {
 	return m == RP_W_PF || m == RP_W_COMBO || m == RP_W_ADJEST ||
@@ -327,9 +358,8 @@ static int _fits_empty(sim_t *s, int k)
 		loc_request_t req = { .nodes = k };
 		loc_view_t view = { .candidate = s->all };
 		loc_error_t e;
-		int rc = loc_alloc_select(s->alloc, &req, &view, s->out3, &e);
+		int rc = _select(s, &req, s->all, &view, s->out3, &e);
 
-		s->run->alloc_calls++;
 		if (rc && rc != LOC_ENOFIT) {
 			*s->err = e;
 			return rc;
@@ -387,7 +417,7 @@ static int _patient(sim_t *s, int j, int64_t now, int64_t t,
 /* Tries to start job j on cand. Returns 1 (started), 0 (does not fit), 2
  * (fits, but waits for a more compact set: loc_patience.h) or a negative
  * LOC_E* code. */
-static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
+static int _try(sim_t *s, int j, int64_t now, uint8_t *cand)
 {
 	const rp_job_t *job = &s->jobs[j];
 	loc_request_t req = {
@@ -400,8 +430,7 @@ static int _try(sim_t *s, int j, int64_t now, const uint8_t *cand)
 	loc_error_t e;
 	int rc;
 
-	rc = loc_alloc_select(s->alloc, &req, &view, s->out, &e);
-	s->run->alloc_calls++;
+	rc = _select(s, &req, cand, &view, s->out, &e);
 	if (rc == LOC_ENOFIT)
 		return 0;
 	if (rc) {
@@ -454,8 +483,7 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 	int rc;
 
 	(void)t;
-	rc = loc_alloc_select(s->alloc, &req, &view, out, s->err);
-	s->run->alloc_calls++;
+	rc = _select(s, &req, s->proj, &view, out, s->err);
 	*k = req.nodes;
 	return rc;
 }
@@ -727,6 +755,7 @@ static void _sim_free(sim_t *s)
 	free(s->ref_hops);
 	loc_planner_destroy(s->planner);
 	free(s->ends);
+	loc_tiers_fini(&s->tiers);
 }
 
 static void _snapshots(sim_t *s, int64_t before)
@@ -792,6 +821,12 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
 		goto out;
+	}
+	if (opts->node_weight && s.pol->node_weight == LOC_NODE_WEIGHT_TIERS) {
+		rc = loc_tiers_init(&s.tiers, n, err);
+		if (rc)
+			goto out;
+		loc_tiers_set(&s.tiers, opts->node_weight, NULL);
 	}
 	memset(s.free, 1, n);
 	memset(s.all, 1, n);

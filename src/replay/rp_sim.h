@@ -125,6 +125,9 @@ typedef struct rp_sim_opts {
 	 * nodes; its total pairwise hops are summed. Borrowed. */
 	loc_alloc_t *const *decision;
 	int ndecision;
+	/* Each node's Slurm Weight (NULL: none); with NodeWeight=tiers jobs
+	 * are placed in the lightest tiers first (loc_tiers.h). Borrowed. */
+	const uint64_t *node_weight;
 	rp_progress_f progress;
 	void *progress_ctx;
 } rp_sim_opts_t;

@@ -159,6 +159,7 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 	so.nsnaps = c->set->nsnaps;
 	so.decision = dec;
 	so.ndecision = c->ndec;
+	so.node_weight = m->weight;
 	if (c->prog->on) {
 		so.progress = _progress_cb;
 		so.progress_ctx = &pc;
