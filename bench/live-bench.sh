@@ -7,7 +7,8 @@
 # slurm.conf shapes, one run after another. Prints one table per shape
 # (mean and p95 over multi-node jobs of each job's mean pairwise hops, the
 # ratio to the first row and to the ideal, mean wait, makespan) and the
-# replay's figures for the same workload (locality-replay, EASY). A
+# replay's figures for the same workload (locality-replay, EASY; for the
+# weights shape a second replay with its weight tiers, --node-weight). A
 # benchmark, not a test: it never fails on the figures.
 #
 #   bench/live-bench.sh [--shapes per-node,per-row,weights]
@@ -176,39 +177,52 @@ run() {
 
 # --- the replay of the same workload ----------------------------------------
 
-replay_args=()
+# replay_all DIR [--node-weight ...] - the replay of every locality
+# configuration and of select/linear's models into DIR; sets replay_args
+# for live_report.py.
+replay_all() {
+	local dir=$1 cfg csv m
+	shift
+	replay_args=()
+	mkdir -p "$dir"
+	for cfg in "${cfgs[@]}"; do
+		case $cfg in linear | cons_tres) continue ;; esac
+		parse_cfg "$cfg"
+		"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
+			-s "$S/$C" -w "$W" --compact-wait "$CW" \
+			--compact-tolerance "$CT" "$@" --no-recorded --no-svg -q \
+			--out "$dir/$(tag_of "$cfg")" >/dev/null 2>&1 ||
+			die "locality-replay failed for $cfg"
+	done
+	# select/linear in the replay. With one NodeName line it takes the
+	# best fit among runs of consecutive free node numbers (bestfit on
+	# the row-major curve); with a line per node or row slurmctld offers
+	# it one line at a time, so it takes the first free nodes in
+	# slurm.conf order (freelist on the row-major curve).
+	for m in bestfit freelist; do
+		"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
+			-s "$m/rowmajor" "$@" --no-recorded --no-svg -q \
+			--out "$dir/linear-$m" >/dev/null 2>&1 ||
+			die "locality-replay failed for the linear model ($m)"
+		replay_args+=(--replay "linear model ($m/rowmajor)" \
+			"$(ls "$dir/linear-$m"/*.csv | grep -v rejected | head -n 1)")
+	done
+	for cfg in "${cfgs[@]}"; do
+		case $cfg in linear | cons_tres) continue ;; esac
+		csv=$(ls "$dir/$(tag_of "$cfg")"/*.csv | grep -v rejected | head -n 1)
+		replay_args+=(--replay "locality $cfg" "$csv")
+	done
+}
+
 IFS=, read -r -a cfgs <<<"$CONFIGS"
-for cfg in "${cfgs[@]}"; do
-	case $cfg in
-	linear | cons_tres) continue ;;
-	esac
-	# The replay has no node weights: NodeWeight plays no part there.
-	parse_cfg "$cfg"
-	mkdir -p "$OUT/replay"
-	"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
-		-s "$S/$C" -w "$W" --compact-wait "$CW" \
-		--compact-tolerance "$CT" --no-recorded --no-svg -q \
-		--out "$OUT/replay/$(tag_of "$cfg")" >/dev/null 2>&1 ||
-		die "locality-replay failed for $cfg"
-done
-# select/linear in the replay. With one NodeName line it takes the best
-# fit among runs of consecutive free node numbers (bestfit on the
-# row-major curve); with a line per node or row slurmctld offers it one
-# line at a time, so it takes the first free nodes in slurm.conf order
-# (freelist on the row-major curve).
-for m in bestfit freelist; do
-	"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
-		-s "$m/rowmajor" --no-recorded --no-svg -q \
-		--out "$OUT/replay/linear-$m" >/dev/null 2>&1 ||
-		die "locality-replay failed for the linear model ($m)"
-	replay_args+=(--replay "linear model ($m/rowmajor)" \
-		"$(ls "$OUT/replay/linear-$m"/*.csv | grep -v rejected | head -n 1)")
-done
-for cfg in "${cfgs[@]}"; do
-	case $cfg in linear | cons_tres) continue ;; esac
-	csv=$(ls "$OUT/replay/$(tag_of "$cfg")"/*.csv | grep -v rejected | head -n 1)
-	replay_args+=(--replay "locality $cfg" "$csv")
-done
+replay_all "$OUT/replay"
+plain_replay_args=("${replay_args[@]}")
+# The weights shape's tiers, as slurm.conf gives them (cluster.sh).
+case ",$SHAPES," in
+*,weights,*)
+	replay_all "$OUT/replay-weights" --node-weight "n[049-064]=100"
+	weights_replay_args=("${replay_args[@]}") ;;
+esac
 
 IFS=, read -r -a shapes <<<"$SHAPES"
 {
@@ -239,7 +253,13 @@ done
 {
 	echo
 	python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
-		--title "replay" "${replay_args[@]}" | sed -n '/(replay/,$p'
+		--title "replay" "${plain_replay_args[@]}" | sed -n '/(replay/,$p'
+	if [ -n "${weights_replay_args+set}" ]; then
+		echo
+		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+			--title "replay, weights shape (--node-weight n[049-064]=100)" \
+			"${weights_replay_args[@]}" | sed -n '/(replay/,$p'
+	fi
 } >>"$OUT/report.txt"
 cat "$OUT/report.txt"
 echo "slurm $("$CLUSTER" version) live-bench: ${#shapes[@]} shapes x ${#cfgs[@]} configurations, report in $OUT/report.txt"

@@ -9,27 +9,31 @@
 # select/linear does with one NodeName line). A benchmark: prints figures,
 # never fails on them.
 #
-#   bench/replay-sweep.sh [--seeds 1,2,3,4,5] [--gap 0.55] [--out DIR]
-#                         [--build DIR] CONFIG...
+#   bench/replay-sweep.sh [--seeds 1,2,3,4,5] [--gap 0.55] [--weights]
+#                         [--out DIR] [--build DIR] CONFIG...
 #
 # CONFIG is STRATEGY[/CURVE][@WAIT[:TOL]][+WALLTIME] (pack@30:0.1 is
 # Strategy=pack CompactWait=30 CompactTolerance=0.1). For each it prints
-# the mean over the seeds of the ratio to the linear model of the same
+# the mean over the seeds of the hops and of the ratio to the linear model of the same
 # seed (the worst seed in brackets) for the mean over multi-node jobs of
 # each job's mean pairwise hops and for the mean wait, and the mean of
-# the seeds' 95th percentile of hops.
+# the seeds' 95th percentile of hops. --weights replays the live
+# benchmark's weights shape: the last two rows weigh 100, the others 1
+# (--node-weight), so every job, the linear model's too, uses the light
+# rows first (NodeWeight=tiers).
 
 set -u
 PROG=replay-sweep.sh
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-SEEDS=1,2,3,4,5 GAP=0.55 OUT="" BUILD=$REPO/build
+SEEDS=1,2,3,4,5 GAP=0.55 OUT="" BUILD=$REPO/build WEIGHTS=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seeds) SEEDS=$2; shift 2 ;;
 	--gap) GAP=$2; shift 2 ;;
+	--weights) WEIGHTS=(--node-weight '[48-63]=100'); shift ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -51,7 +55,7 @@ run() {
 	case $s in */*) ;; *) s=$s/hilbert ;; esac
 	"$REPLAY" --trace "$OUT/w$1.swf" --config "$OUT/base.conf" -s "$s" \
 		-w "$w" --compact-wait "$cw" --compact-tolerance "$ct" \
-		--no-recorded --no-svg -q --out "$3" >/dev/null 2>&1 ||
+		${WEIGHTS[@]+"${WEIGHTS[@]}"} --no-recorded --no-svg -q --out "$3" >/dev/null 2>&1 ||
 		{ echo "$PROG: locality-replay failed: seed $1, $2" >&2; exit 1; }
 }
 
@@ -82,7 +86,8 @@ def figures(d):
 
 print(f"seeds {','.join(seeds)}: ratio to the linear model (bestfit/rowmajor), "
       "mean (worst seed)")
-print(f"{'configuration':24s} {'hops x linear':>16s} {'p95':>5s} {'wait x linear':>16s}")
+print(f"{'configuration':24s} {'hops':>6s} {'hops x linear':>16s} {'p95':>5s} "
+      f"{'wait x linear':>16s}")
 lin = {s: figures(f"{out}/r{s}-linear") for s in seeds}
 for c in ['linear model'] + cfgs:
     tag = c.replace('/', '_').replace('@', '_').replace(':', '_').replace('+', '_')
@@ -90,6 +95,7 @@ for c in ['linear model'] + cfgs:
     h = [f[s][0] / lin[s][0] for s in seeds]
     w = [f[s][2] / lin[s][2] for s in seeds]
     p = st.mean(f[s][1] for s in seeds)
-    print(f"{c:24s} {st.mean(h):7.3f} ({max(h):.3f}) {p:5.2f} "
+    print(f"{c:24s} {st.mean(f[s][0] for s in seeds):6.3f} "
+          f"{st.mean(h):7.3f} ({max(h):.3f}) {p:5.2f} "
           f"{st.mean(w):7.3f} ({max(w):.3f})")
 PY
