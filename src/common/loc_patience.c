@@ -14,8 +14,16 @@ bool loc_patience_defer(const loc_policy_t *policy, int k, int64_t hops,
 	       (1.0 + policy->compact_tolerance) * (double)reference;
 }
 
-int64_t loc_patience_deadline(const loc_policy_t *policy, int64_t eligible)
+int64_t loc_patience_began(int64_t *began, int64_t now, bool offered_now)
 {
-	return policy->compact_wait > 0 ? eligible + policy->compact_wait
-					: eligible;
+	if (*began != LOC_PATIENCE_UNSET)
+		return *began;
+	if (offered_now)
+		*began = now;
+	return now;
+}
+
+int64_t loc_patience_deadline(const loc_policy_t *policy, int64_t began)
+{
+	return policy->compact_wait > 0 ? began + policy->compact_wait : began;
 }

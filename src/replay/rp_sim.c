@@ -90,6 +90,7 @@ typedef struct sim {
 	const loc_policy_t *pol;
 	int64_t *ref_hops; /* per size: hops on the idle machine, -1 = not yet */
 	int64_t wake;	   /* next time a deferred job stops waiting */
+	int64_t *began;	   /* per job: when its CompactWait began */
 	int done;
 	int snap_next;
 } sim_t;
@@ -378,13 +379,14 @@ static int _fits_empty(sim_t *s, int k)
  * for a more compact set (when t is now, a pass runs at its deadline), 0
  * when it takes them, or a negative LOC_E* code. A projected t (EASY's
  * reservation) is judged on compactness with the patience the job has
- * now, as the plugin's WILL_RUN does.
+ * now, as the plugin's WILL_RUN does. The job's wait begins the first time
+ * it is offered nodes now (loc_patience_began()).
  */
 static int _patient(sim_t *s, int j, int64_t now, int64_t t,
 		    const int *nodes, bool projected)
 {
 	const rp_job_t *job = &s->jobs[j];
-	int64_t hops, until;
+	int64_t hops, until, began;
 	int rc;
 
 	if (s->pol->compact_wait <= 0 || job->nodes < 2)
@@ -399,11 +401,12 @@ static int _patient(sim_t *s, int j, int64_t now, int64_t t,
 	hops = loc_metrics_total_pair_hops(s->grid, nodes, job->nodes);
 	if (hops < 0)
 		return (int)hops;
+	began = loc_patience_began(&s->began[j], now, t <= now);
 	if (!loc_patience_defer(s->pol, job->nodes, hops,
-				s->ref_hops[job->nodes], now - job->submit))
+				s->ref_hops[job->nodes], now - began))
 		return 0;
 	/* It stops waiting at its deadline or its reserved start. */
-	until = loc_patience_deadline(s->pol, job->submit);
+	until = loc_patience_deadline(s->pol, began);
 	if (s->run->first_shadow[j] < until)
 		until = s->run->first_shadow[j];
 	if (!projected) {
@@ -531,7 +534,8 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 		.nrunning = s->nheap,
 		.ncand = s->nfree,
 		.need = s->jobs[pivot].nodes,
-		.deadline = loc_patience_deadline(s->pol, s->jobs[pivot].submit),
+		.deadline = loc_patience_deadline(
+			s->pol, loc_patience_began(&s->began[pivot], now, false)),
 	};
 	loc_plan_answer_t ans;
 	int rc;
@@ -755,6 +759,7 @@ static void _sim_free(sim_t *s)
 	free(s->ref_hops);
 	loc_planner_destroy(s->planner);
 	free(s->ends);
+	free(s->began);
 	loc_tiers_fini(&s->tiers);
 }
 
@@ -806,6 +811,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.empty_fit = malloc(n + 2);
 	s.ref_hops = malloc(sizeof(int64_t) * (n + 2));
 	s.ends = malloc(sizeof(int64_t) * nj1);
+	s.began = malloc(sizeof(int64_t) * nj1);
 	s.planner = loc_planner_create(n, err);
 	s.pol = loc_alloc_policy(alloc);
 	if (opts->wmode == RP_W_ADJEST)
@@ -816,7 +822,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	    !s.cand_nr || !s.proj || !s.out || !s.out2 || !s.out3 || !s.heap ||
 	    !s.queue || !s.state || !s.pbuf || !s.order || !s.pfq ||
 	    !s.fail_free || !s.fail_nr || !s.empty_fit || !s.ref_hops ||
-	    !s.ends || !s.planner ||
+	    !s.ends || !s.began || !s.planner ||
 	    (opts->wmode == RP_W_ADJEST && !s.adj)) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
@@ -833,6 +839,8 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	memset(s.empty_fit, -1, n + 2);
 	for (int v = 0; v < n; v++)
 		s.owner[v] = -1;
+	for (int j = 0; j < nj; j++)
+		s.began[j] = LOC_PATIENCE_UNSET;
 	s.nfree = n;
 	s.ver = 1;
 	s.nr_stamp = 1;

@@ -65,7 +65,7 @@ typedef struct opts {
 	const char **running; /* --plan: "NODES@END" (argv strings) */
 	int nrunning;
 	const char *now;      /* --plan: the time of the question */
-	const char *eligible; /* --plan: when the job became eligible */
+	const char *eligible; /* --plan: when the job's CompactWait began */
 } opts_t;
 
 /* The machine model built from the conf and the node names. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_patience.h"
 #include "loc_plan.h"
 
 #define N_MAX 24
@@ -456,6 +457,36 @@ static void test_bad_arguments(void **state)
 	loc_planner_destroy(NULL);
 }
 
+/* CompactWait's rule (loc_patience.h): the tolerance, the deadline, and a
+ * wait that begins when the job is first offered nodes now. */
+static void test_patience_rule(void **state)
+{
+	loc_policy_t pol;
+	int64_t began = LOC_PATIENCE_UNSET;
+
+	(void)state;
+	loc_policy_init(&pol);
+	/* off: never defers; the deadline is the start itself */
+	assert_false(loc_patience_defer(&pol, 4, 1000, 10, 0));
+	assert_true(loc_patience_deadline(&pol, 7) == 7);
+	pol.compact_wait = 30;
+	pol.compact_tolerance = 0.2;
+	assert_true(loc_patience_defer(&pol, 4, 13, 10, 0));  /* 13 > 12 */
+	assert_false(loc_patience_defer(&pol, 4, 12, 10, 0)); /* within */
+	assert_false(loc_patience_defer(&pol, 4, 13, 10, 30)); /* too late */
+	assert_false(loc_patience_defer(&pol, 1, 13, 10, 0)); /* one node */
+	assert_false(loc_patience_defer(&pol, 4, 13, 0, 0));  /* no reference */
+	assert_true(loc_patience_deadline(&pol, 7) == 37);
+	/* projected offers do not begin the wait; the first offer now does,
+	 * at time 0 too, and later offers keep it */
+	assert_true(loc_patience_began(&began, 5, false) == 5);
+	assert_true(began == LOC_PATIENCE_UNSET);
+	assert_true(loc_patience_began(&began, 0, true) == 0);
+	assert_true(began == 0);
+	assert_true(loc_patience_began(&began, 40, true) == 0);
+	assert_true(loc_patience_began(&began, 50, false) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_more_running_jobs_than_nodes),
 		cmocka_unit_test(test_random_states_match_the_brute_force),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_patience_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

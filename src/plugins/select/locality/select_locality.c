@@ -283,6 +283,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 		error("%s: %pJ begins without nodes", plugin_type, job_ptr);
 	if (_machine)
 		sl_pf_after_begin(_machine, l, job_ptr);
+	job_ptr->wait4switch_start = 0; /* its CompactWait is over */
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }

@@ -3,7 +3,7 @@
  * sl_compact.c - CompactWait in the plugin: whether a placement job_test
  * found should be declined so the job waits for a more compact one. The
  * rule is the core's (loc_patience.h), shared with the replay; this file
- * supplies what only the plugin knows: when the job became eligible, and
+ * supplies what only the plugin knows: when the job's wait began, and
  * the reference, the placement the job would get with every node of its
  * partition that it may use idle (sl_ctx_fill_reference_set()).
  */
@@ -12,14 +12,24 @@
 #include "loc_metrics.h"
 #include "loc_patience.h"
 
-/* When the job's wait began: its begin time once eligible, else submit. */
-static int64_t _eligible(const job_record_t *job)
+/*
+ * When the job's wait for a compact set began (loc_patience_began()): the
+ * first time it could start. Kept where select plugins keep the start of
+ * a --switches wait, the job's wait4switch_start (0: not begun), which
+ * slurmctld leaves to them; select_p_job_begin() clears it, so a requeued
+ * job waits afresh. A restarted slurmctld does not save it: the wait
+ * begins again there.
+ */
+static int64_t _began(sl_ctx_t *c, bool offered_now)
 {
-	const job_details_t *d = job->details;
+	int64_t began = c->job->wait4switch_start ?
+				(int64_t)c->job->wait4switch_start :
+				LOC_PATIENCE_UNSET;
+	int64_t t = loc_patience_began(&began, c->now, offered_now);
 
-	if (d->begin_time)
-		return d->begin_time;
-	return d->submit_time;
+	if (began != LOC_PATIENCE_UNSET)
+		c->job->wait4switch_start = (time_t)began;
+	return t;
 }
 
 /* A hash of what the reference depends on: the allocator (strategy),
@@ -70,18 +80,18 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	return slot->hops;
 }
 
-int64_t sl_compact_deadline(const sl_ctx_t *c)
+int64_t sl_compact_deadline(sl_ctx_t *c)
 {
-	return loc_patience_deadline(c->policy, _eligible(c->job));
+	return loc_patience_deadline(c->policy, _began(c, false));
 }
 
-bool sl_compact_defer(sl_ctx_t *c, int64_t t)
+bool sl_compact_defer(sl_ctx_t *c, bool offered_now)
 {
 	int64_t waited, hops;
 
 	if (!c->job || c->policy->compact_wait <= 0 || c->k < 2 || c->nreq)
 		return false;
-	waited = t - _eligible(c->job);
+	waited = c->now - _began(c, offered_now);
 	if (waited >= c->policy->compact_wait)
 		return false;
 	hops = loc_metrics_total_pair_hops(c->m->grid, c->out, c->k);

@@ -49,7 +49,7 @@ static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		if (rc == LOC_ENOFIT && preemptee_candidates &&
 		    sl_ctx_release_preemptable(c, preemptee_candidates))
 			rc = sl_ctx_place(c, c->now);
-		if (rc == 0 && sl_compact_defer(c, c->now)) {
+		if (rc == 0 && sl_compact_defer(c, true)) {
 			debug("%s: %pJ waits for a compact placement (k=%d, CompactWait until %ld)",
 			      plugin_type, c->job, c->k,
 			      (long)sl_compact_deadline(c));
@@ -124,9 +124,8 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
 
 	(void)out; /* c->out */
-	(void)t;
 	c->k = k;
-	return sl_compact_defer(c, c->now);
+	return sl_compact_defer(c, t <= c->now);
 }
 
 /* Preemptable jobs' nodes count as free now. */
