@@ -2,6 +2,8 @@
 /*
  * loc_tiers.c - placement inside the lightest weight tiers (loc_tiers.h).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,4 +145,28 @@ int loc_tiers_place(loc_tiers_t *t, uint8_t *candidate, const int *required,
 	}
 	memcpy(candidate, t->save, t->nnodes);
 	return rc;
+}
+
+int loc_tiers_parse_weight(const char *spec, loc_hostlist_t *nodes,
+			   uint64_t *weight, loc_error_t *err)
+{
+	const char *eq = strrchr(spec, '=');
+	unsigned long long w = 0;
+	char expr[4096], *end = NULL;
+
+	memset(nodes, 0, sizeof(*nodes));
+	if (eq && eq > spec && isdigit((unsigned char)eq[1])) {
+		errno = 0;
+		w = strtoull(eq + 1, &end, 10);
+	}
+	if (!end || *end || errno || w > UINT32_MAX ||
+	    (size_t)(eq - spec) >= sizeof(expr))
+		return loc_error_set(err, LOC_EPARSE, NULL, 0,
+				     "'%s': expected NODES=WEIGHT, WEIGHT "
+				     "from 0 to %lu",
+				     spec, (unsigned long)UINT32_MAX);
+	memcpy(expr, spec, eq - spec);
+	expr[eq - spec] = '\0';
+	*weight = w;
+	return loc_hostlist_expand(expr, nodes, err);
 }

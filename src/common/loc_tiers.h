@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "loc_error.h"
+#include "loc_hostlist.h"
 
 typedef struct loc_tiers {
 	int nnodes;
@@ -61,5 +62,15 @@ typedef int (*loc_tiers_place_f)(void *arg);
 int loc_tiers_place(loc_tiers_t *t, uint8_t *candidate, const int *required,
 		    int nrequired, int need, loc_tiers_place_f place,
 		    void *arg);
+
+/*
+ * Parses a weight given as on slurm.conf's node lines, "NODES=W" (the
+ * drivers' --node-weight): NODES a hostlist expression, W an integer from
+ * 0 to 4294967295 (Slurm's Weight range). Fills *nodes (free with
+ * loc_hostlist_free()) and *weight. Returns 0, or LOC_EPARSE with err
+ * filled and *nodes empty.
+ */
+int loc_tiers_parse_weight(const char *spec, loc_hostlist_t *nodes,
+			   uint64_t *weight, loc_error_t *err);
 
 #endif /* LOC_TIERS_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "loc_hostlist.h"
+#include "loc_tiers.h"
 #include "rp_machine.h"
 
 int rp_natural_cmp(const char *a, const char *b)
@@ -214,29 +215,18 @@ static int _weights(rp_machine_t *m, int nset, const rp_machine_opts_t *o,
 	for (int i = 0; i < m->nnodes; i++)
 		m->weight[i] = 1;
 	for (int i = 0; i < o->nnode_weights; i++) {
-		const char *spec = o->node_weights[i], *eq = strrchr(spec, '=');
-		char nodes[4096], *end;
-		unsigned long long w;
+		const char *spec = o->node_weights[i];
 		loc_hostlist_t hl;
-		int rc;
+		uint64_t w;
+		int rc = loc_tiers_parse_weight(spec, &hl, &w, err);
 
-		errno = 0;
-		w = eq && eq[1] && isdigit((unsigned char)eq[1]) ?
-			    strtoull(eq + 1, &end, 10) :
-			    0;
-		if (!eq || eq == spec || !eq[1] ||
-		    !isdigit((unsigned char)eq[1]) || *end || errno ||
-		    w > UINT32_MAX || (size_t)(eq - spec) >= sizeof(nodes))
-			return loc_error_set(err, LOC_EINVAL, NULL, 0,
-					     "--node-weight '%s': expected "
-					     "NODES=WEIGHT, WEIGHT from 0 to "
-					     "%u",
-					     spec, UINT32_MAX);
-		memcpy(nodes, spec, eq - spec);
-		nodes[eq - spec] = '\0';
-		rc = loc_hostlist_expand(nodes, &hl, err);
-		if (rc)
-			return rc;
+		if (rc) {
+			char text[LOC_ERROR_TEXT_MAX + 16];
+
+			snprintf(text, sizeof(text), "--node-weight: %s",
+				 err->text);
+			return loc_error_set(err, rc, NULL, 0, "%s", text);
+		}
 		for (int k = 0; k < hl.count; k++) {
 			int v = _node_of(m, nset, hl.names[k]);
 

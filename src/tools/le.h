@@ -21,6 +21,7 @@
 #include "loc_plan.h"
 #include "loc_metrics.h"
 #include "loc_strategy.h"
+#include "loc_tiers.h"
 
 #define PROG "locality-eval"
 #define NO_TIME INT64_MIN
@@ -66,6 +67,8 @@ typedef struct opts {
 	int nrunning;
 	const char *now;      /* --plan: the time of the question */
 	const char *eligible; /* --plan: when the job's CompactWait began */
+	const char **weights; /* --predict: "NODES=W" (argv strings) */
+	int nweights;
 } opts_t;
 
 /* The machine model built from the conf and the node names. */

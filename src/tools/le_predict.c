@@ -20,6 +20,57 @@
 /* --predict                                                              */
 /* ---------------------------------------------------------------------- */
 
+/* One placement inside the lightest weight tiers (loc_tiers.h). */
+typedef struct predict_call {
+	loc_alloc_t *alloc;
+	const loc_request_t *rq;
+	const loc_view_t *view;
+	int *out;
+	loc_error_t *err;
+} predict_call_t;
+
+static int _select_now(void *arg)
+{
+	predict_call_t *p = arg;
+
+	return loc_alloc_select(p->alloc, p->rq, p->view, p->out, p->err);
+}
+
+/* Each node's weight from --node-weight NODES=W (others weigh 1, Slurm's
+ * default) into tiers, as the plugin reads them from slurm.conf. */
+static void _weights(const model_t *mo, const opts_t *o,
+		     const name_index_t *ix, uint64_t *weight,
+		     loc_tiers_t *tiers)
+{
+	int nn = loc_grid_nnodes(mo->grid);
+	loc_error_t err;
+
+	for (int i = 0; i < nn; i++)
+		weight[i] = 1;
+	for (int i = 0; i < o->nweights; i++) {
+		loc_hostlist_t hl;
+		uint64_t w;
+
+		loc_error_clear(&err);
+		if (loc_tiers_parse_weight(o->weights[i], &hl, &w, &err))
+			le_die("--node-weight: %s", err.text);
+		for (int k = 0; k < hl.count; k++) {
+			int v = le_index_find(ix, hl.names[k]);
+
+			if (v < 0)
+				le_die("--node-weight '%s': '%s' is not a "
+				       "node of the machine",
+				       o->weights[i], hl.names[k]);
+			weight[v] = w;
+		}
+		loc_hostlist_free(&hl);
+	}
+	if (loc_tiers_init(tiers, nn, &err))
+		le_die_err(&err);
+	if (o->nweights && mo->policy.node_weight == LOC_NODE_WEIGHT_TIERS)
+		loc_tiers_set(tiers, weight, NULL);
+}
+
 int le_predict(const model_t *mo, const opts_t *o)
 {
 	int nn = loc_grid_nnodes(mo->grid), nreq = 0, rc;
@@ -27,6 +78,9 @@ int le_predict(const model_t *mo, const opts_t *o)
 	uint8_t *req = le_xcalloc((size_t)nn, 1);
 	uint8_t *cand = le_xcalloc((size_t)nn, 1);
 	int *required = le_xcalloc((size_t)nn, sizeof(int));
+	uint64_t *weight = le_xcalloc((size_t)nn, sizeof(uint64_t));
+	loc_tiers_t tiers;
+	predict_call_t call;
 	int *out;
 	name_index_t ix;
 	loc_alloc_t *alloc;
@@ -40,6 +94,7 @@ int le_predict(const model_t *mo, const opts_t *o)
 	le_index_build(&ix, &mo->names);
 	le_mark_nodes(&ix, o->busy, "--busy", busy);
 	le_mark_nodes(&ix, o->required, "--required", req);
+	_weights(mo, o, &ix, weight, &tiers);
 	for (int i = 0; i < nn; i++) {
 		cand[i] = !busy[i];
 		if (req[i])
@@ -57,7 +112,9 @@ int le_predict(const model_t *mo, const opts_t *o)
 	memset(&view, 0, sizeof(view));
 	view.candidate = cand;
 	out = le_xcalloc((size_t)o->k, sizeof(int));
-	rc = loc_alloc_select(alloc, &rq, &view, out, &err);
+	call = (predict_call_t){ alloc, &rq, &view, out, &err };
+	rc = loc_tiers_place(&tiers, cand, required, nreq, o->k, _select_now,
+			     &call);
 	if (rc) {
 		fprintf(stderr, PROG ": no placement for %d nodes: %s\n", o->k,
 			err.text[0] ? err.text : loc_strerror(rc));
@@ -68,6 +125,8 @@ int le_predict(const model_t *mo, const opts_t *o)
 	}
 	loc_alloc_destroy(alloc);
 	le_index_free(&ix);
+	loc_tiers_fini(&tiers);
+	free(weight);
 	free(out);
 	free(required);
 	free(cand);

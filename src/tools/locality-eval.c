@@ -30,6 +30,7 @@ static void _usage(FILE *f)
 	      "       " PROG " --conf FILE [--nodes EXPR] --predict -k K\n"
 	      "         [--busy EXPR] [--required EXPR] [--contiguous]\n"
 	      "         [--strategy NAME] [--curve NAME] [--partition NAME]\n"
+	      "         [--node-weight NODES=W]...\n"
 	      "       " PROG " --conf FILE [--nodes EXPR] --plan -k K\n"
 	      "         [--running NODES@END]... [--busy EXPR] [--now TIME]\n"
 	      "         [--eligible TIME] [--strategy NAME] [--curve NAME]\n"
@@ -128,7 +129,7 @@ enum {
 	OPT_JOBCOMP = 256, OPT_JSON, OPT_PICTURE, OPT_AT, OPT_PREDICT,
 	OPT_STRATEGY, OPT_CURVE, OPT_BUSY, OPT_REQUIRED, OPT_CONTIGUOUS,
 	OPT_CHECK_OVERLAP, OPT_PARTITION, OPT_NAME, OPT_PLAN, OPT_RUNNING,
-	OPT_NOW, OPT_ELIGIBLE,
+	OPT_NOW, OPT_ELIGIBLE, OPT_NODE_WEIGHT,
 };
 
 static const struct option _longopts[] = {
@@ -153,6 +154,7 @@ static const struct option _longopts[] = {
 	{ "running", required_argument, NULL, OPT_RUNNING },
 	{ "now", required_argument, NULL, OPT_NOW },
 	{ "eligible", required_argument, NULL, OPT_ELIGIBLE },
+	{ "node-weight", required_argument, NULL, OPT_NODE_WEIGHT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -208,10 +210,19 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NOW: o.now = optarg; break;
 		case OPT_ELIGIBLE: o.eligible = optarg; break;
+		case OPT_NODE_WEIGHT:
+			o.weights = realloc(o.weights, sizeof(char *) *
+							       (o.nweights + 1));
+			if (!o.weights)
+				le_die("out of memory");
+			o.weights[o.nweights++] = optarg;
+			break;
 		default: _usage(stderr); return 2;
 		}
 	}
 
+	if (o.nweights && !o.predict)
+		le_die("--node-weight goes with --predict");
 	if (o.predict || o.plan) {
 		const char *mode = o.plan ? "--plan" : "--predict";
 

@@ -118,6 +118,23 @@ check "predict: required node included" "3 yes" \
 	"$(echo "$out" | wc -w) $(case " $out " in *" n10 "*) echo yes ;; *) echo "no: $out" ;; esac)"
 ev --conf "$T/mesh.conf" --predict -k 14 --busy 'n[01-03]' >/dev/null 2>&1
 check "predict: too few free nodes exits 1" 1 $?
+# --node-weight: the lightest tier that holds the job, then heavier ones.
+check "predict: node weights, the light tier first" "n[09-11]" \
+	"$(ev --conf "$T/mesh.conf" --predict -k 3 --busy '' \
+		--node-weight 'n[01-08]=10' --node-weight 'n[13-16]=5')"
+check "predict: node weights, heavier tiers join when it is short" \
+	"n[09-16]" "$(ev --conf "$T/mesh.conf" --predict -k 8 --busy n01 \
+		--node-weight 'n[01-08]=10' --node-weight 'n[13-16]=5')"
+# Ten nodes need every tier: then locality alone (freelist) decides.
+check "predict: node weights, all tiers for a job larger than the rest" \
+	"n[02-11]" "$(ev --conf "$T/mesh.conf" --predict -k 10 --busy n01 \
+		--node-weight 'n[01-08]=10' --node-weight 'n[13-16]=5')"
+err=$(ev --conf "$T/mesh.conf" --predict -k 3 --node-weight 'n[01-08]' 2>&1)
+check "predict: a weight without =W is refused" 1 $?
+check "predict: ... and named" yes \
+	"$(case $err in *"expected NODES=WEIGHT"*) echo yes ;; *) echo "$err" ;; esac)"
+ev --conf "$T/mesh.conf" --predict -k 3 --node-weight 'x9=2' >/dev/null 2>&1
+check "predict: a weight for an unknown node is refused" 1 $?
 
 # --plan: freelist takes the first k candidates; n[01-04] free at 200,
 # n[05-16] at 300 (n16 down).

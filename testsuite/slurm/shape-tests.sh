@@ -99,7 +99,8 @@ place() {
 	[ -n "$BAD" ] && return
 	[ -n "$off" ] && busy="$busy,$off"
 	pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --partition "$part" \
-		--predict --busy "$busy" -k "$k" 2>&1) || {
+		--predict --busy "$busy" -k "$k" ${WEIGHTS[@]+"${WEIGHTS[@]}"} \
+		2>&1) || {
 		BAD="locality-eval --predict -k $k failed: $pred"
 		return
 	}
@@ -134,7 +135,7 @@ pin() {
 
 run_shape() {
 	local heavy="n[049-064]" light="n[001-048]" k name
-	SHAPE=$1 BAD="" BUSY=""
+	SHAPE=$1 BAD="" BUSY="" WEIGHTS=()
 	name="$SHAPE: every job lands on the nodes the core picks"
 	LCONF=$RUNROOT/locality-$SHAPE.conf
 	conf_for "$SHAPE" "$LCONF"
@@ -155,8 +156,11 @@ run_shape() {
 		# -N min-max with room for the maximum: the maximum.
 		place 5 n028 main -N 3-5 ;;
 	weights)
+		# slurm.conf's weights, for the core's tier rule (loc_tiers.h).
+		WEIGHTS=(--node-weight "$heavy=100")
 		# The light tier holds them: the heavy rows stay free.
-		for k in 5 8 12 3; do place "$k" "$heavy" main; done
+		for k in 5 8 12 3; do place "$k" "" main; done
+		BAD=${BAD:-$(free_in "$heavy" | grep -vx 15 | sed 's/^/heavy tier used: /')}
 		# Bigger than what is left of the light tier: both tiers.
 		k=$(($(free_in "$light") + 3))
 		place "$k" "" main

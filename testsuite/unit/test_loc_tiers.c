@@ -4,7 +4,8 @@
  * the candidates each placement is offered (lightest tiers first, required
  * nodes always, heavier tiers only when nothing fits), the caller's
  * candidates restored, and the O(log N) retries with a weight per node,
- * by hand and on random states against a direct reading of the rule.
+ * by hand and on random states against a direct reading of the rule;
+ * and the NODES=W parser on hostile input.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -314,6 +315,44 @@ static void test_random(void **state)
 	}
 }
 
+/* "NODES=W" as slurm.conf writes weights; hostile input refused. */
+static void test_parse_weight(void **state)
+{
+	static const char *bad[] = {
+		"", "=", "n1", "n1=", "=7", "n1=x", "n1=-1", "n1=+1", "n1=1e3",
+		"n1=7 ", "n1=4294967296", "n1=99999999999999999999999",
+		"n[3-1]=2", "n[1-=2", "n[1-2]]=2",
+	};
+	loc_hostlist_t hl;
+	loc_error_t err;
+	uint64_t w = 0;
+
+	(void)state;
+	assert_int_equal(loc_tiers_parse_weight("n[01-03]=100", &hl, &w, &err),
+			 0);
+	assert_int_equal(hl.count, 3);
+	assert_string_equal(hl.names[2], "n03");
+	assert_true(w == 100);
+	loc_hostlist_free(&hl);
+	/* the last '=' splits; Slurm's whole Weight range */
+	assert_int_equal(loc_tiers_parse_weight("a,b=4294967295", &hl, &w,
+						&err),
+			 0);
+	assert_int_equal(hl.count, 2);
+	assert_true(w == 4294967295u);
+	loc_hostlist_free(&hl);
+	assert_int_equal(loc_tiers_parse_weight("n1=0", &hl, &w, &err), 0);
+	assert_true(w == 0);
+	loc_hostlist_free(&hl);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		loc_error_clear(&err);
+		if (loc_tiers_parse_weight(bad[i], &hl, &w, &err) == 0)
+			fail_msg("'%s' was taken", bad[i]);
+		assert_true(err.text[0] != '\0');
+		assert_int_equal(hl.count, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_weight_per_node),
 		cmocka_unit_test(test_one_level),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_parse_weight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
