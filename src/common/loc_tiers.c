@@ -147,6 +147,35 @@ int loc_tiers_place(loc_tiers_t *t, uint8_t *candidate, const int *required,
 	return rc;
 }
 
+typedef struct select_call {
+	loc_alloc_t *alloc;
+	const loc_request_t *req;
+	const loc_view_t *view;
+	int *out;
+	int64_t *calls;
+	loc_error_t *err;
+} select_call_t;
+
+static int _select_now(void *arg)
+{
+	select_call_t *c = arg;
+
+	if (c->calls)
+		(*c->calls)++;
+	return loc_alloc_select(c->alloc, c->req, c->view, c->out, c->err);
+}
+
+int loc_tiers_select(loc_tiers_t *t, loc_alloc_t *alloc,
+		     const loc_request_t *req, uint8_t *cand,
+		     const loc_view_t *view, int *out, int64_t *calls,
+		     loc_error_t *err)
+{
+	select_call_t c = { alloc, req, view, out, calls, err };
+
+	return loc_tiers_place(t, cand, req->required, req->nrequired,
+			       req->nodes, _select_now, &c);
+}
+
 int loc_tiers_parse_weight(const char *spec, loc_hostlist_t *nodes,
 			   uint64_t *weight, loc_error_t *err)
 {

@@ -19,6 +19,7 @@
 
 #include "loc_error.h"
 #include "loc_hostlist.h"
+#include "loc_strategy.h"
 
 typedef struct loc_tiers {
 	int nnodes;
@@ -62,6 +63,17 @@ typedef int (*loc_tiers_place_f)(void *arg);
 int loc_tiers_place(loc_tiers_t *t, uint8_t *candidate, const int *required,
 		    int nrequired, int need, loc_tiers_place_f place,
 		    void *arg);
+
+/*
+ * loc_alloc_select() by loc_tiers_place(), for drivers that make one
+ * request per placement: the request's required nodes and node count
+ * set the tiers; view->candidate must be cand, which is narrowed in place
+ * and restored. *calls (if not NULL) counts the allocator's calls.
+ */
+int loc_tiers_select(loc_tiers_t *t, loc_alloc_t *alloc,
+		     const loc_request_t *req, uint8_t *cand,
+		     const loc_view_t *view, int *out, int64_t *calls,
+		     loc_error_t *err);
 
 /*
  * Parses a weight given as on slurm.conf's node lines, "NODES=W" (the

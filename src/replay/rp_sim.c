@@ -234,29 +234,11 @@ static int _end(sim_t *s, int j)
 
 /* One placement by the run's allocator, inside the lightest weight tiers
  * (loc_tiers.h): view->candidate is cand, narrowed and restored. */
-typedef struct tier_call {
-	sim_t *s;
-	const loc_request_t *req;
-	const loc_view_t *view;
-	int *out;
-	loc_error_t *err;
-} tier_call_t;
-
-static int _select_now(void *arg)
-{
-	tier_call_t *c = arg;
-
-	c->s->run->alloc_calls++;
-	return loc_alloc_select(c->s->alloc, c->req, c->view, c->out, c->err);
-}
-
 static int _select(sim_t *s, const loc_request_t *req, uint8_t *cand,
 		   const loc_view_t *view, int *out, loc_error_t *err)
 {
-	tier_call_t c = { s, req, view, out, err };
-
-	return loc_tiers_place(&s->tiers, cand, NULL, 0, req->nodes,
-			       _select_now, &c);
+	return loc_tiers_select(&s->tiers, s->alloc, req, cand, view, out,
+				&s->run->alloc_calls, err);
 }
 
 static bool _pf_mode(rp_wmode_t m)

@@ -20,22 +20,6 @@
 /* --predict                                                              */
 /* ---------------------------------------------------------------------- */
 
-/* One placement inside the lightest weight tiers (loc_tiers.h). */
-typedef struct predict_call {
-	loc_alloc_t *alloc;
-	const loc_request_t *rq;
-	const loc_view_t *view;
-	int *out;
-	loc_error_t *err;
-} predict_call_t;
-
-static int _select_now(void *arg)
-{
-	predict_call_t *p = arg;
-
-	return loc_alloc_select(p->alloc, p->rq, p->view, p->out, p->err);
-}
-
 /* Each node's weight from --node-weight NODES=W (others weigh 1, Slurm's
  * default) into tiers, as the plugin reads them from slurm.conf. */
 static void _weights(const model_t *mo, const opts_t *o,
@@ -80,7 +64,6 @@ int le_predict(const model_t *mo, const opts_t *o)
 	int *required = le_xcalloc((size_t)nn, sizeof(int));
 	uint64_t *weight = le_xcalloc((size_t)nn, sizeof(uint64_t));
 	loc_tiers_t tiers;
-	predict_call_t call;
 	int *out;
 	name_index_t ix;
 	loc_alloc_t *alloc;
@@ -112,9 +95,7 @@ int le_predict(const model_t *mo, const opts_t *o)
 	memset(&view, 0, sizeof(view));
 	view.candidate = cand;
 	out = le_xcalloc((size_t)o->k, sizeof(int));
-	call = (predict_call_t){ alloc, &rq, &view, out, &err };
-	rc = loc_tiers_place(&tiers, cand, required, nreq, o->k, _select_now,
-			     &call);
+	rc = loc_tiers_select(&tiers, alloc, &rq, cand, &view, out, NULL, &err);
 	if (rc) {
 		fprintf(stderr, PROG ": no placement for %d nodes: %s\n", o->k,
 			err.text[0] ? err.text : loc_strerror(rc));
