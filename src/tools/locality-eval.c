@@ -170,6 +170,17 @@ static int _parse_k(const char *s)
 	return (int)v;
 }
 
+/* Appends a repeatable option's argument to (*v)[0..*n). */
+static void _append(const char ***v, int *n, const char *arg)
+{
+	const char **grown = realloc(*v, sizeof(char *) * (*n + 1));
+
+	if (!grown)
+		le_die("out of memory");
+	grown[(*n)++] = arg;
+	*v = grown;
+}
+
 int main(int argc, char **argv)
 {
 	opts_t o;
@@ -202,20 +213,12 @@ int main(int argc, char **argv)
 		case OPT_CHECK_OVERLAP: o.check_overlap = true; break;
 		case OPT_PLAN: o.plan = true; break;
 		case OPT_RUNNING:
-			o.running = realloc(o.running, sizeof(char *) *
-							       (o.nrunning + 1));
-			if (!o.running)
-				le_die("out of memory");
-			o.running[o.nrunning++] = optarg;
+			_append(&o.running, &o.nrunning, optarg);
 			break;
 		case OPT_NOW: o.now = optarg; break;
 		case OPT_ELIGIBLE: o.eligible = optarg; break;
 		case OPT_NODE_WEIGHT:
-			o.weights = realloc(o.weights, sizeof(char *) *
-							       (o.nweights + 1));
-			if (!o.weights)
-				le_die("out of memory");
-			o.weights[o.nweights++] = optarg;
+			_append(&o.weights, &o.nweights, optarg);
 			break;
 		default: _usage(stderr); return 2;
 		}
