@@ -241,6 +241,7 @@ int main(int argc, char **argv)
 		rc = o.plan ? le_plan(&mo, &o) : le_predict(&mo, &o);
 		le_model_free(&mo);
 		free(o.running);
+		free(o.weights);
 		return rc;
 	}
 
