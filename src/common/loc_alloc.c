@@ -487,6 +487,11 @@ const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx)
 	return loc__freemap_rank_bits(ctx->alloc->fm, false);
 }
 
+uint64_t loc__map_hash(const loc__ctx_t *ctx)
+{
+	return loc__freemap_hash(ctx->alloc->fm);
+}
+
 const uint64_t *loc__rank_bits(loc__ctx_t *ctx)
 {
 	return loc__freemap_rank_bits(ctx->alloc->fm, true);

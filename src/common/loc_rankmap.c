@@ -26,6 +26,7 @@ struct loc__freemap {
 	int nfree;
 	uint64_t *rbits;   /* [LOC__BITS_WORDS(n)] free map in rank order */
 	bool rbits_ok;     /* rbits matches free */
+	uint64_t hash;     /* loc__freemap_hash(): kept with free */
 };
 
 /* Word w of bits with the bits outside [from, to) cleared. */
@@ -301,6 +302,49 @@ int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max)
 
 /* ---- the allocator's free map --------------------------------------- */
 
+/*
+ * The map's hash is the XOR, over the blocks of eight nodes starting at
+ * v (and over the nodes past the last whole block, one at a time), of a
+ * 64-bit mix of the block's 0/1 bytes and v: a function of the map alone,
+ * updated in O(1) per block that changes at a load.
+ */
+static inline uint64_t _mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+/* w is the block as read from memory: byte j is node v + j everywhere. */
+static inline uint64_t _block_hash(int v, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return _mix64(w ^ ((uint64_t)v * 0x9e3779b97f4a7c15ULL));
+}
+
+static inline uint64_t _node_hash(int v, uint8_t b)
+{
+	return _mix64((uint64_t)b ^ ((uint64_t)v * 0x9e3779b97f4a7c15ULL) ^
+		      0x5851f42d4c957f2dULL);
+}
+
+/* The hash of the all-busy map. */
+static uint64_t _empty_hash(int n)
+{
+	uint64_t h = 0;
+	int v = 0;
+
+	for (; v + 8 <= n; v += 8)
+		h ^= _block_hash(v, 0);
+	for (; v < n; v++)
+		h ^= _node_hash(v, 0);
+	return h;
+}
+
 loc__freemap_t *loc__freemap_create(const loc_curve_t *curve, int nnodes)
 {
 	loc__freemap_t *fm = calloc(1, sizeof(*fm));
@@ -317,6 +361,7 @@ loc__freemap_t *loc__freemap_create(const loc_curve_t *curve, int nnodes)
 		loc__freemap_destroy(fm);
 		return NULL;
 	}
+	fm->hash = _empty_hash(nnodes);
 	return fm;
 }
 
@@ -374,13 +419,15 @@ static int _flip_ranks(loc__freemap_t *fm, int v, uint64_t diff)
  * with its count, all busy at creation); on 32,768 nodes a full copy and
  * recount per call was most of a small request's cost. While
  * the rank bitmap is kept, the changed nodes' bits are flipped in it too;
- * when too many change, the bitmap is dropped (rebuilt on demand).
- * Returns the number of free nodes.
+ * when too many change, the bitmap is dropped (rebuilt on demand). The
+ * hash is updated from the changed blocks. Returns the number of free
+ * nodes.
  */
 static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 {
 	uint8_t *fr = fm->free;
 	int n = fm->n, v = 0, nfree = fm->nfree, flips = 0;
+	uint64_t hash = fm->hash;
 	/* A flip costs a few times a rebuild's step per rank. */
 	int max_flips = n / 8 + 64;
 	bool track = fm->rbits_ok;
@@ -415,6 +462,7 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 		/* Bytes of w + 1 - old are 0..2 with no borrow: one multiply
 		 * sums them, giving the change in free nodes plus 8. */
 		nfree += _count01(w + 0x0101010101010101ULL - old) - 8;
+		hash ^= _block_hash(v, old) ^ _block_hash(v, w);
 		memcpy(fr + v, &w, 8);
 	}
 	for (; v < n; v++) {
@@ -425,8 +473,10 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 		if (track)
 			_flip_ranks(fm, v, 1);
 		nfree += (int)b - (int)fr[v];
+		hash ^= _node_hash(v, fr[v]) ^ _node_hash(v, b);
 		fr[v] = b;
 	}
+	fm->hash = hash;
 	return nfree;
 }
 
@@ -434,6 +484,11 @@ int loc__freemap_load(loc__freemap_t *fm, const uint8_t *cand)
 {
 	fm->nfree = _load_free_diff(fm, cand);
 	return fm->nfree;
+}
+
+uint64_t loc__freemap_hash(const loc__freemap_t *fm)
+{
+	return fm->hash;
 }
 
 /* The free bits of the eight nodes o[0..7], in that order. Constant

@@ -36,6 +36,11 @@ const uint8_t *loc__freemap_map(const loc__freemap_t *fm);
  */
 int loc__freemap_load(loc__freemap_t *fm, const uint8_t *cand);
 
+/* A 64-bit hash of the map as last loaded: a function of the map alone
+ * (not of earlier loads), kept up to date in O(1) per changed block of
+ * eight nodes. */
+uint64_t loc__freemap_hash(const loc__freemap_t *fm);
+
 /* Returns the rank bitmap (see loc__rank_bits()), building it when it is
  * not up to date and build is true, else NULL in that case. */
 const uint64_t *loc__freemap_rank_bits(loc__freemap_t *fm, bool build);

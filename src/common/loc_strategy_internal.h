@@ -62,6 +62,10 @@ const uint64_t *loc__rank_bits(loc__ctx_t *ctx);
 /* The same when it is up to date already, else NULL (never builds it). */
 const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx);
 
+/* A 64-bit hash of ctx->free, a function of the map alone, kept by the
+ * allocator as the map changes: O(1). In loc_alloc.c. */
+uint64_t loc__map_hash(const loc__ctx_t *ctx);
+
 /* Words of a bitmap of n bits, plus the trailing zero word. */
 #define LOC__BITS_WORDS(n) (((n) + 63) / 64 + 1)
 

@@ -5,54 +5,38 @@
  * sec. 3.1): k free nodes chosen uniformly at random, the baseline with no
  * contiguity at all.
  *
- * The core keeps no state between calls, so the generator is seeded from
- * policy->seed mixed with a hash of the candidate map and k: the same
- * call gives the same answer (replays are reproducible), while different
- * states or sizes draw independently.
+ * The generator is seeded from policy->seed mixed with k and a hash of
+ * the candidate map that the allocator keeps as the map changes
+ * (loc__map_hash(), O(1)): the same call on the same map gives the same
+ * answer (replays are reproducible), while different states or sizes draw
+ * independently.
+ *
+ * Jobs of at most a quarter of the free nodes, on a machine with at least
+ * an eighth of its nodes free, draw node numbers and keep the free ones
+ * not drawn yet (O(k n / nfree), no pass over the map); otherwise a
+ * partial Fisher-Yates over the free nodes in node order.
+ * Either way every set of k free nodes is equally likely.
  */
 #include <string.h>
 
 #include "loc_strategy_internal.h"
 
-/* One step of the candidate map hash (eight bytes, byte 0 first). */
-static inline uint64_t _mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
+/* Jobs up to this size take the sparse shuffle (a linear search over the
+ * k swaps each step) rather than the list of every free node. */
+#define RANDOM_SMALL_K 64
 
 /*
- * One pass over the 0/1 byte map: the generator seed, a 64-bit mix of the
- * map (eight bytes at a time) and k folded into the policy seed; and the
- * map packed into a node bitmap (eight bytes to eight bits with one
- * multiply), work that runs in the shadow of the hash's multiply chain.
- * bits needs (nnodes + 63) / 64 + 1 words (the last one zero).
- * Returns the seed.
+ * The 0/1 byte map packed into a node bitmap (eight bytes to eight bits
+ * with one multiply). bits needs (nnodes + 63) / 64 + 1 words (the last
+ * one zero).
  */
-static uint64_t _scan_map(const loc__ctx_t *ctx, uint64_t *bits)
+static void _pack_map(const loc__ctx_t *ctx, uint64_t *bits)
 {
 	const uint8_t *fr = ctx->free;
-	uint64_t h = ctx->policy->seed * 0x9e3779b97f4a7c15ULL + ctx->k;
 	int n = ctx->nnodes, v = 0;
 
 	for (int w = 0; w <= (n + 63) / 64; w++)
 		bits[w] = 0;
-	for (; v + 64 <= n; v += 64) {
-		uint64_t x = 0;
-
-		for (int j = 0; j < 8; j++) {
-			uint64_t b;
-
-			memcpy(&b, fr + v + 8 * j, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			b = __builtin_bswap64(b); /* same seed everywhere */
-#endif
-			h = _mix(h, b);
-			/* Byte i (0/1) to bit 56 + i. */
-			x |= ((b * 0x0102040810204080ULL) >> 56) << (8 * j);
-		}
-		bits[v >> 6] = x;
-	}
 	for (; v + 8 <= n; v += 8) {
 		uint64_t b;
 
@@ -60,14 +44,11 @@ static uint64_t _scan_map(const loc__ctx_t *ctx, uint64_t *bits)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		b = __builtin_bswap64(b);
 #endif
-		h = _mix(h, b);
+		/* Byte i (0/1) to bit 56 + i. */
 		bits[v >> 6] |= ((b * 0x0102040810204080ULL) >> 56) << (v & 63);
 	}
-	for (; v < n; v++) {
-		h = (h ^ fr[v]) * 0x100000001b3ULL;
+	for (; v < n; v++)
 		bits[v >> 6] |= (uint64_t)fr[v] << (v & 63);
-	}
-	return h;
 }
 
 /*
@@ -169,8 +150,44 @@ static int _shuffle_sparse(loc__ctx_t *ctx, loc__rng_t *rng,
 	return loc__offer(ctx, out, 0.0);
 }
 
-/* Partial Fisher-Yates over the free nodes in node order: O(nnodes / 8
- * + k), the list itself only when k is not small. */
+/*
+ * k distinct free nodes by rejection: node numbers drawn uniformly, kept
+ * when free and not drawn yet (an open-addressing set of 2k to 4k slots
+ * at seen[]), so each set is equally likely. Only tried when at least an
+ * eighth of the nodes are free and k is at most a quarter of them (under
+ * about 10k draws expected); returns false if the budget runs out, and
+ * the caller draws again with the exact method (independent draws:
+ * still uniform).
+ */
+static bool _draw_rejecting(loc__ctx_t *ctx, loc__rng_t *rng, int *out,
+			    int *seen)
+{
+	int got = 0, budget = 16 * ctx->k + 64, mask = 1;
+
+	while (mask + 1 < 2 * ctx->k)
+		mask = 2 * mask + 1;
+	for (int i = 0; i <= mask; i++)
+		seen[i] = -1;
+	while (got < ctx->k) {
+		uint32_t slot;
+		int v;
+
+		if (budget-- == 0)
+			return false;
+		v = (int)_below(rng, (uint64_t)ctx->nnodes);
+		if (!ctx->free[v])
+			continue;
+		slot = ((uint32_t)v * 0x9e3779b1u) & (uint32_t)mask;
+		while (seen[slot] >= 0 && seen[slot] != v)
+			slot = (slot + 1) & (uint32_t)mask;
+		if (seen[slot] == v)
+			continue;
+		seen[slot] = v;
+		out[got++] = v;
+	}
+	return true;
+}
+
 static int _random_select(loc__ctx_t *ctx)
 {
 	int n = ctx->nnodes, nw = (n + 63) / 64, k = ctx->k, m = 0;
@@ -189,18 +206,23 @@ static int _random_select(loc__ctx_t *ctx)
 		}
 		return loc__offer(ctx, ctx->scratch, 0.0);
 	}
-	if (k > 64 || n < 1024) {
+	loc__rng_seed(&rng, (ctx->policy->seed * 0x9e3779b97f4a7c15ULL +
+			     (uint64_t)k) ^ loc__map_hash(ctx));
+	if (8 * (int64_t)ctx->nfree >= n && 4 * k <= ctx->nfree &&
+	    _draw_rejecting(ctx, &rng, ctx->scratch, ctx->scratch + k))
+		return loc__offer(ctx, ctx->scratch, 0.0);
+	if (k > RANDOM_SMALL_K || n < 1024) {
 		/* Scratch: list[n], then the bitmap at an 8-byte boundary:
 		 * under 4n ints for n >= 2 (nfree > k >= 1 here). */
 		bits = (uint64_t *)(ctx->scratch + n + (n & 1));
-		loc__rng_seed(&rng, _scan_map(ctx, bits));
+		_pack_map(ctx, bits);
 		return _shuffle_dense(ctx, &rng, bits, ctx->scratch);
 	}
 	/* Scratch: the bitmap, word counts, then out, moved positions and
 	 * values (k each): under n / 16 + 200 ints. */
 	bits = (uint64_t *)ctx->scratch;
 	cum = (int *)(bits + nw + 1);
-	loc__rng_seed(&rng, _scan_map(ctx, bits));
+	_pack_map(ctx, bits);
 	for (int w = 0; w < nw; w++) {
 		cum[w] = m;
 		m += _popcount(bits[w]);

@@ -783,6 +783,87 @@ static void test_random_is_uniform_and_seeded(void **state)
 	loc_grid_destroy(g);
 }
 
+/*
+ * Random on a machine large enough for each way of drawing (rejection
+ * when at least an eighth of the nodes are free and k <= 64, the sparse
+ * shuffle otherwise, the dense one past k = 64): the answer depends only
+ * on the map (the allocator hashes it incrementally, so loads of other
+ * maps in between must not matter), a map one node away (in the nodes
+ * past the last block of eight) draws anew, and over many seeds every
+ * free node is drawn about equally often.
+ */
+static void test_random_large_is_uniform_and_state_only(void **state)
+{
+	enum { N = 61 * 33, SEEDS = 400 }; /* N % 8 = 5: a tail */
+	int dims[2] = { 61, 33 };
+	loc_grid_t *g = tu_grid(2, dims, true, 1);
+	static uint8_t maps[3][N];
+	static int count[N];
+	static int out[300], again[300], fresh[300], near[300];
+	/* busy fraction, k: rejection (small, large k), sparse, dense */
+	const struct { double busy; int k; } cases[] = {
+		{ 0.50, 3 }, { 0.50, 100 }, { 0.95, 3 }, { 0.50, 300 },
+	};
+
+	(void)state;
+	for (int c = 0; c < 4; c++) {
+		int k = cases[c].k, nfree, same = 0;
+		long total = 0;
+
+		tu_fragmented(maps[0], N, cases[c].busy, 11 + c);
+		tu_fragmented(maps[1], N, 0.3, 99 + c);
+		memcpy(maps[2], maps[0], N);
+		maps[2][N - 1] ^= 1; /* differs in the tail node only */
+		nfree = tu_count(maps[0], N);
+		memset(count, 0, sizeof(count));
+		for (int sd = 0; sd < SEEDS; sd++) {
+			cfg_t cf = { .strategy = LOC_STRATEGY_RANDOM };
+			loc_alloc_t *a = _alloc_full(g, &cf, LOC_CURVE_SNAKE,
+						     sd + 1);
+			loc_alloc_t *b = _alloc_full(g, &cf, LOC_CURVE_SNAKE,
+						     sd + 1);
+
+			assert_int_equal(_select(a, maps[0], k, out), 0);
+			tu_assert_placement(maps[0], N, out, k);
+			/* Other maps in between, then the first again. */
+			assert_int_equal(_select(a, maps[1], k, again), 0);
+			assert_int_equal(_select(a, maps[2], k, near), 0);
+			same += !memcmp(out, near, sizeof(int) * k);
+			assert_int_equal(_select(a, maps[0], k, again), 0);
+			assert_memory_equal(out, again, sizeof(int) * k);
+			/* A fresh allocator, straight to the map. */
+			assert_int_equal(_select(b, maps[0], k, fresh), 0);
+			assert_memory_equal(out, fresh, sizeof(int) * k);
+			for (int i = 0; i < k; i++)
+				count[out[i]]++;
+			loc_alloc_destroy(a);
+			loc_alloc_destroy(b);
+		}
+		assert_true(same < SEEDS / 20);
+		/* Each free node: SEEDS k / nfree expected; a chi-square
+		 * over the free nodes stays near nfree - 1 times 1 - k /
+		 * nfree (k drawn without replacement each time), within
+		 * four sd, sqrt(2 / (nfree - 1)), of that. */
+		{
+			double expect = (double)SEEDS * k / nfree, chi = 0;
+
+			for (int v = 0; v < N; v++) {
+				if (!maps[0][v]) {
+					assert_int_equal(count[v], 0);
+					continue;
+				}
+				chi += (count[v] - expect) * (count[v] - expect) /
+				       expect;
+				total += count[v];
+			}
+			assert_int_equal(total, (long)SEEDS * k);
+			chi /= (nfree - 1) * (1 - (double)k / nfree);
+			assert_true(fabs(chi - 1) < 4 * sqrt(2.0 / (nfree - 1)));
+		}
+	}
+	loc_grid_destroy(g);
+}
+
 /* Length and start (*istart) of the free interval holding the free
  * ranks w..w+k-1 (mod n on a ring). */
 static int _interval_around(const loc_curve_t *cv, const uint8_t *cand,
@@ -1337,6 +1418,7 @@ int main(void)
 		cmocka_unit_test(test_paging_shared_points),
 		cmocka_unit_test(test_paging_rejects_negative_size),
 		cmocka_unit_test(test_random_is_uniform_and_seeded),
+		cmocka_unit_test(test_random_large_is_uniform_and_state_only),
 		cmocka_unit_test(
 			test_contiguous_picks_tightest_connected_window),
 		cmocka_unit_test(test_contiguous_refuses_disconnected),
