@@ -222,6 +222,9 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 	if (!a->fm || !a->must || !a->scratch || !a->seen || !a->sortbits ||
 	    !a->point_dist || !a->queue || !a->bucket)
 		goto nomem;
+	if (a->ops->interval_counts &&
+	    loc__freemap_track_runs(a->fm, loc_grid_all_torus(grid)))
+		goto nomem;
 	for (int i = 0; i < a->keep; i++) {
 		a->offer[i].nodes = malloc(sizeof(int) * n);
 		if (!a->offer[i].nodes)
@@ -485,6 +488,11 @@ static int _check_request(loc_alloc_t *a, const loc_request_t *req,
 const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx)
 {
 	return loc__freemap_rank_bits(ctx->alloc->fm, false);
+}
+
+const loc__runhist_t *loc__rank_runs(loc__ctx_t *ctx)
+{
+	return loc__freemap_runs(ctx->alloc->fm);
 }
 
 uint64_t loc__map_hash(const loc__ctx_t *ctx)

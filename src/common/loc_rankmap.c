@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "loc_rankmap.h"
+#include "loc_runhist.h"
 #include "loc_strategy_internal.h"
 
 struct loc__freemap {
@@ -27,6 +28,8 @@ struct loc__freemap {
 	uint64_t *rbits;   /* [LOC__BITS_WORDS(n)] free map in rank order */
 	bool rbits_ok;     /* rbits matches free */
 	uint64_t hash;     /* loc__freemap_hash(): kept with free */
+	loc__runhist_t *runs; /* interval lengths, when tracked */
+	bool runs_ok;      /* runs matches rbits (implies rbits_ok) */
 };
 
 /* Word w of bits with the bits outside [from, to) cleared. */
@@ -246,11 +249,10 @@ int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
 	return cnt;
 }
 
-int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
-			int max)
+int loc__bits_intervals(const uint64_t *bits, int n, bool ring, int len,
+			int *iv, int max)
 {
-	const uint64_t *bits = loc__rank_bits(ctx);
-	int n = ctx->nnodes, head, tail, cnt;
+	int head, tail, cnt;
 
 	if (max <= 0)
 		return 0;
@@ -273,6 +275,13 @@ int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
 		cnt++;
 	}
 	return cnt;
+}
+
+int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
+			int max)
+{
+	return loc__bits_intervals(loc__rank_bits(ctx), ctx->nnodes, ring, len,
+				   iv, max);
 }
 
 int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max)
@@ -371,6 +380,7 @@ void loc__freemap_destroy(loc__freemap_t *fm)
 		return;
 	free(fm->free);
 	free(fm->rbits);
+	loc__runhist_destroy(fm->runs);
 	free(fm);
 }
 
@@ -406,6 +416,8 @@ static int _flip_ranks(loc__freemap_t *fm, int v, uint64_t diff)
 	for (; diff; diff &= diff - 1, cnt++) {
 		int r = ranks[v + (__builtin_ctzll(diff) >> 3)];
 
+		if (fm->runs_ok)
+			loc__runhist_flip(fm->runs, fm->rbits, r);
 		fm->rbits[r >> 6] ^= 1ULL << (r & 63);
 	}
 	return cnt;
@@ -429,7 +441,7 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 	int n = fm->n, v = 0, nfree = fm->nfree, flips = 0;
 	uint64_t hash = fm->hash;
 	/* A flip costs a few times a rebuild's step per rank. */
-	int max_flips = n / 8 + 64;
+	int max_flips = n / 8 + 64, max_run_flips = n / 64 + 64;
 	bool track = fm->rbits_ok;
 
 	for (; v + 8 <= n; v += 8) {
@@ -457,7 +469,11 @@ static int _load_free_diff(loc__freemap_t *fm, const uint8_t *cand)
 #endif
 			flips += _flip_ranks(fm, v, diff);
 			if (flips > max_flips)
-				track = fm->rbits_ok = false;
+				track = fm->rbits_ok = fm->runs_ok = false;
+			/* An interval count update costs a few times a bit
+			 * flip: past about one per word, recount instead. */
+			if (flips > max_run_flips)
+				fm->runs_ok = false;
 		}
 		/* Bytes of w + 1 - old are 0..2 with no borrow: one multiply
 		 * sums them, giving the change in free nodes plus 8. */
@@ -523,6 +539,25 @@ static void _build_rank_bits(loc__freemap_t *fm)
 		fm->rbits[w] = x;
 	}
 	fm->rbits_ok = true;
+}
+
+int loc__freemap_track_runs(loc__freemap_t *fm, bool ring)
+{
+	if (!fm->runs && !(fm->runs = loc__runhist_create(fm->n, ring)))
+		return -1;
+	return 0;
+}
+
+const loc__runhist_t *loc__freemap_runs(loc__freemap_t *fm)
+{
+	if (!fm->runs)
+		return NULL;
+	if (!fm->runs_ok) {
+		loc__runhist_rebuild(fm->runs,
+				     loc__freemap_rank_bits(fm, true));
+		fm->runs_ok = true;
+	}
+	return fm->runs;
 }
 
 const uint64_t *loc__freemap_rank_bits(loc__freemap_t *fm, bool build)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "loc_curve.h"
+#include "loc_runhist.h"
 
 typedef struct loc__freemap loc__freemap_t;
 
@@ -44,5 +45,13 @@ uint64_t loc__freemap_hash(const loc__freemap_t *fm);
 /* Returns the rank bitmap (see loc__rank_bits()), building it when it is
  * not up to date and build is true, else NULL in that case. */
 const uint64_t *loc__freemap_rank_bits(loc__freemap_t *fm, bool build);
+
+/* Keeps the free interval histogram (loc_runhist.h; ring as there) from
+ * now on. Returns 0, or -1 when out of memory. */
+int loc__freemap_track_runs(loc__freemap_t *fm, bool ring);
+
+/* The histogram, up to date (rebuilt with the rank bitmap when needed),
+ * or NULL when not tracked. */
+const loc__runhist_t *loc__freemap_runs(loc__freemap_t *fm);
 
 #endif /* LOC_RANKMAP_H */

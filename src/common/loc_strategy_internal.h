@@ -15,6 +15,7 @@
 #ifndef LOC_STRATEGY_INTERNAL_H
 #define LOC_STRATEGY_INTERNAL_H
 
+#include "loc_runhist.h"
 #include "loc_strategy.h"
 
 typedef struct loc__ctx {
@@ -66,6 +67,11 @@ const uint64_t *loc__rank_bits_cached(const loc__ctx_t *ctx);
  * allocator as the map changes: O(1). In loc_alloc.c. */
 uint64_t loc__map_hash(const loc__ctx_t *ctx);
 
+/* The free interval histogram of ctx->free in rank order, up to date,
+ * for a strategy whose ops set interval_counts (else NULL); with ring
+ * when every grid dimension is a torus. In loc_alloc.c. */
+const loc__runhist_t *loc__rank_runs(loc__ctx_t *ctx);
+
 /* Words of a bitmap of n bits, plus the trailing zero word. */
 #define LOC__BITS_WORDS(n) (((n) + 63) / 64 + 1)
 
@@ -99,6 +105,9 @@ int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
  */
 int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
 			int max);
+/* The same on any bitmap of n bits (as loc__bits_runs()). */
+int loc__bits_intervals(const uint64_t *bits, int n, bool ring, int len,
+			int *iv, int max);
 
 /*
  * The free intervals of exactly one rank (a free rank whose neighbours
@@ -126,6 +135,7 @@ typedef struct loc__strategy_ops {
 	loc__strategy_f select;
 	loc__strategy_init_f init; /* may be NULL */
 	loc__strategy_fini_f fini; /* may be NULL */
+	bool interval_counts;      /* uses loc__rank_runs() */
 } loc__strategy_ops_t;
 
 /* One ops table per strategy file (st_*.c). */

@@ -25,9 +25,11 @@
  *
  * Intervals and free ranks come from the rank bitmap (loc_rankmap.c), a
  * word at a time: first and best fit look only at the intervals that hold
- * k, and sum of squares lists every interval only when one holds k. Best
- * fit at k = 1 first looks for isolated free ranks (intervals of one),
- * O(N / 64) without listing any interval.
+ * k. Best fit at k = 1 first looks for isolated free ranks (intervals of
+ * one), O(N / 64) without listing any interval. Sum of squares takes the
+ * interval counts the allocator keeps as ranks flip (loc_runhist.h) and
+ * looks only for the first interval of the best length; with SL
+ * alternatives it lists every interval, when one holds k.
  */
 #include <limits.h>
 #include <math.h>
@@ -374,6 +376,51 @@ static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
 	return 0;
 }
 
+/* Lengths of equal least cost followed at once; more ties are rare. */
+#define FIT_TIED 8
+
+/*
+ * Sum of squares without SL alternatives, from the kept interval counts:
+ * the least cost over the lengths present (_len_cost() on the counts),
+ * then the first interval in rank order of a length with that cost.
+ * Returns 1 when no interval holds k (the caller spreads over windows), 2
+ * when the counts cannot settle it (too many tied lengths: the caller
+ * lists the intervals), else as _offer_all().
+ */
+static int _sumsq_from_counts(fit_t *f)
+{
+	const loc__runhist_t *rh = loc__rank_runs(f->ctx);
+	int64_t best = INT64_MAX;
+	int lens[FIT_TIED], nlens = 0;
+
+	if (!rh)
+		return 2;
+	for (int len = loc__runhist_next(rh, f->k); len;
+	     len = loc__runhist_next(rh, len + 1)) {
+		int rest = len - f->k;
+		int64_t q = rh->sumsq - 2 * (int64_t)rh->count[len] + 1;
+
+		if (rest > 0)
+			q += 2 * (int64_t)rh->count[rest] + 1;
+		if (q < best) {
+			best = q;
+			nlens = 0;
+		}
+		if (q == best && nlens++ == FIT_TIED)
+			return 2;
+		if (q == best)
+			lens[nlens - 1] = len;
+	}
+	if (!nlens)
+		return 1;
+	if (!loc__runhist_first_of(rh, loc__rank_bits(f->ctx), lens, nlens,
+				   f->iv))
+		return 2;
+	f->nint = 1;
+	_add_interval(f, 0, best);
+	return _offer_all(f, NULL, 0, f->hist);
+}
+
 static int _fit_select(loc__ctx_t *ctx, int kind)
 {
 	int n = ctx->nnodes, *frank, m;
@@ -408,8 +455,18 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 			return _offer_all(&f, NULL, 0, f.hist);
 		}
 	}
-	f.nint = loc__rank_intervals(ctx, f.ring, f.k, f.iv,
-				     kind == FIT_BEST ? n : 1);
+	if (kind == FIT_SUMSQ && f.maxcand == 1) {
+		int rc = _sumsq_from_counts(&f);
+
+		if (rc != 1 && rc != 2)
+			return rc;
+		f.nint = 0;
+		if (rc == 2)
+			f.nint = loc__rank_intervals(ctx, f.ring, f.k, f.iv, 1);
+	} else {
+		f.nint = loc__rank_intervals(ctx, f.ring, f.k, f.iv,
+					     kind == FIT_BEST ? n : 1);
+	}
 	if (f.nint && kind == FIT_SUMSQ)
 		f.nint = loc__rank_intervals(ctx, f.ring, 1, f.iv, n);
 	if (f.nint) {
@@ -462,4 +519,5 @@ const loc__strategy_ops_t loc__st_bestfit = {
 const loc__strategy_ops_t loc__st_sumsquares = {
 	.name = "sumsquares",
 	.select = _sumsquares_select,
+	.interval_counts = true,
 };
