@@ -10,7 +10,7 @@
 # never fails on them.
 #
 #   bench/replay-sweep.sh [--seeds 1,2,3,4,5] [--gap 0.55] [--weights]
-#                         [--out DIR] [--build DIR] CONFIG...
+#                         [--pad SEC] [--out DIR] [--build DIR] CONFIG...
 #
 # CONFIG is STRATEGY[/CURVE][@WAIT[:TOL]][+WALLTIME] (pack@30:0.1 is
 # Strategy=pack CompactWait=30 CompactTolerance=0.1). For each it prints
@@ -20,20 +20,24 @@
 # the seeds' 95th percentile of hops. --weights replays the live
 # benchmark's weights shape: the last two rows weigh 100, the others 1
 # (--node-weight), so every job, the linear model's too, uses the light
-# rows first (NodeWeight=tiers).
+# rows first (NodeWeight=tiers). --pad adds SEC seconds to every job's
+# run time: on the live cluster a node stands idle between two jobs while
+# the first completes and until the scheduler's next pass, which the
+# replay otherwise does not model.
 
 set -u
 PROG=replay-sweep.sh
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-SEEDS=1,2,3,4,5 GAP=0.55 OUT="" BUILD=$REPO/build WEIGHTS=()
+SEEDS=1,2,3,4,5 GAP=0.55 OUT="" BUILD=$REPO/build WEIGHTS=() PAD=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seeds) SEEDS=$2; shift 2 ;;
 	--gap) GAP=$2; shift 2 ;;
 	--weights) WEIGHTS=(--node-weight '[48-63]=100'); shift ;;
+	--pad) PAD=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -63,8 +67,9 @@ IFS=, read -r -a seeds <<<"$SEEDS"
 for seed in "${seeds[@]}"; do
 	"$REPO/testsuite/slurm/workload.sh" gen --seed "$seed" --jobs 160 \
 		--max-nodes 24 --gap "$GAP" >"$OUT/w$seed.txt" &&
-		"$REPO/testsuite/slurm/workload.sh" to-swf "$OUT/w$seed.txt" \
-			>"$OUT/w$seed.swf" || exit 1
+		"$REPO/testsuite/slurm/workload.sh" to-swf "$OUT/w$seed.txt" |
+			awk -v pad="$PAD" '/^;/ || NF < 4 { print; next }
+				{ $4 += pad; print }' >"$OUT/w$seed.swf" || exit 1
 	run "$seed" bestfit/rowmajor "$OUT/r$seed-linear"
 	for cfg in "$@"; do
 		run "$seed" "$cfg" "$OUT/r$seed-$(echo "$cfg" | tr '/@:+' '____')"
