@@ -104,6 +104,7 @@ typedef struct plan_walk {
 	loc_plan_answer_t *ans;
 	int64_t fb_t; /* 0: no declined set kept */
 	int fb_k;
+	bool declined_now;
 } plan_walk_t;
 
 /*
@@ -130,6 +131,10 @@ static int _offer(plan_walk_t *w, int64_t t, loc_error_t *err)
 		w->ans->start = t;
 		w->ans->k = k;
 		return 1;
+	}
+	if (t <= w->req->now) {
+		w->declined_now = true;
+		return 0;
 	}
 	/* Declined: keep the latest set offered no later than the deadline
 	 * (the free set only grows), or the first one after it. */
@@ -161,6 +166,11 @@ int loc_plan_earliest(loc_planner_t *p, const loc_plan_request_t *req,
 		ncand += more;
 		if (more > 0 && ncand >= req->need)
 			rc = _offer(&w, req->now, err);
+	}
+	if (rc == 0 && w.declined_now) {
+		ans->waiting = true;
+		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
+				     "waits for a more compact set (CompactWait)");
 	}
 	if (rc == 0 && !req->now_only) {
 		int gained = 0;

@@ -552,6 +552,7 @@ static int _schedule(sim_t *s, int64_t now)
 {
 	int pivot = -1, pos = 0, rc;
 	int64_t shadow;
+	bool waiting_ahead = false;
 
 	/* drop started jobs from the queue */
 	{
@@ -593,8 +594,15 @@ static int _schedule(sim_t *s, int64_t now)
 			if (!r)
 				s->fail_free[k] = s->ver;
 		}
+		/* Started, or (EASY) waits for a compact set: such a job
+		 * reserves nothing (loc_plan.h), so the pivot is the next
+		 * one. Under FCFS a waiting job holds the queue. */
 		if (r == 1)
 			continue;
+		if (r == 2 && s->o.sched != RP_SCHED_FCFS) {
+			waiting_ahead = true;
+			continue;
+		}
 		if (s->o.sched == RP_SCHED_FCFS)
 			return 0;
 		pivot = j;
@@ -606,7 +614,9 @@ static int _schedule(sim_t *s, int64_t now)
 	rc = _reserve(s, pivot, now, &shadow);
 	if (rc)
 		return rc;
-	if (s->run->first_shadow[pivot] == RP_NEVER)
+	/* EASY's promise, unless a job ahead (waiting for a compact set)
+	 * may take the reserved nodes first. */
+	if (!waiting_ahead && s->run->first_shadow[pivot] == RP_NEVER)
 		s->run->first_shadow[pivot] = shadow;
 	s->resv_phase = true;
 	for (int i = pos + 1; i < s->norder && s->nfree > 0; i++) {

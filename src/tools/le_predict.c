@@ -290,7 +290,12 @@ int le_plan(const model_t *mo, const opts_t *o)
 	for (int v = 0; v < nn; v++)
 		req.ncand += ps.cand[v];
 	rc = loc_plan_earliest(planner, &req, &ops, &ps, out, &ans, &err);
-	if (rc) {
+	if (rc == LOC_ENOFIT && ans.waiting) {
+		/* No start to reserve: it takes a compact set when one is
+		 * free, or what is free at its deadline. */
+		printf("waiting %lld\n", (long long)req.deadline);
+		rc = 0;
+	} else if (rc) {
 		fprintf(stderr, PROG ": no start for %d nodes: %s\n", ps.k,
 			err.text[0] ? err.text : loc_strerror(rc));
 	} else {

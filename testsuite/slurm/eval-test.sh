@@ -149,12 +149,17 @@ check "plan: jobs ending together free their nodes together" "300 n[01-06]" \
 ev --conf "$T/mesh.conf" --plan -k 16 --now 100 --busy n16 \
 	--running 'n[01-15]@200' >/dev/null 2>&1
 check "plan: never enough nodes exits 1" 1 $?
-# CompactWait: at 100 the job (eligible at 90, patient until 190) declines
-# n01,n16 (6 hops; idle, the pair is 1 hop); n02 frees at 500: taken then.
+# CompactWait: at 100 the job (eligible at 90, patient until 180) would
+# decline n01,n16 (6 hops; idle, the pair is 1 hop): it waits, with no
+# start to reserve. With n16 busy until 150 it cannot start now: it
+# declines n01,n16 at 150 and its answer is n02's release at 500.
 printf 'CompactWait=90\n' | cat "$T/mesh.conf" - >"$T/wait.conf"
-check "plan: a waiting job's answer is its first compact set" "500 n[01-02]" \
+check "plan: a job declining the free nodes waits, no start" "waiting 180" \
 	"$(ev --conf "$T/wait.conf" --plan -k 2 --now 100 --eligible 90 \
 		--running 'n[02-15]@500')"
+check "plan: a waiting job's answer is its first compact set" "500 n[01-02]" \
+	"$(ev --conf "$T/wait.conf" --plan -k 2 --now 100 --eligible 90 \
+		--running 'n[02-15]@500' --running 'n16@150')"
 check "plan: past its deadline it takes what there is" "100 n[01,16]" \
 	"$(ev --conf "$T/wait.conf" --plan -k 2 --now 100 --eligible 0 \
 		--running 'n[02-15]@500')"

@@ -431,7 +431,7 @@ case_f() {
 # h: CompactWait. Blockers leave four scattered nodes free, plus a 2x2
 # block under a job of its own. A 4-node job waits rather than take the
 # scattered nodes; meanwhile a later 1-node job is backfilled onto one of
-# them (the waiting job's reservation is the block, not what it declined);
+# them (a waiting job reserves nothing: WILL_RUN says it cannot start);
 # freeing the block starts it there. A second 4-node job finds only the
 # scattered nodes and takes them at its deadline.
 case_h() {

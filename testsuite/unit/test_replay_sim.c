@@ -265,6 +265,89 @@ static void test_a_patient_pivot_reserves_its_compact_set(void **state)
 	_teardown(&s);
 }
 
+/* The line again, with job 6 (1 node, 500 s) submitted at 25 instead of
+ * job 5. From 20 job 4 waits for a compact pair rather than take nodes 1
+ * and 3; a waiting job reserves nothing (loc_plan.h: sched/backfill would
+ * hold free nodes idle for it), so job 6 starts at once on the first free
+ * node, 1. Were job 4 EASY's pivot, its reservation (the pair {0, 1} at
+ * 100) would keep job 6 on node 3. */
+static const char _waiting_swf[] =
+	"1 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 0 -1 20 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 10 -1 10 2 -1 -1 2 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"6 25 -1 500 1 -1 -1 1 500 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_a_waiting_job_reserves_nothing(void **state)
+{
+	setup_t s;
+	loc_policy_t pol;
+	loc_error_t err;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int j4, j6;
+
+	(void)state;
+	_setup_text(&s, _waiting_swf, "4");
+	pol = s.m->conf->policy;
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.compact_wait = 50;
+	pol.compact_tolerance = 0.5;
+	a = loc_alloc_create(s.m->grid, &pol, &err);
+	assert_non_null(a);
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	j4 = _index_of(&s, "4");
+	j6 = _index_of(&s, "6");
+	assert_true(run->start[j6] == 25);
+	assert_int_equal(run->pool[run->node_off[j6]], 1);
+	assert_true(run->start[j4] >= 70); /* not before its deadline */
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
+/* The same, with job 5 (3 nodes, 10 s) submitted at 25 and job 6 at 26:
+ * job 4 waits, so job 5 is EASY's pivot; it reserves nodes 0-2 at 100,
+ * and job 6 (500 s) must keep off them: node 3. That reservation is no
+ * promise (job 4, ahead of it, takes two of those nodes at 100), so it
+ * is not recorded as job 5's first shadow. */
+static const char _next_pivot_swf[] =
+	"1 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 0 -1 20 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 10 -1 10 2 -1 -1 2 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"5 25 -1 10 3 -1 -1 3 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"6 26 -1 500 1 -1 -1 1 500 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_the_job_after_a_waiting_one_is_the_pivot(void **state)
+{
+	setup_t s;
+	loc_policy_t pol;
+	loc_error_t err;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int j5, j6;
+
+	(void)state;
+	_setup_text(&s, _next_pivot_swf, "4");
+	pol = s.m->conf->policy;
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.compact_wait = 50;
+	pol.compact_tolerance = 0.5;
+	a = loc_alloc_create(s.m->grid, &pol, &err);
+	assert_non_null(a);
+	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	j5 = _index_of(&s, "5");
+	j6 = _index_of(&s, "6");
+	assert_true(run->first_shadow[j5] == RP_NEVER ||
+		    run->first_shadow[j5] >= run->start[j5]);
+	assert_true(run->start[j6] == 26);
+	assert_int_equal(run->pool[run->node_off[j6]], 3);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
 /* 2 nodes. At t=100 two 2-node jobs wait: job 11 (submitted at 10, asks
  * 1000 s) and job 12 (at 20, asks 10 s). WFP: (90/1000)^3*2 = 0.0015
  * against (80/10)^3*2 = 1024, so job 12 goes first. */
@@ -1002,6 +1085,8 @@ int main(void)
 		cmocka_unit_test(test_wfp_orders_by_wait_over_request_cubed),
 		cmocka_unit_test(test_compact_wait_is_bounded),
 		cmocka_unit_test(test_a_patient_pivot_reserves_its_compact_set),
+		cmocka_unit_test(test_a_waiting_job_reserves_nothing),
+		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),
 		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
 		cmocka_unit_test(test_node_weights_use_the_light_tier_first),
 		cmocka_unit_test(test_node_weight_specs_are_checked),

@@ -168,7 +168,9 @@ static int _running(sl_ctx_t *c)
  * answers, the rule the replay's EASY reservation follows too: now if it
  * fits; else the running jobs are released in end-time order (preemptable
  * ones first, at once) as sched/backfill expects; with CompactWait, the
- * first compact placement, even past the job's deadline.
+ * first compact placement, even past the job's deadline. A job that
+ * declines what it could take now has no start: backfill reserves
+ * nothing for it while it waits.
  */
 static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		     List *preemptee_job_list)
@@ -201,6 +203,12 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
 	rc = loc_plan_earliest(s->planner, &req, &ops, &w, c->out, &ans,
 			       &c->err);
+	if (rc && ans.waiting) {
+		/* Reserves nothing: backfill would hold free nodes for it. */
+		debug2("%s: %pJ WILL_RUN: waits for a compact placement (CompactWait until %ld), reserves nothing",
+		       plugin_type, c->job, (long)req.deadline);
+		return EINVAL;
+	}
 	if (rc) {
 		debug2("%s: %pJ WILL_RUN finds no start: %s", plugin_type,
 		       c->job, c->err.text);
