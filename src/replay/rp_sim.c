@@ -600,6 +600,9 @@ static int _schedule(sim_t *s, int64_t now)
 		if (r == 1)
 			continue;
 		if (r == 2 && s->o.sched != RP_SCHED_FCFS) {
+			/* By waiting it gives up any reservation it had (the
+			 * plugin's WILL_RUN has no start for it either). */
+			s->run->first_shadow[j] = RP_NEVER;
 			waiting_ahead = true;
 			continue;
 		}
