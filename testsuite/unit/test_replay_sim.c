@@ -222,6 +222,21 @@ static void test_compact_wait_is_bounded(void **state)
 	_teardown(&s);
 }
 
+/* EASY, FCFS, freelist with CompactWait=50 and CompactTolerance=0.5: the
+ * setting of the patient-job cases below. *a is the allocator to free. */
+static rp_run_t *_run_patient(setup_t *s, loc_alloc_t **a)
+{
+	loc_policy_t pol = s->m->conf->policy;
+	loc_error_t err;
+
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.compact_wait = 50;
+	pol.compact_tolerance = 0.5;
+	*a = loc_alloc_create(s->m->grid, &pol, &err);
+	assert_non_null(*a);
+	return _run(s, *a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+}
+
 /* The same line, plus job 5 (1 node, 500 s) submitted at 15. Job 4 is
  * EASY's pivot; the projection offers it nodes 1 and 3 at 20, which it
  * would decline, so its reservation is the compact pair {0, 1} at 100:
@@ -238,21 +253,13 @@ static const char _patient_pivot_swf[] =
 static void test_a_patient_pivot_reserves_its_compact_set(void **state)
 {
 	setup_t s;
-	loc_policy_t pol;
-	loc_error_t err;
 	loc_alloc_t *a;
 	rp_run_t *run;
 	int j4, j5;
 
 	(void)state;
 	_setup_text(&s, _patient_pivot_swf, "4");
-	pol = s.m->conf->policy;
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	pol.compact_wait = 50;
-	pol.compact_tolerance = 0.5;
-	a = loc_alloc_create(s.m->grid, &pol, &err);
-	assert_non_null(a);
-	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	run = _run_patient(&s, &a);
 	j4 = _index_of(&s, "4");
 	j5 = _index_of(&s, "5");
 	assert_true(run->first_shadow[j4] == 100);
@@ -281,21 +288,13 @@ static const char _waiting_swf[] =
 static void test_a_waiting_job_reserves_nothing(void **state)
 {
 	setup_t s;
-	loc_policy_t pol;
-	loc_error_t err;
 	loc_alloc_t *a;
 	rp_run_t *run;
 	int j4, j6;
 
 	(void)state;
 	_setup_text(&s, _waiting_swf, "4");
-	pol = s.m->conf->policy;
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	pol.compact_wait = 50;
-	pol.compact_tolerance = 0.5;
-	a = loc_alloc_create(s.m->grid, &pol, &err);
-	assert_non_null(a);
-	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	run = _run_patient(&s, &a);
 	j4 = _index_of(&s, "4");
 	j6 = _index_of(&s, "6");
 	assert_true(run->start[j6] == 25);
@@ -322,21 +321,13 @@ static const char _next_pivot_swf[] =
 static void test_the_job_after_a_waiting_one_is_the_pivot(void **state)
 {
 	setup_t s;
-	loc_policy_t pol;
-	loc_error_t err;
 	loc_alloc_t *a;
 	rp_run_t *run;
 	int j5, j6;
 
 	(void)state;
 	_setup_text(&s, _next_pivot_swf, "4");
-	pol = s.m->conf->policy;
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	pol.compact_wait = 50;
-	pol.compact_tolerance = 0.5;
-	a = loc_alloc_create(s.m->grid, &pol, &err);
-	assert_non_null(a);
-	run = _run(&s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	run = _run_patient(&s, &a);
 	j5 = _index_of(&s, "5");
 	j6 = _index_of(&s, "6");
 	assert_true(run->first_shadow[j5] == RP_NEVER ||
