@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_sim_internal.h - what the files of the queue simulator share: the
+ * simulation's state and the calls each makes into the other. The event
+ * loop and job state are in rp_sim.c, placement and the scheduling passes
+ * in rp_sim_sched.c. Only for src/replay/rp_sim*.c.
+ */
+#ifndef RP_SIM_INTERNAL_H
+#define RP_SIM_INTERNAL_H
+
+#include "loc_plan.h"
+#include "loc_tiers.h"
+#include "loc_walltime.h"
+#include "rp_sim.h"
+
+enum { J_PENDING = 0, J_WAITING, J_RUNNING, J_DONE, J_REJECTED };
+
+typedef struct ent {
+	int64_t t;
+	int j;
+} ent_t;
+
+typedef struct prio {
+	double p;
+	int j;
+} prio_t;
+
+typedef struct sim {
+	const rp_job_t *jobs;
+	int njobs;
+	loc_alloc_t *alloc;
+	const loc_grid_t *grid;
+	rp_sim_opts_t o;
+	rp_run_t *run;
+	loc_error_t *err;
+	int n;
+
+	uint8_t *free; /* 1 = idle */
+	int nfree;
+	int *owner;	  /* job on each node, -1 */
+	int64_t *busy;	  /* expected end (placement estimate), 0 = idle */
+	uint8_t *all;	  /* all ones: the empty machine */
+	uint8_t *resv;	  /* the pivot's reserved nodes */
+	uint8_t *cand_nr; /* free and not reserved */
+	int nresv_free;	  /* reserved nodes that are free now */
+	bool resv_phase;  /* backfilling behind a pivot */
+	uint8_t *proj;	  /* projected free nodes */
+	int *out, *out2, *out3;
+	loc_planner_t *planner; /* EASY's reservation */
+	loc_tiers_t tiers;	/* node weights (loc_tiers.h) */
+	int64_t *ends;		/* expected end of each running job (heap order) */
+
+	ent_t *heap; /* running jobs by actual end */
+	int nheap;
+	int *queue; /* waiting jobs, arrival order */
+	int nq;
+	uint8_t *state;
+	prio_t *pbuf;
+	int *order; /* this pass's priority order */
+	int norder;
+	loc_pf_job_t *pfq;
+
+	uint32_t ver;	   /* bumped whenever the free set changes */
+	uint32_t nr_stamp; /* bumped whenever cand_nr changes */
+	uint32_t *fail_free, *fail_nr;
+	int8_t *empty_fit;
+	loc_adjest_t *adj;
+	const loc_policy_t *pol;
+	int64_t *ref_hops; /* per size: hops on the idle machine, -1 = not yet */
+	int64_t wake;	   /* next time a deferred job stops waiting */
+	int64_t *began;	   /* per job: when its CompactWait began */
+	int done;
+	int snap_next;
+} sim_t;
+
+/* rp_sim.c: job state. */
+
+/* The walltime estimate placement uses for job j. */
+int64_t rp__sim_place_est(const sim_t *s, int j);
+
+/* Starts job j at now on nodes (job->nodes of them). */
+void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes);
+
+/* rp_sim_sched.c: placement and scheduling. */
+
+/* Whether a job of k nodes fits the empty machine at all (cached): 1, 0
+ * or a negative LOC_E* code; also records the CompactWait reference. */
+int rp__sim_fits_empty(sim_t *s, int k);
+
+/* One scheduling pass at now (FCFS or EASY). Returns 0 or LOC_E*. */
+int rp__sim_schedule(sim_t *s, int64_t now);
+
+#endif /* RP_SIM_INTERNAL_H */
