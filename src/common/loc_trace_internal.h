@@ -2,7 +2,8 @@
 /*
  * loc_trace_internal.h - what the SWF and sacct readers share: the trace
  * under construction, skip accounting, string interning and field
- * readers. Not used by drivers.
+ * readers; and what the sacct reader's two files share. Not used by
+ * drivers.
  */
 #ifndef LOC_TRACE_INTERNAL_H
 #define LOC_TRACE_INTERNAL_H
@@ -75,5 +76,95 @@ int loc__trace_parse_sacct(loc__trace_build_t *b, const char *text,
 #define LOC__TRACE_MAX_TIME ((int64_t)1 << 40)  /* ~35,000 years */
 #define LOC__TRACE_MAX_PROCS ((int64_t)1 << 30)
 #define LOC__TRACE_MAX_NODES (1 << 24)
+
+/*
+ * The sacct reader (loc_trace_sacct.c: lines into records, records into
+ * jobs) and its columns (loc_trace_sacct_cols.c: the header's column
+ * types, checking values, placing extra separators) share what follows.
+ */
+
+/* At most this many physical lines in one record, extra separators per
+ * record, and ways tried to place them. */
+#define SACCT_MAX_CONT 4096
+#define SACCT_MAX_EXTRA 16
+#define SACCT_MAX_TRIES 200000
+
+typedef enum col_type {
+	COL_ANY = 0,
+	COL_TEXT,   /* free text: may hold '|' */
+	COL_MLTEXT, /* free text: may hold '|' and newlines */
+	COL_JOBID,
+	COL_TIME,
+	COL_DURATION,
+	COL_INT,
+	COL_STATE,
+	COL_TRES, /* "cpu=2,mem=4000M,node=1" */
+} col_type_t;
+
+/* Columns we read, by role. */
+enum {
+	R_JOBID,
+	R_SUBMIT,
+	R_START,
+	R_END,
+	R_STATE,
+	R_NNODES,
+	R_ALLOCNODES,
+	R_REQNODES,
+	R_NCPUS,
+	R_ALLOCCPUS,
+	R_REQCPUS,
+	R_TIMELIMIT,
+	R_TIMELIMITRAW,
+	R_NODELIST,
+	R_USER,
+	R_UID,
+	R_PARTITION,
+	R_COUNT
+};
+
+typedef struct sacct {
+	loc__trace_build_t *b;
+	int ncols;
+	col_type_t *type;
+	int role[R_COUNT]; /* column index per role, -1 if absent */
+	int *text_idx;	   /* indices of COL_TEXT columns */
+	int ntext;
+	/* per record scratch */
+	const char **fs; /* split fields (start) */
+	size_t *fl;
+	int nfs, cap_fs;
+	const char **cs; /* resolved columns */
+	size_t *cl;
+	int *extra;    /* separators given to each text column */
+	char **names;  /* column names (owned) */
+	int fail_col;  /* first column that did not read */
+	int score;     /* see _map() in loc_trace_sacct_cols.c */
+	char *scratch; /* a field copy, NUL-terminated */
+	size_t cap_scratch;
+	int line;
+} sacct_t;
+
+/* loc_trace_sacct_cols.c */
+
+/* Copies a field into the NUL-terminated scratch buffer. */
+const char *loc__sacct_cstr(sacct_t *p, const char *s, size_t len);
+
+/* Trims blanks around a field. */
+void loc__sacct_trim(const char **s, size_t *len);
+
+/* Whether len bytes at s are a valid value of a column of type. */
+bool loc__sacct_valid(sacct_t *p, col_type_t type, const char *s, size_t len);
+
+/*
+ * Splits rec and places its extra separators. Returns 0 (p->cs/cl hold
+ * the columns), a loc_trace_skip_t + 1 when the record does not read
+ * (p->fail_col names the column when one value is bad), or LOC_ENOMEM.
+ */
+int loc__sacct_resolve(sacct_t *p, const char *rec, size_t len);
+
+/* Reads the header line s: the columns, their types and roles. Returns 0
+ * or LOC_ENOMEM. */
+int loc__sacct_header(sacct_t *p, const char *s, size_t len);
 
 #endif /* LOC_TRACE_INTERNAL_H */
