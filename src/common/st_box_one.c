@@ -18,6 +18,9 @@
  * O(npoints * 2^ndims) table passes (about 0.35 ms instead of 4 ms on
  * 32,768 nodes: still a pass over the machine, as the least count is a
  * global minimum); test_loc_strategy_one compares the two.
+ *
+ * This full pass also builds st_box_index.c's index, which keeps the
+ * counts between decisions and updates them point by point.
  */
 #include <string.h>
 

@@ -57,4 +57,19 @@ int loc__box_one_point(const loc__box_one_geo_t *geo, const int *cnt, int p);
 /* Offers the lowest candidate node of point p at cost. */
 int loc__box_one_offer(loc__ctx_t *ctx, int p, double cost);
 
+/*
+ * box with k = 1 from an index kept between decisions (st_box_index.c):
+ * creates *index on first use, brings it up to date with ctx->free, then
+ * offers exactly what loc__one_box() offers. Falls back to loc__one_box()
+ * (with cnt and acc as room) when the index cannot be allocated.
+ */
+typedef struct loc__box_index loc__box_index_t;
+int loc__box_index_one(loc__box_index_t **index, loc__ctx_t *ctx, int *cnt,
+		       int *acc);
+void loc__box_index_destroy(loc__box_index_t *index);
+
+/* Whether loc__box_index_one() uses the index (true) or the full pass
+ * every time; unit tests turn it off to compare the two. */
+extern bool loc__box_one_indexed;
+
 #endif /* LOC_ST_ONE_H */
