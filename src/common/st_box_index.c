@@ -4,14 +4,15 @@
  * next to answer one-node requests without a pass over the machine.
  *
  * st_box_one.c offers the points holding a candidate in increasing
- * blocking count, then point order. A point's count depends only on the
- * candidates of the point and of its two neighbours along each domino
- * dimension, so a node whose candidacy changed moves at most 1 + 2 x 3
- * points between counts. The index keeps the candidates per point and
- * the count of every point as of the last decision, and one bitmap over
- * points per count ("level": 1 .. 1 + 2 dominoes, at most 7), each with a
- * summary bitmap of its non-empty words, so walking a level in point
- * order skips empty stretches 4,096 points at a time.
+ * blocking count, then point order. A point's count is 1 + the dominoes
+ * holding two candidates that contain it, so a node whose candidacy
+ * changed can only change the at most 6 dominoes holding its point, and
+ * the counts of at most 1 + 2 x 3 points. The index keeps, as of the
+ * last decision, the candidates per point, the full dominoes of each
+ * point, the count each point is filed under, and one bitmap over points
+ * per count ("level": 1 .. 1 + 2 x 3, at most 7), each with a summary
+ * bitmap of its non-empty words, so walking a level in point order skips
+ * empty stretches 4,096 points at a time.
  *
  * It is brought up to date from the difference between the allocator's
  * rank bitmap (ctx->free in curve order, kept by the allocator as nodes
@@ -41,8 +42,10 @@ struct loc__box_index {
 	loc__box_one_geo_t geo;
 	uint64_t *prev;           /* [nw] the rank bitmap last seen */
 	int *cnt;                 /* [npoints] candidates per point */
-	int *acc;                 /* [npoints] blocking count (level), 0 =
-				   * no candidate */
+	uint8_t *full;            /* [npoints] dominoes holding two
+				   * candidates that contain the point */
+	int *acc;                 /* [npoints] level it is filed under:
+				   * 1 + full, 0 = no candidate */
 	int count[BOX_ONE_LEVELS + 1];  /* points per level */
 	uint64_t *bits;           /* [BOX_ONE_LEVELS * npw] level l's points
 				   * from (l - 1) * npw */
@@ -56,6 +59,7 @@ void loc__box_index_destroy(loc__box_index_t *ix)
 		return;
 	free(ix->prev);
 	free(ix->cnt);
+	free(ix->full);
 	free(ix->acc);
 	free(ix->bits);
 	free(ix->sum);
@@ -78,10 +82,12 @@ static loc__box_index_t *_index_create(const loc__ctx_t *ctx)
 	loc__box_one_geo(ctx->grid, &ix->geo);
 	ix->prev = malloc(sizeof(uint64_t) * ix->nw);
 	ix->cnt = malloc(sizeof(int) * ix->npoints);
+	ix->full = malloc(ix->npoints);
 	ix->acc = malloc(sizeof(int) * ix->npoints);
 	ix->bits = malloc(sizeof(uint64_t) * BOX_ONE_LEVELS * ix->npw);
 	ix->sum = malloc(sizeof(uint64_t) * BOX_ONE_LEVELS * ix->nsw);
-	if (!ix->prev || !ix->cnt || !ix->acc || !ix->bits || !ix->sum) {
+	if (!ix->prev || !ix->cnt || !ix->full || !ix->acc || !ix->bits ||
+	    !ix->sum) {
 		loc__box_index_destroy(ix);
 		return NULL;
 	}
@@ -109,10 +115,10 @@ static void _clear(loc__box_index_t *ix, int level, int p)
 			~(1ULL << (w & 63));
 }
 
-/* Recomputes point p's level from the counts and re-files it. */
+/* Re-files point p under its level from its counts. */
 static void _refile(loc__box_index_t *ix, int p)
 {
-	int a = loc__box_one_point(&ix->geo, ix->cnt, p);
+	int a = ix->cnt[p] ? 1 + ix->full[p] : 0;
 
 	if (a == ix->acc[p])
 		return;
@@ -123,32 +129,53 @@ static void _refile(loc__box_index_t *ix, int p)
 	ix->acc[p] = a;
 }
 
-/* Point p's candidates changed: re-files it and the points whose
- * dominoes hold it, its neighbours along each domino dimension (on a
- * mesh only those inside; on a torus of length 2 the other point). */
-static void _point_changed(loc__box_index_t *ix, int p)
+/*
+ * Point p gains (delta 1) or loses (-1) a candidate. Only the dominoes
+ * holding p can change: one per domino dimension of length 2 (with the
+ * other point), else the two with the neighbours p - 1 and p + 1 (on a
+ * mesh only those inside). One that crosses the two-candidate mark moves
+ * the counts of both its points.
+ */
+static void _point_changed(loc__box_index_t *ix, int p, int delta)
 {
 	const loc__box_one_geo_t *g = &ix->geo;
+	int before = ix->cnt[p], after = before + delta;
 
-	_refile(ix, p);
+	ix->cnt[p] = after;
 	for (int j = 0; j < g->ndom; j++) {
 		int L = g->len[j], st = g->dstride[j], x = p / st % L;
+		int q[2], nq = 0;
 
-		if (x > 0)
-			_refile(ix, p - st);
-		else if (g->torus[j])
-			_refile(ix, p + (L - 1) * st);
-		if (x < L - 1)
-			_refile(ix, p + st);
-		else if (g->torus[j])
-			_refile(ix, p - (L - 1) * st);
+		if (L == 2) {
+			q[nq++] = x ? p - st : p + st;
+		} else {
+			if (x > 0)
+				q[nq++] = p - st;
+			else if (g->torus[j])
+				q[nq++] = p + (L - 1) * st;
+			if (x < L - 1)
+				q[nq++] = p + st;
+			else if (g->torus[j])
+				q[nq++] = p - (L - 1) * st;
+		}
+		for (int i = 0; i < nq; i++) {
+			int other = ix->cnt[q[i]];
+			bool was = before + other >= 2, is = after + other >= 2;
+
+			if (was == is)
+				continue;
+			ix->full[p] += is ? 1 : -1;
+			ix->full[q[i]] += is ? 1 : -1;
+			_refile(ix, q[i]);
+		}
 	}
+	_refile(ix, p);
 }
 
 static void _rebuild(loc__box_index_t *ix, const loc__ctx_t *ctx,
 		     const uint64_t *rb)
 {
-	loc__box_one_count(ctx, &ix->geo, ix->cnt, ix->acc);
+	loc__box_one_count(ctx, &ix->geo, ix->cnt, ix->acc, ix->full);
 	memset(ix->count, 0, sizeof(ix->count));
 	memset(ix->bits, 0, sizeof(uint64_t) * BOX_ONE_LEVELS * ix->npw);
 	memset(ix->sum, 0, sizeof(uint64_t) * BOX_ONE_LEVELS * ix->nsw);
@@ -164,35 +191,39 @@ static void _sync(loc__box_index_t *ix, loc__ctx_t *ctx)
 {
 	const uint64_t *rb = loc__rank_bits(ctx);
 	const int *order;
-	long flips = 0;
-
-	if (ix->valid) {
-		/* Nothing changed: the common case between decisions. */
-		if (!memcmp(rb, ix->prev, sizeof(uint64_t) * ix->nw))
-			return;
-		for (int w = 0; w < ix->nw; w++)
-			if (rb[w] != ix->prev[w])
-				flips += __builtin_popcountll(rb[w] ^
-							      ix->prev[w]);
-	}
 	/* Past about one node in 8, the full pass is as cheap. */
-	if (!ix->valid || flips > ix->nnodes / 8 + 64) {
+	long flips = 0, max_flips = ix->nnodes / 8 + 64;
+
+	if (!ix->valid) {
 		_rebuild(ix, ctx, rb);
 		return;
 	}
+	/* Nothing changed: the common case between decisions. */
+	if (!memcmp(rb, ix->prev, sizeof(uint64_t) * ix->nw))
+		return;
 	order = loc_curve_order(ix->curve);
-	for (int w = 0; flips && w < ix->nw; w++) {
-		uint64_t x = rb[w] ^ ix->prev[w];
+	for (int w = 0; w < ix->nw; w++) {
+		uint64_t x;
 
+		/* Unchanged stretches of 2,048 nodes at memcmp() speed. */
+		while ((w & 31) == 0 && w + 32 <= ix->nw &&
+		       !memcmp(rb + w, ix->prev + w, 256))
+			w += 32;
+		if (w >= ix->nw)
+			break;
+		x = rb[w] ^ ix->prev[w];
+		ix->prev[w] = rb[w];
 		for (; x; x &= x - 1) {
 			int bit = __builtin_ctzll(x), r = (w << 6) + bit;
 			int p = loc_grid_node_point(ix->grid, order[r]);
 
-			ix->cnt[p] += rb[w] >> bit & 1 ? 1 : -1;
-			_point_changed(ix, p);
-			flips--;
+			/* The rebuild needs nothing applied so far. */
+			if (++flips > max_flips) {
+				_rebuild(ix, ctx, rb);
+				return;
+			}
+			_point_changed(ix, p, rb[w] >> bit & 1 ? 1 : -1);
 		}
-		ix->prev[w] = rb[w];
 	}
 }
 

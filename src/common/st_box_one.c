@@ -70,10 +70,11 @@ void loc__box_one_geo(const loc_grid_t *grid, loc__box_one_geo_t *geo)
 	}
 }
 
-/* The blocking count of point p holding a candidate, x[j] its coordinate
- * along domino dimension j. */
-static inline int _blocking(const loc__box_one_geo_t *geo, const int *cnt,
-			    int p, const int *x)
+/* The blocking count of point p as if it held a candidate (1 + its
+ * dominoes holding two candidates), from the counts cnt; x[j] is p's
+ * coordinate along domino dimension j. */
+static int _blocking(const loc__box_one_geo_t *geo, const int *cnt, int p,
+		     const int *x)
 {
 	int a = 1;
 
@@ -100,19 +101,8 @@ static inline int _blocking(const loc__box_one_geo_t *geo, const int *cnt,
 	return a;
 }
 
-int loc__box_one_point(const loc__box_one_geo_t *geo, const int *cnt, int p)
-{
-	int x[LOC__BOX_ONE_DOMINOES];
-
-	if (!cnt[p])
-		return 0;
-	for (int j = 0; j < geo->ndom; j++)
-		x[j] = p / geo->dstride[j] % geo->len[j];
-	return _blocking(geo, cnt, p, x);
-}
-
 int loc__box_one_count(const loc__ctx_t *ctx, const loc__box_one_geo_t *geo,
-		       int *cnt, int *acc)
+		       int *cnt, int *acc, uint8_t *full)
 {
 	const loc_shape_t *sh = loc_grid_shape(ctx->grid);
 	int nd = sh->ndims, np = loc_grid_npoints(ctx->grid);
@@ -124,10 +114,14 @@ int loc__box_one_count(const loc__ctx_t *ctx, const loc__box_one_geo_t *geo,
 	for (int p = 0; p < np; p++) {
 		int a = 0;
 
-		if (cnt[p]) {
+		if (cnt[p] || full) {
 			for (int j = 0; j < geo->ndom; j++)
 				x[j] = c[geo->dom[j]];
 			a = _blocking(geo, cnt, p, x);
+			if (full)
+				full[p] = (uint8_t)(a - 1);
+			if (!cnt[p])
+				a = 0;
 			if (a > maxacc)
 				maxacc = a;
 		}
@@ -158,7 +152,7 @@ int loc__one_box(loc__ctx_t *ctx, int *cnt, int *acc)
 	loc__box_one_geo_t geo;
 
 	loc__box_one_geo(ctx->grid, &geo);
-	maxacc = loc__box_one_count(ctx, &geo, cnt, acc);
+	maxacc = loc__box_one_count(ctx, &geo, cnt, acc, NULL);
 	for (int a = 1; a <= maxacc; a++)
 		for (int p = 0; p < np; p++) {
 			double cost;

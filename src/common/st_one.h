@@ -46,13 +46,12 @@ typedef struct loc__box_one_geo {
 void loc__box_one_geo(const loc_grid_t *grid, loc__box_one_geo_t *geo);
 
 /* Fills cnt[npoints] (candidates per point) and acc[npoints] (blocking
- * count, 0 for a point without a candidate) from ctx->free in one pass;
- * returns the largest count (0 when there is no candidate). */
+ * count, 0 for a point without a candidate) from ctx->free in one pass,
+ * and when full is not NULL full[npoints] (the dominoes holding two
+ * candidates that contain the point, for every point); returns the
+ * largest count (0 when there is no candidate). */
 int loc__box_one_count(const loc__ctx_t *ctx, const loc__box_one_geo_t *geo,
-		       int *cnt, int *acc);
-
-/* The blocking count of point p from the counts cnt (0 when cnt[p] is). */
-int loc__box_one_point(const loc__box_one_geo_t *geo, const int *cnt, int p);
+		       int *cnt, int *acc, uint8_t *full);
 
 /* Offers the lowest candidate node of point p at cost. */
 int loc__box_one_offer(loc__ctx_t *ctx, int p, double cost);
