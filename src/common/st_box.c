@@ -79,6 +79,8 @@ typedef struct box_ws {
 	int nshapes;
 	box_shape_t dbl[BOX_DOUBLE_REF];
 	int ndbl;
+	loc__box_index_t *one; /* one-node index kept between decisions
+				* (st_box_index.c), built on first use */
 } box_ws_t;
 
 /* ------------------------------------------------------------------ */
@@ -101,6 +103,7 @@ static void _ws_destroy(void *state)
 	free(w->sorted);
 	free(w->bucket);
 	free(w->nodes);
+	loc__box_index_destroy(w->one);
 	free(w);
 }
 
@@ -659,9 +662,10 @@ static int _box_select(loc__ctx_t *ctx)
 {
 	box_ws_t *w = ctx->state;
 
-	/* One node: per-point counts instead of the tables. */
+	/* One node: per-point counts kept between decisions instead of
+	 * the tables. */
 	if (ctx->k == 1 && loc__fast_one && w)
-		return loc__one_box(ctx, w->cnt, w->acc);
+		return loc__box_index_one(&w->one, ctx, w->cnt, w->acc);
 	return loc__box_offer_all(ctx);
 }
 
