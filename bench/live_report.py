@@ -7,8 +7,11 @@ records and locality-eval's per-job lines for them, and prints one table:
 mean and p95 over multi-node jobs of each job's mean pairwise hops, the
 mean's ratio to the first row (select/linear) and to the ideal (the most
 compact placement the core finds for each job's size on an empty machine),
-mean wait, makespan. Replay rows (locality-replay's per-job CSV for the
-same workload) follow, for comparing live with replay.
+mean wait, makespan. A last row, "bound", puts every multi-node job at
+its size's ideal: no placement does better, so its x_first is the least
+ratio to select/linear any policy can reach on that run. Replay rows
+(locality-replay's per-job CSV for the same workload) follow, for
+comparing live with replay.
 
   live_report.py [--ideal FILE] [--title TEXT]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
@@ -80,10 +83,12 @@ def row(name, per_job, ideal, waits, makespan):
     multi = [(k, h) for k, h in per_job if k > 1]
     hops = [h for _, h in multi]
     best = [ideal.get(k) for k, _ in multi]
-    to_ideal = (mean(hops) / mean(best)) if best and None not in best else float("nan")
+    known = best and None not in best
+    to_ideal = (mean(hops) / mean(best)) if known else float("nan")
     return {"name": name, "jobs": len(per_job), "multi": len(multi),
             "mean": mean(hops), "p95": percentile(hops, 95),
-            "ideal": to_ideal, "wait": mean(waits), "makespan": makespan}
+            "ideal": to_ideal, "wait": mean(waits), "makespan": makespan,
+            "bound": best if known else None}
 
 
 def live_row(name, jobcomp, evalf, ideal):
@@ -120,6 +125,12 @@ def print_table(title, rows, base):
         print("%-30s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f" % (
             r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], ratio,
             ideal, r["wait"], r["makespan"]))
+    if base and base["bound"]:
+        b = base["bound"]
+        print("%-30s %5d %5d %7.3f %7.2f %8.3f %8.3f %8s %9s" % (
+            "bound (each size's ideal)", base["jobs"], base["multi"],
+            mean(b), percentile(b, 95), mean(b) / base["mean"], 1.0,
+            "-", "-"))
 
 
 def main():
