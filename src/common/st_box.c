@@ -36,122 +36,14 @@
  *
  * Box tests are O(1): prefix sums over the candidate counts on a grid
  * extended to twice the length of each torus dimension, so a wrapping
- * box is one rectangle in it.
+ * box is one rectangle in it (the workspace and its tables are in
+ * st_box_ws.c, shared through st_box.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "st_one.h"
-
-#define BOX_MAX_SHAPES 64 /* most compact shapes tried per request */
-#define BOX_GROUP_REF 6   /* equally compact shapes used as blockers */
-#define BOX_DOUBLE_REF 3  /* shapes of twice the size used as blockers */
-#define BOX_CHUNK 6       /* shapes scanned together */
-#define BOX_MAX_REF (BOX_GROUP_REF + BOX_DOUBLE_REF)
-
-typedef struct box_shape {
-	int e[LOC_MAX_DIMS];
-	double pair_hops; /* of a full box of points of this shape */
-} box_shape_t;
-
-typedef struct box_ws {
-	const loc_grid_t *grid;
-	int nd, npoints, nnodes, npp;
-	int dims[LOC_MAX_DIMS];
-	bool torus[LOC_MAX_DIMS];
-	int stride[LOC_MAX_DIMS];  /* grid point strides */
-	int ext[LOC_MAX_DIMS];     /* extended length: 2L torus, L mesh */
-	int pstride[LOC_MAX_DIMS]; /* prefix array strides (ext + 1) */
-	size_t psize;
-	int *coord;     /* [npoints * nd] point coordinates */
-	int *cnt;       /* [npoints] candidate nodes per point */
-	int *pre;       /* candidate count prefix sums */
-	int *rpre;      /* free-origin prefix sums of one blocker shape */
-	uint8_t *rfree; /* [npoints] free origins of one blocker shape */
-	int *acc;       /* [BOX_CHUNK * npoints] destroyed boxes */
-	int *list;      /* [BOX_CHUNK * npoints] feasible placements */
-	int *sorted;    /* [BOX_CHUNK * npoints] the same, by cost */
-	int *bucket;    /* counting sort buckets */
-	int nbucket;
-	int *nodes;     /* [nnodes] placement being offered */
-	box_shape_t shape[BOX_MAX_SHAPES];
-	int nshapes;
-	box_shape_t dbl[BOX_DOUBLE_REF];
-	int ndbl;
-	loc__box_index_t *one; /* one-node index kept between decisions
-				* (st_box_index.c), built on first use */
-} box_ws_t;
-
-/* ------------------------------------------------------------------ */
-/* Workspace                                                           */
-/* ------------------------------------------------------------------ */
-
-static void _ws_destroy(void *state)
-{
-	box_ws_t *w = state;
-
-	if (!w)
-		return;
-	free(w->coord);
-	free(w->cnt);
-	free(w->pre);
-	free(w->rpre);
-	free(w->rfree);
-	free(w->acc);
-	free(w->list);
-	free(w->sorted);
-	free(w->bucket);
-	free(w->nodes);
-	loc__box_index_destroy(w->one);
-	free(w);
-}
-
-static box_ws_t *_ws_create(const loc_grid_t *grid)
-{
-	const loc_shape_t *sh = loc_grid_shape(grid);
-	box_ws_t *w = calloc(1, sizeof(*w));
-	size_t chunk;
-
-	if (!w)
-		return NULL;
-	w->grid = grid;
-	w->nd = sh->ndims;
-	w->npoints = loc_grid_npoints(grid);
-	w->nnodes = loc_grid_nnodes(grid);
-	w->npp = sh->nodes_per_point;
-	w->psize = 1;
-	for (int d = w->nd - 1; d >= 0; d--) {
-		w->dims[d] = sh->dims[d];
-		w->torus[d] = sh->torus[d] && sh->dims[d] > 1;
-		w->stride[d] = d == w->nd - 1 ?
-				       1 : w->stride[d + 1] * w->dims[d + 1];
-		w->ext[d] = w->torus[d] ? 2 * w->dims[d] : w->dims[d];
-		w->pstride[d] = (int)w->psize;
-		w->psize *= (size_t)w->ext[d] + 1;
-	}
-	chunk = (size_t)BOX_CHUNK * w->npoints;
-	w->nbucket = BOX_MAX_REF * w->npoints + 2;
-	w->coord = malloc(sizeof(int) * w->npoints * w->nd);
-	w->cnt = malloc(sizeof(int) * w->npoints);
-	w->pre = malloc(sizeof(int) * w->psize);
-	w->rpre = malloc(sizeof(int) * w->psize);
-	w->rfree = malloc(w->npoints);
-	w->acc = malloc(sizeof(int) * chunk);
-	w->list = malloc(sizeof(int) * chunk);
-	w->sorted = malloc(sizeof(int) * chunk);
-	w->bucket = malloc(sizeof(int) * w->nbucket);
-	w->nodes = malloc(sizeof(int) * w->nnodes);
-	if (!w->coord || !w->cnt || !w->pre || !w->rpre || !w->rfree ||
-	    !w->acc || !w->list || !w->sorted || !w->bucket || !w->nodes) {
-		_ws_destroy(w);
-		return NULL;
-	}
-	for (int p = 0; p < w->npoints; p++)
-		for (int d = 0; d < w->nd; d++)
-			w->coord[p * w->nd + d] = p / w->stride[d] % w->dims[d];
-	return w;
-}
+#include "st_box.h"
 
 static int _box_init(const loc_grid_t *grid, const loc_curve_t *curve,
 		     const loc_policy_t *policy, void **state,
@@ -159,91 +51,11 @@ static int _box_init(const loc_grid_t *grid, const loc_curve_t *curve,
 {
 	(void)curve;
 	(void)policy;
-	*state = _ws_create(grid);
+	*state = loc__box_ws_create(grid);
 	if (!*state)
 		return loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				     "out of memory building box tables");
 	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Prefix sums                                                         */
-/* ------------------------------------------------------------------ */
-
-/* Fills the slab of pre at dimension d (prefix index pbase, grid point
- * gbase) from per-point values (ival, else bval); the last dimension is
- * summed here. */
-static void _fill(const box_ws_t *w, int d, size_t pbase, int gbase,
-		  const int *ival, const uint8_t *bval, int *pre)
-{
-	int L = w->dims[d];
-
-	if (d == w->nd - 1) {
-		int *row = pre + pbase, run = 0;
-
-		row[0] = 0;
-		if (ival)
-			for (int x = 0; x < L; x++)
-				row[x + 1] = run += ival[gbase + x];
-		else
-			for (int x = 0; x < L; x++)
-				row[x + 1] = run += bval[gbase + x];
-		/* The periodic second lap of a torus dimension. */
-		for (int c = L + 1; c <= w->ext[d]; c++)
-			row[c] = run + row[c - L];
-		return;
-	}
-	memset(pre + pbase, 0, sizeof(int) * w->pstride[d]);
-	for (int c = 1, x = 0; c <= w->ext[d]; c++) {
-		_fill(w, d + 1, pbase + (size_t)c * w->pstride[d],
-		      gbase + x * w->stride[d], ival, bval, pre);
-		if (++x == L)
-			x = 0;
-	}
-}
-
-/* Builds inclusive-exclusive prefix sums of the per-point values
- * (periodic on torus dimensions) into pre. */
-static void _prefix(const box_ws_t *w, const int *ival, const uint8_t *bval,
-		    int *pre)
-{
-	_fill(w, 0, 0, 0, ival, bval, pre);
-	for (int d = w->nd - 2; d >= 0; d--) {
-		size_t inner = w->pstride[d];
-		size_t span = inner * (w->ext[d] + 1);
-
-		for (size_t base = 0; base < w->psize; base += span)
-			for (int c = 1; c <= w->ext[d]; c++) {
-				int *dst = pre + base + c * inner;
-				const int *src = dst - inner;
-
-				for (size_t i = 0; i < inner; i++)
-					dst[i] += src[i];
-			}
-	}
-}
-
-/* Sum over the extended box [lo, lo + len) (each within ext). */
-static int _query(const box_ws_t *w, const int *pre, const int *lo,
-		  const int *len)
-{
-	int sum = 0;
-
-	for (int m = 0; m < (1 << w->nd); m++) {
-		size_t idx = 0;
-		int neg = 0;
-
-		for (int d = 0; d < w->nd; d++) {
-			if (m >> d & 1) {
-				idx += (size_t)(lo[d] + len[d]) * w->pstride[d];
-			} else {
-				idx += (size_t)lo[d] * w->pstride[d];
-				neg ^= 1;
-			}
-		}
-		sum += neg ? -pre[idx] : pre[idx];
-	}
-	return sum;
 }
 
 /* ------------------------------------------------------------------ */
@@ -476,7 +288,7 @@ static void _add_blocked(box_ws_t *w, const int *r, int nlist,
 			base += (ptrdiff_t)lo[d] * w->pstride[d];
 		}
 		if (clipped) {
-			w->acc[tag] += _query(w, w->rpre, lo, len);
+			w->acc[tag] += loc__box_query(w, w->rpre, lo, len);
 		} else {
 			const int *at = w->rpre + base;
 			int sum = 0;
@@ -494,7 +306,7 @@ static void _blocker(box_ws_t *w, const int *r, int need)
 {
 	memset(w->rfree, 0, w->npoints);
 	_scan(w, r, need, w->rfree, NULL, NULL, 0);
-	_prefix(w, NULL, w->rfree, w->rpre);
+	loc__box_prefix(w, NULL, w->rfree, w->rpre);
 }
 
 /* Builds the node list of a placement; returns how many (== k). */
@@ -580,7 +392,7 @@ static int _offer_all(box_ws_t *w, loc__ctx_t *ctx)
 	for (int v = 0; v < ctx->nnodes; v++)
 		if (ctx->free[v])
 			w->cnt[loc_grid_node_point(w->grid, v)]++;
-	_prefix(w, w->cnt, NULL, w->pre);
+	loc__box_prefix(w, w->cnt, NULL, w->pre);
 
 	w->nshapes = 0;
 	_shapes(w, 0, p, e, w->shape, &w->nshapes, BOX_MAX_SHAPES);
@@ -650,11 +462,11 @@ int loc__box_offer_all(loc__ctx_t *ctx)
 	 * (it falls back to boxes only when no curve interval fits). */
 	if (ctx->policy->strategy == LOC_STRATEGY_BOX && ctx->state)
 		return _offer_all(ctx->state, ctx);
-	w = _ws_create(ctx->grid);
+	w = loc__box_ws_create(ctx->grid);
 	if (!w)
 		return LOC_ENOMEM;
 	rc = _offer_all(w, ctx);
-	_ws_destroy(w);
+	loc__box_ws_destroy(w);
 	return rc;
 }
 
@@ -673,5 +485,5 @@ const loc__strategy_ops_t loc__st_box = {
 	.name = "box",
 	.select = _box_select,
 	.init = _box_init,
-	.fini = _ws_destroy,
+	.fini = loc__box_ws_destroy,
 };

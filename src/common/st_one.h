@@ -28,7 +28,7 @@ int loc__one_box(loc__ctx_t *ctx, int *cnt, int *acc);
 
 /* ---- loc__one_box() in parts, for updating counts point by point --- */
 
-#define LOC__BOX_ONE_DOMINOES 3 /* as BOX_DOUBLE_REF in st_box.c */
+#define LOC__BOX_ONE_DOMINOES 3 /* as BOX_DOUBLE_REF in st_box.h */
 
 /* What a point's blocking count depends on: the domino dimensions (the
  * first three longer than 1, none on a one-point grid) and the cost
