@@ -3,7 +3,9 @@
  * select_locality.h - what the files of the select/locality glue share.
  *
  * The plugin is split by concern:
- *   select_locality.c  the symbol block, init/fini and every select_p_*
+ *   select_locality.c  the symbol block, the plugin state, init/fini and
+ *                      every select_p_* but those of sl_info.c
+ *   sl_info.c          the nodeinfo/jobinfo data: all that clients run
  *   sl_conf.c          locality.conf -> machine (grid, node map, allocators)
  *   sl_state.c         the ledger of running jobs and the per-node view
  *   sl_modes.c         job_test in its modes, resv_test, CompactWait
@@ -287,6 +289,21 @@ bitstr_t *sl_plugin_resv_pick(const char *partition, const char *name,
 /* `scontrol show config` lines (SELECT_CONFIG_INFO): a List of
  * config_key_pair_t, or NULL when the plugin is not the one in use. */
 List sl_plugin_config_pairs(void);
+
+/* ------------------------------------------------------------------ */
+/* sl_info.c: per-node and per-job data for Slurm and its clients      */
+/* ------------------------------------------------------------------ */
+
+#define SL_NODEINFO_MAGIC 0x10ca
+
+/* Per-node data sinfo and scontrol show; packed for clients. */
+struct select_nodeinfo {
+	uint16_t magic;
+	uint16_t alloc_cpus;
+	uint64_t alloc_memory;
+	char *tres_alloc_fmt_str;
+	double tres_alloc_weighted;
+};
 
 /* ------------------------------------------------------------------ */
 /* sl_running.c: the locality.conf in use, across a self-restart        */
