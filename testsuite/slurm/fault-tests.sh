@@ -66,6 +66,14 @@
 #      line naming locality.conf:4; restarted with the file fixed, every
 #      job is still known. (select/locality keeps no state file of its
 #      own: its ledger is rebuilt from the jobs slurmctld recovers.)
+#   g  nodes slow to complete a job (an Epilog that sleeps 8 s): while a
+#      compact block of 8 nodes is COMPLETING and 4 other nodes are free,
+#      sbatch --test-only (WILL_RUN) plans a 4-node job now on the 4, and
+#      a 12-node job a second on or later, on all 12 (sched/backfill
+#      would not start a job on completing nodes, and would reserve the
+#      free ones it was given meanwhile); a 4-node job submitted then
+#      starts at once on the 4. Under linear, the 4-node job's check and
+#      what WILL_RUN answers, for the figures
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
@@ -77,7 +85,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 GRACE_MS=10000 # acknowledged this long before a kill: must survive it
 
-BUILD="" PLUGDIR="" SHORT=0 ONLY="" CONTROL=a,b,c,d,e,f RESTARTS="" SEED=1 RUNROOT="" KEEP=0
+BUILD="" PLUGDIR="" SHORT=0 ONLY="" CONTROL=a,b,c,d,e,f,g RESTARTS="" SEED=1 RUNROOT="" KEEP=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
@@ -88,7 +96,7 @@ while [ $# -gt 0 ]; do
 	--seed) SEED=$2; shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,72p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,80p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "fault-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -106,7 +114,7 @@ CLEANUP_FIRST=stop_submitter
 SUBMITTER=""
 
 # The helpers, then one file per case (the checks are described above).
-for part in common case-a case-b case-c case-d case-e case-f; do
+for part in common case-a case-b case-c case-d case-e case-f case-g; do
 	. "$HERE/fault/$part.sh"
 done
 
@@ -129,11 +137,11 @@ main() {
 		note "every case runs under select/locality; cases ${CONTROL//,/ } then under select/linear as the control (same jobs, same timing)"
 	fi
 	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/select_locality.so" ]; then
-		for c in a b c d e f; do
+		for c in a b c d e f g; do
 			want "$c" && not_ok "$c: fault case" "plugin not built"
 		done
 	else
-		for c in a b c d e f; do
+		for c in a b c d e f g; do
 			want "$c" || continue
 			for sel in locality linear; do
 				[ "$sel" = linear ] && ! _control "$c" && continue

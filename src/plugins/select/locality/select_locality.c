@@ -370,8 +370,9 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 	return SLURM_SUCCESS;
 }
 
-/* The job is ending: its nodes are free for the next placement (slurmctld
- * still keeps COMPLETING nodes out until their epilog is done). */
+/* The job is ending: its nodes are free for the next placement (RUN_NOW
+ * still keeps COMPLETING nodes out until their epilog is done, and
+ * WILL_RUN counts them free a second on: sl_modes.c). */
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
 	if (!_active)

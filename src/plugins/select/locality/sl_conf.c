@@ -94,6 +94,7 @@ void sl_machine_destroy(sl_machine_t *m)
 	loc_tiers_fini(&m->scratch.ref_tiers);
 	xfree(m->scratch.ref_out);
 	xfree(m->scratch.tmp);
+	xfree(m->scratch.settling);
 	xfree(m->scratch.cpus);
 	loc_planner_destroy(m->scratch.planner);
 	xfree(m->scratch.running);

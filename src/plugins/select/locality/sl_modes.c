@@ -87,6 +87,8 @@ typedef struct will_run {
 	sl_ctx_t *c;
 	List preemptee_candidates;
 	bool holds_dropped;
+	int settle;   /* the release index of the settling nodes, or -1 */
+	bool settled; /* ... released */
 } will_run_t;
 
 static int _plan_place(void *arg, int64_t t, int *out, int *k)
@@ -99,22 +101,60 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 	return rc;
 }
 
-/* PF holds are short: they bind now, and later times ignore them. */
+/*
+ * Free nodes still completing a job (epilog, slurmd's report) are no
+ * candidates now: RUN_NOW cannot take them, and sched/backfill does not
+ * start a job whose nodes include one, but moves its start a second on
+ * and reserves the nodes it was given, free ones too, meanwhile. They join
+ * the projection as a release of their own a second from now, so a job
+ * that fits on the settled free nodes starts on them, and one that wants
+ * the completing ones gets its start then. Returns how many there are.
+ */
+static int _settling(will_run_t *w)
+{
+	sl_ctx_t *c = w->c;
+	uint8_t *settling = c->m->scratch.settling;
+	int n = 0;
+
+	for (int g = 0; g < c->m->ncore; g++) {
+		node_record_t *node;
+
+		/* ok[] nodes are slurmctld's (sl_ctx_fill_ok). */
+		settling[g] = c->ok[g] && !c->held[g] &&
+			      (node = node_record_table_ptr[c->m->to_slurm[g]]) &&
+			      IS_NODE_COMPLETING(node);
+		if (settling[g]) {
+			c->cand[g] = 0;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* PF holds are short: they bind now, and later times ignore them; the
+ * settling nodes join at their own release. */
 static int _plan_release(void *arg, int i)
 {
 	will_run_t *w = arg;
 	sl_ctx_t *c = w->c;
+	const uint8_t *settling = c->m->scratch.settling;
 	int n = 0;
 
-	if (!w->holds_dropped) {
+	if (i == w->settle)
+		w->settled = true;
+	if (!w->holds_dropped || i == w->settle) {
 		for (int g = 0; g < c->m->ncore; g++) {
 			uint8_t was = c->cand[g];
 
-			c->cand[g] = c->ok[g] && !c->held[g];
+			c->cand[g] = c->ok[g] && !c->held[g] &&
+				     (w->settled || w->settle < 0 ||
+				      !settling[g]);
 			n += c->cand[g] && !was;
 		}
 		w->holds_dropped = true;
 	}
+	if (i == w->settle)
+		return n;
 	return n + sl_ctx_release(c, c->m->scratch.running[i]);
 }
 
@@ -139,8 +179,8 @@ static int _plan_widen_now(void *arg)
 	return sl_count(w->c->cand, w->c->m->ncore) - before;
 }
 
-/* The ledger's jobs and their expected ends, in scratch. Returns the
- * count. */
+/* The ledger's jobs and their expected ends, in scratch, with room for
+ * one more release after them. Returns the count. */
 static int _running(sl_ctx_t *c)
 {
 	sl_scratch_t *s = &c->m->scratch;
@@ -148,9 +188,9 @@ static int _running(sl_ctx_t *c)
 	ListIterator it;
 	sl_ledger_job_t *j;
 
-	if (n > s->nrunning_cap) {
+	if (n + 1 > s->nrunning_cap) {
 		/* Grown once: a machine rarely runs more jobs than nodes. */
-		s->nrunning_cap = MAX(n, c->m->ncore);
+		s->nrunning_cap = MAX(n + 1, c->m->ncore + 1);
 		xrecalloc(s->running, s->nrunning_cap, sizeof(*s->running));
 		xrecalloc(s->ends, s->nrunning_cap, sizeof(*s->ends));
 	}
@@ -177,7 +217,8 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 {
 	sl_scratch_t *s = &c->m->scratch;
 	will_run_t w = { .c = c,
-			 .preemptee_candidates = preemptee_candidates };
+			 .preemptee_candidates = preemptee_candidates,
+			 .settle = -1 };
 	loc_plan_ops_t ops = {
 		.place = _plan_place,
 		.release = _plan_release,
@@ -196,8 +237,12 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	}
 	sl_ctx_fill_busy(c);
 	sl_ctx_apply_holds(c);
-	req.ncand = sl_count(c->cand, c->m->ncore);
 	req.nrunning = _running(c);
+	if (_settling(&w)) {
+		w.settle = req.nrunning++;
+		s->ends[w.settle] = c->now + 1;
+	}
+	req.ncand = sl_count(c->cand, c->m->ncore);
 	req.ends = s->ends;
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
