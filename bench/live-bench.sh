@@ -11,8 +11,8 @@
 # weights shape a second replay with its weight tiers, --node-weight). A
 # benchmark, not a test: it never fails on the figures.
 #
-#   bench/live-bench.sh [--shapes per-node,per-row,weights]
-#                       [--configs linear,cons_tres,mm,bestfit/hilbert]
+#   bench/live-bench.sh [--shapes per-node,per-row,weights,shuffled]
+#                       [--configs linear,cons_tres,pack@30,pack,bestfit/hilbert]
 #                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
 #                       [--workload FILE] [--out DIR] [--build DIR]
 #
@@ -26,7 +26,11 @@
 # or a WORKLOAD file (workload.sh's format) given with --workload.
 # Everything lands in --out (default build/live-bench): each run's
 # jobcomp, locality-eval output and slurmctld log, and report.txt.
-# Each run takes about two minutes. Uses ports 6817 and 17001-17064.
+# Shapes are cluster.sh --shape's: per-node, per-row, weights (per-row,
+# the last two rows Weight=100) and shuffled (a line per node, listed out
+# of wiring order); the wiring (locality.conf) is name order in all.
+# Each run takes two to three minutes (the defaults: 20 runs, about an
+# hour). Uses ports 6817 and 17001-17064.
 
 set -u
 PROG=live-bench.sh
@@ -35,7 +39,8 @@ CLUSTER=$REPO/testsuite/slurm/cluster.sh
 WORKLOAD=$REPO/testsuite/slurm/workload.sh
 ALLNODES="n[001-064]"
 
-SHAPES="per-node,per-row,weights" CONFIGS="linear,cons_tres,mm,bestfit/hilbert"
+SHAPES="per-node,per-row,weights,shuffled"
+CONFIGS="linear,cons_tres,pack@30,pack,bestfit/hilbert"
 SEED=1 JOBS=160 MAXN=24 GAP=0.55 WLFILE="" OUT="" BUILD=$REPO/build
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -48,7 +53,7 @@ while [ $# -gt 0 ]; do
 	--workload) WLFILE=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
