@@ -20,8 +20,9 @@
 #                (testsuite/slurm/load-test.sh --short)
 #   fault        short form: slurmd killed, drain/down and resume,
 #                reconfigure, slurmctld kill -9, locality.conf moving
-#                nodes, state files cut short, under select/locality; the
-#                kill -9 under select/linear too on the host's Slurm
+#                nodes, state files cut short, slow epilogs, under
+#                select/locality; the kill -9 under select/linear too on
+#                the host's Slurm
 #                (testsuite/slurm/fault-tests.sh --short --control d)
 #   slurm-suites Slurm's own expect and python tests about node selection
 #                and allocation (testsuite/slurm/slurm-suites.ci), under
