@@ -17,9 +17,10 @@
 #                       [--workload FILE] [--out DIR] [--build DIR]
 #
 # A locality configuration is
-# STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][~NODEWEIGHT] (e.g. mm,
+# STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][~NODEWEIGHT] (e.g. mm,
 # bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30, pack@30:0.3 also
-# CompactTolerance=0.3, pack@30~compact also NodeWeight=compact); linear
+# CompactTolerance=0.3, pack@30%30 also PlanWindow=30, pack@30~compact
+# also NodeWeight=compact); linear
 # and cons_tres are Slurm's plugins.
 # The workload is workload.sh gen's seeded stream (node counts log-uniform
 # in 1..--max-nodes, runtimes ~5 s, Poisson arrivals --gap s apart),
@@ -53,7 +54,7 @@ while [ $# -gt 0 ]; do
 	--workload) WLFILE=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -102,13 +103,14 @@ else
 fi
 "$WORKLOAD" to-swf "$WL" >"$OUT/workload.swf" || die "workload.sh to-swf failed"
 
-# parse_cfg STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][~NODEWEIGHT] - sets
-# S C W CW CT NW (strategy, curve, walltime mode, CompactWait,
-# CompactTolerance, NodeWeight).
+# parse_cfg STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][~NODEWEIGHT] -
+# sets S C W CW CT PW NW (strategy, curve, walltime mode, CompactWait,
+# CompactTolerance, PlanWindow, NodeWeight).
 parse_cfg() {
 	local spec=$1
-	NW=tiers
+	NW=tiers PW=0
 	case $spec in *~*) NW=${spec#*~}; spec=${spec%%~*} ;; esac
+	case $spec in *%*) PW=${spec#*%}; spec=${spec%%%*} ;; esac
 	CW=0 CT=0.2
 	case $spec in *@*) CW=${spec#*@}; spec=${spec%%@*} ;; esac
 	case $CW in *:*) CT=${CW#*:}; CW=${CW%%:*} ;; esac
@@ -120,15 +122,15 @@ parse_cfg() {
 
 # tag_of CONFIG - a file name for the configuration.
 tag_of() {
-	echo "$1" | tr '/+@:~' '_____'
+	echo "$1" | tr '/+@:%~' '______'
 }
 
 # conf_for CONFIG FILE - the locality.conf of a configuration.
 conf_for() {
 	parse_cfg "$1"
 	# The wiring is name order whatever order slurm.conf lists nodes in.
-	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\nNodeWeight=%s\n' \
-		"$ALLNODES" "$S" "$C" "$W" "$CW" "$CT" "$NW" >"$2"
+	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\nPlanWindow=%s\nNodeWeight=%s\n' \
+		"$ALLNODES" "$S" "$C" "$W" "$CW" "$CT" "$PW" "$NW" >"$2"
 }
 
 # The ideal for k nodes: the most compact set any of the core's exact or
@@ -195,7 +197,8 @@ replay_all() {
 		parse_cfg "$cfg"
 		"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
 			-s "$S/$C" -w "$W" --compact-wait "$CW" \
-			--compact-tolerance "$CT" "$@" --no-recorded --no-svg -q \
+			--compact-tolerance "$CT" --plan-window "$PW" "$@" \
+			--no-recorded --no-svg -q \
 			--out "$dir/$(tag_of "$cfg")" >/dev/null 2>&1 ||
 			die "locality-replay failed for $cfg"
 	done

@@ -12,8 +12,9 @@
 #   bench/replay-sweep.sh [--seeds 1,2,3,4,5] [--gap 0.55] [--weights]
 #                         [--pad SEC] [--out DIR] [--build DIR] CONFIG...
 #
-# CONFIG is STRATEGY[/CURVE][@WAIT[:TOL]][+WALLTIME] (pack@30:0.1 is
-# Strategy=pack CompactWait=30 CompactTolerance=0.1). For each it prints
+# CONFIG is STRATEGY[/CURVE][@WAIT[:TOL]][%WINDOW][+WALLTIME]
+# (pack@30:0.1%30 is Strategy=pack CompactWait=30 CompactTolerance=0.1
+# PlanWindow=30). For each it prints
 # the mean over the seeds of the hops and of the ratio to the linear model of the same
 # seed (the worst seed in brackets) for the mean over multi-node jobs of
 # each job's mean pairwise hops and for the mean wait, and the mean of
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
 	--pad) PAD=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -51,14 +52,16 @@ printf 'Dimensions=8x8\nTorus=yes\nStrategy=pack\nCurve=hilbert\n' >"$OUT/base.c
 
 # run SEED CONFIG DIR - one replay.
 run() {
-	local spec=$2 s w=none cw=0 ct=0.2
+	local spec=$2 s w=none cw=0 ct=0.2 pw=0
 	case $spec in *+*) w=${spec#*+}; spec=${spec%%+*} ;; esac
+	case $spec in *%*) pw=${spec#*%}; spec=${spec%%%*} ;; esac
 	case $spec in *@*) cw=${spec#*@}; spec=${spec%%@*} ;; esac
 	case $cw in *:*) ct=${cw#*:}; cw=${cw%%:*} ;; esac
 	s=$spec
 	case $s in */*) ;; *) s=$s/hilbert ;; esac
 	"$REPLAY" --trace "$OUT/w$1.swf" --config "$OUT/base.conf" -s "$s" \
 		-w "$w" --compact-wait "$cw" --compact-tolerance "$ct" \
+		--plan-window "$pw" \
 		${WEIGHTS[@]+"${WEIGHTS[@]}"} --no-recorded --no-svg -q --out "$3" >/dev/null 2>&1 ||
 		{ echo "$PROG: locality-replay failed: seed $1, $2" >&2; exit 1; }
 }
@@ -72,7 +75,7 @@ for seed in "${seeds[@]}"; do
 				{ $4 += pad; print }' >"$OUT/w$seed.swf" || exit 1
 	run "$seed" bestfit/rowmajor "$OUT/r$seed-linear"
 	for cfg in "$@"; do
-		run "$seed" "$cfg" "$OUT/r$seed-$(echo "$cfg" | tr '/@:+' '____')"
+		run "$seed" "$cfg" "$OUT/r$seed-$(echo "$cfg" | tr '/@:+%' '_____')"
 	done
 done
 
@@ -95,7 +98,9 @@ print(f"{'configuration':24s} {'hops':>6s} {'hops x linear':>16s} {'p95':>5s} "
       f"{'wait x linear':>16s}")
 lin = {s: figures(f"{out}/r{s}-linear") for s in seeds}
 for c in ['linear model'] + cfgs:
-    tag = c.replace('/', '_').replace('@', '_').replace(':', '_').replace('+', '_')
+    tag = c
+    for ch in '/@:+%':
+        tag = tag.replace(ch, '_')
     f = lin if c == 'linear model' else {s: figures(f"{out}/r{s}-{tag}") for s in seeds}
     h = [f[s][0] / lin[s][0] for s in seeds]
     w = [f[s][2] / lin[s][2] for s in seeds]

@@ -157,6 +157,7 @@ void loc_policy_init(loc_policy_t *policy)
 	policy->node_weight = LOC_NODE_WEIGHT_TIERS;
 	policy->compact_wait = 0;
 	policy->compact_tolerance = 0.2;
+	policy->plan_window = 0;
 }
 
 bool loc__policy_sl(const loc_policy_t *policy)
@@ -192,9 +193,10 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 		       NULL;
 	if (!(policy->sl_tolerance >= 0.0) ||
 	    !(policy->pack_tolerance >= 0.0) ||
-	    !(policy->compact_tolerance >= 0.0) || policy->compact_wait < 0)
+	    !(policy->compact_tolerance >= 0.0) || policy->compact_wait < 0 ||
+	    policy->plan_window < 0)
 		return loc_error_set(err, LOC_EINVAL, NULL, 0,
-				     "tolerances and CompactWait must be >= 0"),
+				     "tolerances, CompactWait and PlanWindow must be >= 0"),
 		       NULL;
 	n = loc_grid_nnodes(grid);
 	a = calloc(1, sizeof(*a));

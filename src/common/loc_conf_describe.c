@@ -65,6 +65,7 @@ static int _d_policy(desc_t *d, const loc_policy_t *pol,
 		(long long)pol->compact_wait);
 	D_FIELD(compact_tolerance, "CompactTolerance=%g",
 		pol->compact_tolerance);
+	D_FIELD(plan_window, "PlanWindow=%lld", (long long)pol->plan_window);
 #undef D_FIELD
 	return n;
 }

@@ -43,6 +43,7 @@ static const char *const _keys[K_COUNT + 1] = {
 	[K_PACK_TOL] = "PackTolerance",
 	[K_COMPACT_WAIT] = "CompactWait",
 	[K_COMPACT_TOL] = "CompactTolerance",
+	[K_PLAN_WINDOW] = "PlanWindow",
 	[K_NODENAME] = "NodeName",
 	[K_COORDS] = "Coords",
 	[K_PARTITION] = "PartitionName",
@@ -54,7 +55,8 @@ static const char *const _keys[K_COUNT + 1] = {
 	((1u << K_STRATEGY) | (1u << K_CURVE) | (1u << K_WALLTIME) |    \
 	 (1u << K_SLTOL) | (1u << K_PAGING_SIZE) | (1u << K_PAGING_INDEX) | \
 	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT) | \
-	 (1u << K_PACK_TOL) | (1u << K_COMPACT_WAIT) | (1u << K_COMPACT_TOL))
+	 (1u << K_PACK_TOL) | (1u << K_COMPACT_WAIT) | (1u << K_COMPACT_TOL) | \
+	 (1u << K_PLAN_WINDOW))
 
 /* ===================================================================== */
 /* Internal functions: helpers                                           */
@@ -266,6 +268,11 @@ static int _policy_key(conf_parser_t *p, loc_policy_t *pol, int key,
 			return LOC_EPARSE;
 		pol->compact_wait = v;
 		return 0;
+	case K_PLAN_WINDOW:
+		if (_int_key(p, key, val, line, 0, 86400, &v))
+			return LOC_EPARSE;
+		pol->plan_window = v;
+		return 0;
 	case K_PAGING_SIZE:
 		if (_int_key(p, key, val, line, 0, 10, &v))
 			return LOC_EPARSE;
@@ -336,6 +343,9 @@ void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 		break;
 	case K_COMPACT_TOL:
 		dst->compact_tolerance = src->compact_tolerance;
+		break;
+	case K_PLAN_WINDOW:
+		dst->plan_window = src->plan_window;
 		break;
 	}
 }

@@ -94,6 +94,39 @@ static int64_t _when(const loc_plan_request_t *req, const plan_event_t *e)
 	return e->end > req->now ? e->end : req->now + 1;
 }
 
+/*
+ * Which releases are offered together. Width 0: the jobs ending at one
+ * time. Width W > 0 (PlanWindow): windows of end times, as
+ * select/cons_tres releases running jobs for sched/backfill. The first
+ * window closes W seconds past the first end rounded up to a multiple of
+ * W (windows fall on a grid, as cons_tres's do); each later window is at
+ * least twice as long, so a far start costs few offers.
+ */
+typedef struct plan_window {
+	int64_t width;
+	int64_t base;  /* the first end, rounded up; 0: not yet */
+	int64_t close; /* the current window's last second */
+} plan_window_t;
+
+/* Whether a release at next joins the one at t (the window's last so far). */
+static bool _same_window(plan_window_t *win, int64_t t, int64_t next)
+{
+	if (win->width <= 0)
+		return next == t;
+	if (!win->base) {
+		win->base = t + (win->width - t % win->width);
+		win->close = win->base + win->width;
+	}
+	if (next <= win->close)
+		return true;
+	/* t closes this window; the next one reaches at least to next. */
+	while (next > win->close) {
+		win->width *= 2;
+		win->close = win->base + win->width;
+	}
+	return false;
+}
+
 /* The plan's state between offers. */
 typedef struct plan_walk {
 	loc_planner_t *p;
@@ -174,6 +207,7 @@ int loc_plan_earliest(loc_planner_t *p, const loc_plan_request_t *req,
 	}
 	if (rc == 0 && !req->now_only) {
 		int gained = 0;
+		plan_window_t win = { .width = req->window };
 
 		rc = _order(p, req, err);
 		for (int i = 0; rc == 0 && i < req->nrunning; i++) {
@@ -181,10 +215,11 @@ int loc_plan_earliest(loc_planner_t *p, const loc_plan_request_t *req,
 			int64_t t = _when(req, e);
 
 			gained += ops->release(arg, e->job);
-			/* Every job ending at this time goes first; a release
-			 * that freed nothing usable changes no answer. */
+			/* Every job ending in this window goes first; a
+			 * release that freed nothing usable changes no
+			 * answer. */
 			if (i + 1 < req->nrunning &&
-			    _when(req, &p->events[i + 1]) == t)
+			    _same_window(&win, t, _when(req, &p->events[i + 1])))
 				continue;
 			ncand += gained;
 			if (gained > 0 && ncand >= req->need)

@@ -15,8 +15,10 @@
  *   2. if nothing fits, or the job declines what fits, let the driver widen
  *      "now" once (the plugin drops PF holds and frees preemptable jobs);
  *   3. release the running jobs in order of their expected ends, every job
- *      ending at one time together, and place again after each release
- *      that leaves enough candidates;
+ *      ending at one time together (or, with a window, every job ending in
+ *      one window of end times, offered at the window's last end, as
+ *      select/cons_tres answers sched/backfill), and place again after
+ *      each release that leaves enough candidates;
  *   4. the first placement the job takes is the answer.
  * A job waiting for a compact set (CompactWait, loc_patience.h) that
  * declines the placement it could take now gets no answer (LOC_ENOFIT,
@@ -76,6 +78,8 @@ typedef struct loc_plan_request {
 	int need;             /* fewest candidates any placement needs */
 	int64_t deadline;     /* CompactWait: a declined set is taken then */
 	bool now_only;        /* only now (Slurm's TEST_NOW_ONLY) */
+	int64_t window;       /* PlanWindow: seconds of end times released
+			       * together (0: each end time on its own) */
 } loc_plan_request_t;
 
 typedef struct loc_plan_answer {

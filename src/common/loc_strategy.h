@@ -98,11 +98,14 @@ typedef struct loc_policy {
 				     * placement (0 = never; loc_patience.h) */
 	double compact_tolerance;   /* ... one within this fraction of the
 				     * hops it would get on idle nodes */
+	int64_t plan_window;        /* earliest-start plans release running
+				     * jobs in windows of this many seconds
+				     * (0 = each end time; loc_plan.h) */
 } loc_policy_t;
 
 /* Fills policy with defaults: pack (the most compact live), hilbert, no
  * walltime awareness, paging_size 0, rowmajor paging, mm_max_centers 0,
- * seed 1, NodeWeight=tiers, CompactWait off (tolerance 0.2). */
+ * seed 1, NodeWeight=tiers, CompactWait off (tolerance 0.2), PlanWindow 0. */
 void loc_policy_init(loc_policy_t *policy);
 
 /*

@@ -140,7 +140,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_CURVE,
 		O_SLTOL,
 		O_PFMAX,
-		O_ADJW, O_PATIENCE, O_PATTOL,
+		O_ADJW, O_PATIENCE, O_PATTOL, O_PLANWIN,
 		O_LOCLE, O_NODE_WEIGHT,
 		O_NOREC,
 		O_DECISION,
@@ -193,6 +193,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "adjest-window", required_argument, 0, O_ADJW },
 		{ "compact-wait", required_argument, 0, O_PATIENCE },
 		{ "compact-tolerance", required_argument, 0, O_PATTOL },
+		{ "plan-window", required_argument, 0, O_PLANWIN },
 		{ "loc-le", no_argument, 0, O_LOCLE },
 		{ "no-recorded", no_argument, 0, O_NOREC },
 		{ "decision", required_argument, 0, O_DECISION },
@@ -225,6 +226,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	o->sl_tolerance = -1;
 	o->compact_wait = -1;
 	o->compact_tolerance = -1;
+	o->plan_window = -1;
 	o->nsnaps = 3;
 	o->threads = 2;
 	o->progress = -1;
@@ -388,6 +390,10 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		case O_PATTOL:
 			o->compact_tolerance =
 				rp_real_arg("--compact-tolerance", optarg, 0);
+			break;
+		case O_PLANWIN:
+			o->plan_window = _int_arg("--plan-window", optarg, 0,
+						  86400);
 			break;
 		case O_ADJW:
 			o->adjest_window = (int)_int_arg("--adjest-window",

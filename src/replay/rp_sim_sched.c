@@ -321,6 +321,7 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 		.need = s->jobs[pivot].nodes,
 		.deadline = loc_patience_deadline(
 			s->pol, loc_patience_began(&s->began[pivot], now, false)),
+		.window = s->pol->plan_window,
 	};
 	loc_plan_answer_t ans;
 	int rc;

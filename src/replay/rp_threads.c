@@ -104,6 +104,8 @@ static void _policy_for(const job_ctx_t *c, const rp_spec_t *sp,
 		pol->compact_wait = c->o->compact_wait;
 	if (c->o->compact_tolerance >= 0)
 		pol->compact_tolerance = c->o->compact_tolerance;
+	if (c->o->plan_window >= 0)
+		pol->plan_window = c->o->plan_window;
 }
 
 /* Replays one row. Returns 0 or a LOC_E* code with err filled. */

@@ -72,7 +72,7 @@ static const char _all_keys[] =
 	"PartitionName=debug Strategy=bestfit Curve=rowmajor NodeWeight=Ignore\n"
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
 	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
-	"CompactWait=45 CompactTolerance=0.35\n"
+	"CompactWait=45 CompactTolerance=0.35 PlanWindow=30\n"
 	"partitionname=plain\n";
 
 static void parses_every_key(void **state)
@@ -137,9 +137,11 @@ static void parses_every_key(void **state)
 	assert_true(loc_conf_policy(c, "debug")->pack_tolerance == 0.0);
 	assert_true(p->compact_wait == 45);
 	assert_true(p->compact_tolerance == 0.35);
+	assert_true(p->plan_window == 30);
 	/* Off unless the file turns it on; 0.2 once it does. */
 	assert_true(loc_conf_policy(c, "debug")->compact_wait == 0);
 	assert_true(loc_conf_policy(c, "debug")->compact_tolerance == 0.2);
+	assert_true(loc_conf_policy(c, "debug")->plan_window == 0);
 	/* Slurm's own rule unless the file says otherwise. */
 	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
 	p = loc_conf_policy(c, "plain");
@@ -170,7 +172,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 20);
+	assert_int_equal(n, 21);
 }
 
 static void defaults_apply_to_absent_keys(void **state)
@@ -575,6 +577,8 @@ static const struct bad {
 	  "PackTolerance: '0x1' is not a number" },
 	{ "Dimensions=8\nCompactWait=-5", 2, "CompactWait" },
 	{ "Dimensions=8\nCompactWait=ten", 2, "CompactWait" },
+	{ "Dimensions=8\nPlanWindow=-30", 2, "PlanWindow" },
+	{ "Dimensions=8\nPlanWindow=86401", 2, "PlanWindow" },
 	{ "Dimensions=8\nCompactTolerance=-1", 2,
 	  "CompactTolerance: '-1' is negative" },
 	{ "Dimensions=8\nPFHoldTime=-1", 2, "PFHoldTime" },

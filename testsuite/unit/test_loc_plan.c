@@ -99,9 +99,10 @@ static int _count(const fake_t *f)
 	return c;
 }
 
-/* Plans f (which it changes: the projection) with now = 100. */
-static int _plan(fake_t *f, int64_t deadline, bool now_only, int *out,
-		 loc_plan_answer_t *ans)
+/* Plans f (which it changes: the projection) as of now, releasing
+ * running jobs in windows of `window` seconds. */
+static int _plan_at(fake_t *f, int64_t now, int64_t window, int64_t deadline,
+		    bool now_only, int *out, loc_plan_answer_t *ans)
 {
 	loc_error_t err;
 	loc_planner_t *p = loc_planner_create(f->n, &err);
@@ -109,19 +110,27 @@ static int _plan(fake_t *f, int64_t deadline, bool now_only, int *out,
 			       .release = _release,
 			       .declines = _declines,
 			       .widen_now = f->nwiden ? _widen : NULL };
-	loc_plan_request_t req = { .now = 100,
+	loc_plan_request_t req = { .now = now,
 				   .ends = f->ends,
 				   .nrunning = f->njobs,
 				   .ncand = _count(f),
 				   .need = f->k,
 				   .deadline = deadline,
-				   .now_only = now_only };
+				   .now_only = now_only,
+				   .window = window };
 	int rc;
 
 	assert_non_null(p);
 	rc = loc_plan_earliest(p, &req, &ops, f, out, ans, &err);
 	loc_planner_destroy(p);
 	return rc;
+}
+
+/* Plans f with now = 100, each end time on its own. */
+static int _plan(fake_t *f, int64_t deadline, bool now_only, int *out,
+		 loc_plan_answer_t *ans)
+{
+	return _plan_at(f, 100, 0, deadline, now_only, out, ans);
 }
 
 /* A line of n nodes; job i holds nodes [a_i, b_i] and ends at e_i. */
@@ -360,6 +369,131 @@ static void test_more_running_jobs_than_nodes(void **state)
 	assert_true(ans.start == 230);
 }
 
+static void test_a_window_offers_its_last_end(void **state)
+{
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	/* ends 110, 125, 150, 200; 4 nodes fit at 125 */
+	_line(&f, 8, 4, -1);
+	_job(&f, 0, 1, 110);
+	_job(&f, 2, 3, 125);
+	_job(&f, 4, 5, 150);
+	_job(&f, 6, 7, 200);
+	assert_int_equal(_plan_at(&f, 100, 0, 100, false, out, &ans), 0);
+	assert_true(ans.start == 125);
+	/* W=30: 110 rounds up to 120, so the first window closes at 150 and
+	 * holds 110, 125 and 150, offered together at 150 */
+	_line(&f, 8, 4, -1);
+	_job(&f, 0, 1, 110);
+	_job(&f, 2, 3, 125);
+	_job(&f, 4, 5, 150);
+	_job(&f, 6, 7, 200);
+	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
+	assert_true(ans.start == 150);
+	assert_int_equal(f.places, 1);
+	assert_int_equal(ans.k, 4);
+	assert_int_equal(out[0], 0);
+}
+
+static void test_windows_double_past_the_first(void **state)
+{
+	static const int64_t ends[] = { 110, 160, 200, 300, 500, 700 };
+	fake_t f;
+	int out[N_MAX];
+	loc_plan_answer_t ans;
+
+	(void)state;
+	/* W=30, base 120: windows close at 150, 180, 240, 360, 600, 840;
+	 * every end falls in a window of its own */
+	_line(&f, 6, 6, -1);
+	for (int i = 0; i < 6; i++)
+		_job(&f, i, i, ends[i]);
+	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
+	assert_true(ans.start == 700);
+	assert_int_equal(f.places, 1); /* too few candidates before 700 */
+	/* one node needed: the first window answers */
+	_line(&f, 6, 1, -1);
+	for (int i = 0; i < 6; i++)
+		_job(&f, i, i, ends[i]);
+	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
+	assert_true(ans.start == 110);
+	/* 170 and 175 join 160 (window to 180); 230 joins 200 (to 240) */
+	_line(&f, 6, 4, -1);
+	_job(&f, 0, 0, 110);
+	_job(&f, 1, 1, 160);
+	_job(&f, 2, 2, 170);
+	_job(&f, 3, 3, 175);
+	_job(&f, 4, 4, 230);
+	_job(&f, 5, 5, 200);
+	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
+	assert_true(ans.start == 175);
+	assert_int_equal(f.places, 1);
+	assert_true(f.placed_at[0] == 175);
+}
+
+static void test_a_window_answer_holds_as_time_passes(void **state)
+{
+	/* Backfill asks again every cycle: as now moves on (before the
+	 * first end), the windows stay where they were. */
+	int64_t first = 0;
+
+	(void)state;
+	for (int64_t now = 100; now < 140; now += 7) {
+		fake_t f;
+		int out[N_MAX];
+		loc_plan_answer_t ans;
+
+		_line(&f, 8, 5, -1);
+		_job(&f, 0, 1, 141);
+		_job(&f, 2, 3, 160);
+		_job(&f, 4, 5, 185);
+		_job(&f, 6, 7, 260);
+		assert_int_equal(_plan_at(&f, now, 30, now, false, out, &ans),
+				 0);
+		if (!first)
+			first = ans.start;
+		assert_true(ans.start == first);
+	}
+	assert_true(first == 185); /* base 150, first window to 180,
+				    * second to 210 */
+}
+
+static void test_random_windows_start_no_earlier(void **state)
+{
+	/* A window never answers before the exact plan, and always at a
+	 * running job's end. */
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (int trial = 0; trial < 2000; trial++) {
+		fake_t f, g;
+		int out[N_MAX], gout[N_MAX], n;
+		int64_t w;
+		loc_plan_answer_t ans, gans;
+		bool at_end = false;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 4 + (int)((rng >> 33) % (N_MAX - 3));
+		w = 1 + (int64_t)((rng >> 20) % 90);
+		_line(&f, n, 1 + (int)((rng >> 40) % (uint64_t)n), -1);
+		for (int v = 0; v < n; v++)
+			_job(&f, v, v, 101 + (int64_t)((rng >> (v % 40)) % 400));
+		g = f;
+		assert_int_equal(_plan_at(&f, 100, 0, 100, false, out, &ans),
+				 0);
+		assert_int_equal(_plan_at(&g, 100, w, 100, false, gout, &gans),
+				 0);
+		assert_true(gans.start >= ans.start);
+		assert_true(gans.attempts <= ans.attempts);
+		for (int i = 0; i < g.njobs; i++)
+			at_end |= g.ends[i] == gans.start;
+		assert_true(at_end);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Random states against a brute force                                 */
 /* ------------------------------------------------------------------ */
@@ -548,6 +682,10 @@ int main(void)
 		cmocka_unit_test(test_without_a_compact_set_the_declined_one_waits),
 		cmocka_unit_test(test_driver_errors_end_the_plan),
 		cmocka_unit_test(test_more_running_jobs_than_nodes),
+		cmocka_unit_test(test_a_window_offers_its_last_end),
+		cmocka_unit_test(test_windows_double_past_the_first),
+		cmocka_unit_test(test_a_window_answer_holds_as_time_passes),
+		cmocka_unit_test(test_random_windows_start_no_earlier),
 		cmocka_unit_test(test_random_states_match_the_brute_force),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_patience_rule),

@@ -222,6 +222,57 @@ static void test_compact_wait_is_bounded(void **state)
 	_teardown(&s);
 }
 
+/* 4 nodes. Jobs 1 (nodes 0-1, to 100) and 2 (node 2, to 125) run; job 3
+ * (3 nodes) is EASY's pivot: it fits at 100. Job 4 (1 node, 120 s) would
+ * hold node 3, the pivot's, past 100, so it waits for job 1 and 2 to end.
+ * With PlanWindow=30 the ends at 100 and 125 fall in one window (100
+ * rounds up to 120, the window closes at 150), the pivot is planned at
+ * 125, and job 4 ends by 122: it starts at once, and the pivot at 122. */
+static const char _window_swf[] =
+	"1 0 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 0 -1 125 1 -1 -1 1 125 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 1 -1 50 3 -1 -1 3 50 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 2 -1 120 1 -1 -1 1 120 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void _window_starts(const setup_t *s, int64_t window, int64_t *t3,
+			   int64_t *t4)
+{
+	loc_policy_t pol = s->m->conf->policy;
+	loc_error_t err;
+	loc_alloc_t *a;
+	rp_run_t *run;
+
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.plan_window = window;
+	a = loc_alloc_create(s->m->grid, &pol, &err);
+	assert_non_null(a);
+	run = _run(s, a, RP_SCHED_EASY, RP_PRIO_FCFS, RP_W_NONE);
+	*t3 = run->start[_index_of(s, "3")];
+	*t4 = run->start[_index_of(s, "4")];
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+}
+
+static void test_a_plan_window_lets_more_jobs_backfill(void **state)
+{
+	setup_t s;
+	int64_t t3, t4;
+
+	(void)state;
+	_setup_text(&s, _window_swf, "4");
+	_window_starts(&s, 0, &t3, &t4);
+	assert_true(t3 == 100);
+	assert_true(t4 == 125);
+	_window_starts(&s, 30, &t3, &t4);
+	assert_true(t4 == 2);
+	assert_true(t3 == 122);
+	/* a window too short to join 100 and 125 changes nothing */
+	_window_starts(&s, 5, &t3, &t4);
+	assert_true(t3 == 100);
+	assert_true(t4 == 125);
+	_teardown(&s);
+}
+
 /* EASY, FCFS, freelist with CompactWait=50 and CompactTolerance=0.5: the
  * setting of the patient-job cases below. *a is the allocator to free. */
 static rp_run_t *_run_patient(setup_t *s, loc_alloc_t **a)
@@ -1075,6 +1126,7 @@ int main(void)
 			test_easy_backfills_only_what_keeps_the_reservation),
 		cmocka_unit_test(test_wfp_orders_by_wait_over_request_cubed),
 		cmocka_unit_test(test_compact_wait_is_bounded),
+		cmocka_unit_test(test_a_plan_window_lets_more_jobs_backfill),
 		cmocka_unit_test(test_a_patient_pivot_reserves_its_compact_set),
 		cmocka_unit_test(test_a_waiting_job_reserves_nothing),
 		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),

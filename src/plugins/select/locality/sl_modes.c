@@ -246,6 +246,7 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	req.ends = s->ends;
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
+	req.window = c->policy->plan_window;
 	rc = loc_plan_earliest(s->planner, &req, &ops, &w, c->out, &ans,
 			       &c->err);
 	if (rc && ans.waiting) {
