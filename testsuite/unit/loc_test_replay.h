@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_test_replay.h - helpers shared by the unit tests of locality-replay's
+ * simulator (test_replay_sim.c, test_replay_real.c): a replay set-up of
+ * trace, machine and workload, an allocator for it, and a replay checked
+ * by rp_run_check. Header-only (static functions), like loc_test_util.h;
+ * include after <cmocka.h>.
+ */
+#ifndef LOC_TEST_REPLAY_H
+#define LOC_TEST_REPLAY_H
+
+#include "loc_conf.h"
+#include "loc_strategy.h"
+#include "loc_trace.h"
+#include "rp_machine.h"
+#include "rp_sim.h"
+
+/* A replay set-up: trace text (SWF) or file, machine, workload. */
+typedef struct setup {
+	loc_trace_t *trace;
+	rp_machine_t *m;
+	rp_workload_t *w;
+} setup_t;
+
+static inline void _setup(setup_t *s, loc_trace_t *trace, const char *grid,
+			  const char *torus, rp_round_t round, int limit)
+{
+	rp_machine_opts_t mo = { .grid = grid, .torus = torus };
+	rp_workload_opts_t wo = { .round = round, .limit = limit };
+	loc_error_t err;
+
+	s->trace = trace;
+	assert_non_null(s->trace);
+	s->m = rp_machine_create(&mo, s->trace, &err);
+	assert_non_null(s->m);
+	wo.machine_nodes = s->m->nnodes;
+	s->w = rp_workload_create(s->trace, &wo, &err);
+	assert_non_null(s->w);
+}
+
+static inline void _teardown(setup_t *s)
+{
+	rp_workload_destroy(s->w);
+	rp_machine_destroy(s->m);
+	loc_trace_destroy(s->trace);
+}
+
+static inline loc_alloc_t *_alloc(const setup_t *s, loc_strategy_kind_t kind,
+				  rp_wmode_t mode)
+{
+	loc_policy_t pol = s->m->conf->policy;
+	loc_error_t err;
+	loc_alloc_t *a;
+
+	pol.strategy = kind;
+	pol.walltime = rp_wmode_policy(mode);
+	a = loc_alloc_create(s->m->grid, &pol, &err);
+	assert_non_null(a);
+	return a;
+}
+
+static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
+			     rp_sched_t sched, rp_prio_t prio,
+			     rp_wmode_t mode)
+{
+	rp_sim_opts_t o;
+	loc_error_t err;
+	rp_run_t *run;
+
+	rp_sim_opts_init(&o);
+	o.sched = sched;
+	o.prio = prio;
+	o.wmode = mode;
+	run = rp_sim_run(s->w, a, &o, &err);
+	if (!run)
+		fail_msg("replay failed: %s", err.text);
+	assert_int_equal(
+		rp_run_check(s->w, run,
+			     sched == RP_SCHED_EASY && prio == RP_PRIO_FCFS,
+			     &err),
+		0);
+	return run;
+}
+
+#endif /* LOC_TEST_REPLAY_H */
