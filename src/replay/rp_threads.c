@@ -172,10 +172,13 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 		goto out;
 	}
 	/* every replay is checked: no node in two jobs, start >= submit,
-	 * exact node counts, EASY never delays the head's reservation */
+	 * exact node counts, EASY never delays the head's reservation (but
+	 * with PlanWindow every pass plans afresh on windows that move as
+	 * jobs end, as under cons_tres: a later pass may plan it later) */
 	rc = rp_run_check(c->in->w, row->run,
 			  c->o->sched == RP_SCHED_EASY &&
-				  c->o->prio == RP_PRIO_FCFS,
+				  c->o->prio == RP_PRIO_FCFS &&
+				  loc_alloc_policy(alloc)->plan_window == 0,
 			  err);
 	if (rc) {
 		char text[LOC_ERROR_TEXT_MAX];
