@@ -369,28 +369,31 @@ static void test_more_running_jobs_than_nodes(void **state)
 	assert_true(ans.start == 230);
 }
 
+/* A line where job i holds the next `per` nodes and ends at ends[i]; the
+ * job to plan needs k nodes. */
+static void _jobs_ending(fake_t *f, int per, int k, const int64_t *ends,
+			 int n)
+{
+	_line(f, per * n, k, -1);
+	for (int i = 0; i < n; i++)
+		_job(f, per * i, per * i + per - 1, ends[i]);
+}
+
 static void test_a_window_offers_its_last_end(void **state)
 {
 	fake_t f;
+	static const int64_t ends[] = { 110, 125, 150, 200 };
 	int out[N_MAX];
 	loc_plan_answer_t ans;
 
 	(void)state;
-	/* ends 110, 125, 150, 200; 4 nodes fit at 125 */
-	_line(&f, 8, 4, -1);
-	_job(&f, 0, 1, 110);
-	_job(&f, 2, 3, 125);
-	_job(&f, 4, 5, 150);
-	_job(&f, 6, 7, 200);
+	/* two nodes a job; 4 nodes fit at 125 */
+	_jobs_ending(&f, 2, 4, ends, 4);
 	assert_int_equal(_plan_at(&f, 100, 0, 100, false, out, &ans), 0);
 	assert_true(ans.start == 125);
 	/* W=30: 110 rounds up to 120, so the first window closes at 150 and
 	 * holds 110, 125 and 150, offered together at 150 */
-	_line(&f, 8, 4, -1);
-	_job(&f, 0, 1, 110);
-	_job(&f, 2, 3, 125);
-	_job(&f, 4, 5, 150);
-	_job(&f, 6, 7, 200);
+	_jobs_ending(&f, 2, 4, ends, 4);
 	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
 	assert_true(ans.start == 150);
 	assert_int_equal(f.places, 1);
@@ -408,16 +411,12 @@ static void test_windows_double_past_the_first(void **state)
 	(void)state;
 	/* W=30, base 120: windows close at 150, 180, 240, 360, 600, 840;
 	 * every end falls in a window of its own */
-	_line(&f, 6, 6, -1);
-	for (int i = 0; i < 6; i++)
-		_job(&f, i, i, ends[i]);
+	_jobs_ending(&f, 1, 6, ends, 6);
 	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
 	assert_true(ans.start == 700);
 	assert_int_equal(f.places, 1); /* too few candidates before 700 */
 	/* one node needed: the first window answers */
-	_line(&f, 6, 1, -1);
-	for (int i = 0; i < 6; i++)
-		_job(&f, i, i, ends[i]);
+	_jobs_ending(&f, 1, 1, ends, 6);
 	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
 	assert_true(ans.start == 110);
 	/* 170 and 175 join 160 (window to 180); 230 joins 200 (to 240) */
