@@ -119,8 +119,13 @@ static bool _same_window(plan_window_t *win, int64_t t, int64_t next)
 	}
 	if (next <= win->close)
 		return true;
-	/* t closes this window; the next one reaches at least to next. */
+	/* t closes this window; the next one reaches at least to next (or
+	 * to the end of time, for ends too far to double up to). */
 	while (next > win->close) {
+		if (win->width > (INT64_MAX - win->base) / 2) {
+			win->close = INT64_MAX;
+			break;
+		}
 		win->width *= 2;
 		win->close = win->base + win->width;
 	}

@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loc_test_replay.h - helpers shared by the unit tests of locality-replay's
- * simulator (test_replay_sim.c, test_replay_real.c): a replay set-up of
- * trace, machine and workload, an allocator for it, and a replay checked
- * by rp_run_check. Header-only (static functions), like loc_test_util.h;
+ * simulator and traces (test_replay_sim.c, test_replay_real.c,
+ * test_replay_trace.c): a replay set-up of trace, machine and workload, an
+ * allocator for it, a replay checked by rp_run_check, and whether the real
+ * traces are there. Header-only (static functions), like loc_test_util.h;
  * include after <cmocka.h>.
  */
 #ifndef LOC_TEST_REPLAY_H
 #define LOC_TEST_REPLAY_H
+
+#include <stdbool.h>
+#include <unistd.h>
 
 #include "loc_conf.h"
 #include "loc_strategy.h"
 #include "loc_trace.h"
 #include "rp_machine.h"
 #include "rp_sim.h"
+
+#ifndef RP_TRACE_DIR
+#define RP_TRACE_DIR "../shared/traces"
+#endif
 
 /* A replay set-up: trace text (SWF) or file, machine, workload. */
 typedef struct setup {
@@ -80,6 +88,17 @@ static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
 			     &err),
 		0);
 	return run;
+}
+
+/* Whether the real traces are there (tests skip, saying so, when not). */
+static inline bool _have_traces(void)
+{
+	if (access(RP_TRACE_DIR "/README.md", R_OK) == 0)
+		return true;
+	print_message(
+		"SKIP: %s is absent; real-trace tests need ../shared/traces\n",
+		RP_TRACE_DIR);
+	return false;
 }
 
 #endif /* LOC_TEST_REPLAY_H */

@@ -431,6 +431,12 @@ static void test_windows_double_past_the_first(void **state)
 	assert_true(ans.start == 175);
 	assert_int_equal(f.places, 1);
 	assert_true(f.placed_at[0] == 175);
+	/* ends as far as time goes: the windows stop doubling there */
+	_line(&f, 2, 2, -1);
+	_job(&f, 0, 0, 110);
+	_job(&f, 1, 1, INT64_MAX - 1);
+	assert_int_equal(_plan_at(&f, 100, 30, 100, false, out, &ans), 0);
+	assert_true(ans.start == INT64_MAX - 1);
 }
 
 static void test_a_window_answer_holds_as_time_passes(void **state)

@@ -30,23 +30,10 @@
 
 #include "loc_test_replay.h"
 
-#ifndef RP_TRACE_DIR
-#define RP_TRACE_DIR "../shared/traces"
-#endif
 
 /* ===================================================================== */
 /* Real traces: invariants, independent recomputation, determinism       */
 /* ===================================================================== */
-
-static bool _have_traces(void)
-{
-	if (access(RP_TRACE_DIR "/README.md", R_OK) == 0)
-		return true;
-	print_message(
-		"SKIP: %s is absent; real-trace tests need ../shared/traces\n",
-		RP_TRACE_DIR);
-	return false;
-}
 
 static loc_trace_t *_real(const char *name, double ppn)
 {

@@ -18,13 +18,10 @@
 
 #include "config.h"
 #include "loc_trace.h"
+#include "loc_test_replay.h"
 
 #ifdef HAVE_ZLIB
 #include <zlib.h>
-#endif
-
-#ifndef RP_TRACE_DIR
-#define RP_TRACE_DIR "../shared/traces"
 #endif
 
 static loc_trace_t *_parse(const char *text, bool strict, loc_error_t *err)
@@ -587,16 +584,6 @@ static void test_sacct_hostile_input_is_rejected_with_reasons(void **state)
 /* ===================================================================== */
 /* Real samples                                                          */
 /* ===================================================================== */
-
-static bool _have_traces(void)
-{
-	if (access(RP_TRACE_DIR "/README.md", R_OK) == 0)
-		return true;
-	print_message(
-		"SKIP: %s is absent; real-trace tests need ../shared/traces\n",
-		RP_TRACE_DIR);
-	return false;
-}
 
 static void test_every_real_sample_parses_with_full_accounting(void **state)
 {
