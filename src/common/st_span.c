@@ -30,6 +30,14 @@
  * At k = 1 every window totals 0, so the first free ranks are taken
  * straight from the rank bitmap, which is read only up to the last one
  * offered (at most 32).
+ *
+ * k consecutive free ranks total (k^3 - k) / 6, the least any k distinct
+ * ranks can, and only such a run reaches it (on a ring too, as long as
+ * k - 1 <= N/2 keeps every pair of the run within half the ring; checked
+ * by brute force up to N = 14). So when some run of k free ranks exists,
+ * the first one is the scan's answer, found a word at a time without
+ * listing the free ranks. With SL the windows near the least are wanted
+ * too, so the scan runs.
  */
 #include <math.h>
 
@@ -310,6 +318,19 @@ static int _span_select(loc__ctx_t *ctx)
 				return rc;
 		}
 		return 0;
+	}
+	if (s.maxwin == 1 && (!s.ring || 2 * (s.k - 1) <= n)) {
+		int iv[2];
+
+		if (loc__bits_runs(loc__rank_bits(ctx), 0, n, s.k, iv, 1)) {
+			int64_t total = ((int64_t)s.k * s.k - 1) * s.k / 6;
+
+			if (!((double)total < loc__offer_bound(ctx)))
+				return 0;
+			for (int j = 0; j < s.k; j++)
+				pick[j] = s.order[iv[0] + j];
+			return loc__offer(ctx, pick, (double)total);
+		}
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
 	s.frank = frank;
