@@ -11,7 +11,12 @@
  * (the slowest call when there are fewer than 100). Prints figures; never
  * fails on time.
  *
- *   loc_bench [--quick] [--p99] [--strategies a,b,...]
+ * The state is built with `random` by default: busy nodes scattered
+ * uniformly, the hardest free set for the curve strategies (no long run
+ * of free ranks). --state names another strategy to build it with, as a
+ * machine run by that strategy would look (firstfit: free intervals).
+ *
+ *   loc_bench [--quick] [--p99] [--strategies a,b,...] [--state STRATEGY]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,12 +135,13 @@ done:
 	return rc ? -1 : busy;
 }
 
-/* Builds the state with the first strategy that can place jobs. */
+/* Builds the state with `first`, or else the first strategy in a fixed
+ * order that can place jobs. */
 static int _build_state(const loc_grid_t *g, uint8_t *cand, uint64_t seed,
-			const char **used)
+			loc_strategy_kind_t first, const char **used)
 {
-	static const loc_strategy_kind_t order[] = {
-		LOC_STRATEGY_RANDOM, LOC_STRATEGY_FREELIST,
+	const loc_strategy_kind_t order[] = {
+		first, LOC_STRATEGY_RANDOM, LOC_STRATEGY_FREELIST,
 		LOC_STRATEGY_FIRSTFIT, LOC_STRATEGY_MC1X1, LOC_STRATEGY_GENALG,
 	};
 	int n = loc_grid_nnodes(g);
@@ -213,17 +219,19 @@ static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 
 static void _usage(FILE *f)
 {
-	fprintf(f, "usage: loc_bench [--quick] [--p99] [--strategies a,b,...]\n"
+	fprintf(f, "usage: loc_bench [--quick] [--p99] [--strategies a,b,...]"
+		   " [--state STRATEGY]\n"
 		   "Prints the median time per placement decision of each strategy\n"
 		   "and its ratio to freelist, on half-busy fragmented tori;\n"
-		   "--p99 adds the 99th percentile in brackets.\n");
+		   "--p99 adds the 99th percentile in brackets; --state builds the\n"
+		   "state with STRATEGY (default random: busy nodes scattered).\n");
 }
 
 int main(int argc, char **argv)
 {
 	bool want[LOC_STRATEGY_COUNT], show_p99 = false;
 	double target = 0.2, *samples = malloc(sizeof(double) * MAX_SAMPLES);
-	int width = 20;
+	int width = 20, state_kind = LOC_STRATEGY_RANDOM;
 	int *out = malloc(sizeof(int) * 32768);
 
 	if (!samples || !out)
@@ -242,6 +250,13 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[i], "--strategies=", 13)) {
 			if (bench_parse_strategies("loc_bench", argv[i] + 13, want))
 				return 2;
+		} else if (!strcmp(argv[i], "--state") && i + 1 < argc) {
+			state_kind = loc_strategy_kind_parse(argv[++i]);
+			if (state_kind < 0) {
+				fprintf(stderr, "loc_bench: unknown strategy '%s'\n",
+					argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			_usage(stdout);
 			return 0;
@@ -269,7 +284,7 @@ int main(int argc, char **argv)
 		cand = malloc(n);
 		if (!cand)
 			return 1;
-		busy = _build_state(g, cand, 12345 + si, &used);
+		busy = _build_state(g, cand, 12345 + si, state_kind, &used);
 		if (busy < 0) {
 			printf("\n%d nodes: no strategy could build a state\n", n);
 			loc_grid_destroy(g);
