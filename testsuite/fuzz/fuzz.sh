@@ -184,7 +184,10 @@ gen_seeds() {
 			{ echo 'n[001-064]'; cat "$top/etc/locality.conf.example"; } |
 				put "$d" etc-example
 		fi
-		literals "$top/testsuite/unit/test_loc_conf.c" 'Dimensions=' |
+		for f in test_loc_conf.c test_loc_conf_grid.c \
+			test_loc_conf_errors.c; do
+			literals "$top/testsuite/unit/$f" 'Dimensions='
+		done |
 			while IFS= read -r l; do
 				i=$((i + 1))
 				printf '%b' "$l" | put "$d" "unit-$i"
