@@ -2,10 +2,12 @@
 /*
  * loc_test_replay.h - helpers shared by the unit tests of locality-replay's
  * simulator and traces (test_replay_sim.c, test_replay_real.c,
- * test_replay_trace.c): a replay set-up of trace, machine and workload, an
- * allocator for it, a replay checked by rp_run_check, and whether the real
- * traces are there. Header-only (static functions), like loc_test_util.h;
- * include after <cmocka.h>.
+ * test_replay_trace_swf.c, test_replay_trace_sacct.c,
+ * test_replay_trace_samples.c): a replay set-up of trace, machine and
+ * workload, an allocator for it, a replay checked by rp_run_check, a parsed
+ * trace's record and line accounting, and whether the real traces are
+ * there. Header-only (static functions), like loc_test_util.h; include
+ * after <cmocka.h>.
  */
 #ifndef LOC_TEST_REPLAY_H
 #define LOC_TEST_REPLAY_H
@@ -88,6 +90,18 @@ static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
 			     &err),
 		0);
 	return run;
+}
+
+/* Every record is a job or a skip; every line is a comment or a record
+ * (single-line formats). */
+static inline void _assert_accounting(const loc_trace_t *t,
+				      bool one_line_records)
+{
+	assert_int_equal(t->njobs + loc_trace_skipped_total(t), t->records);
+	if (one_line_records)
+		assert_int_equal(t->comment_lines + t->records, t->lines);
+	else
+		assert_true(t->comment_lines + t->records <= t->lines);
 }
 
 /* Whether the real traces are there (tests skip, saying so, when not). */
