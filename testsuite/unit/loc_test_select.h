@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loc_test_select.h - helpers shared by the unit tests of the MBS and box
- * strategies (test_loc_strategy_mbs.c, test_loc_strategy_box.c): an
- * allocator for one strategy, the node at a 2-D point, and a plain
+ * strategies and of the walltime modes (test_loc_strategy_mbs.c,
+ * test_loc_strategy_box.c, test_loc_walltime.c): an allocator for one
+ * strategy and walltime mode, the node at a 2-D point, and a plain
  * k-node select. Header-only (static functions), like loc_test_util.h;
  * include after <cmocka.h>.
  */

@@ -13,24 +13,10 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "loc_test_select.h"
 #include "loc_test_util.h"
 #include "loc_strategy.h"
 #include "loc_walltime.h"
-
-static loc_alloc_t *make_alloc(const loc_grid_t *g, int strategy, int wt)
-{
-	loc_policy_t pol;
-	loc_error_t err;
-	loc_alloc_t *a;
-
-	loc_policy_init(&pol);
-	pol.strategy = strategy;
-	pol.walltime = wt;
-	a = loc_alloc_create(g, &pol, &err);
-	if (!a)
-		fail_msg("cannot create allocator: %s", err.text);
-	return a;
-}
 
 /* ------------------------------------------------------------------ */
 /* SL                                                                  */
