@@ -12,7 +12,7 @@
 # benchmark, not a test: it never fails on the figures.
 #
 #   bench/live-bench.sh [--shapes per-node,per-row,weights,shuffled]
-#                       [--configs linear,cons_tres,pack@30%30,pack@30,bestfit/hilbert]
+#                       [--configs linear,cons_tres,pack@60:0.1%30,pack@30%30,bestfit/hilbert]
 #                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
 #                       [--workload FILE] [--out DIR] [--build DIR]
 #
@@ -41,7 +41,7 @@ WORKLOAD=$REPO/testsuite/slurm/workload.sh
 ALLNODES="n[001-064]"
 
 SHAPES="per-node,per-row,weights,shuffled"
-CONFIGS="linear,cons_tres,pack@30%30,pack@30,bestfit/hilbert"
+CONFIGS="linear,cons_tres,pack@60:0.1%30,pack@30%30,bestfit/hilbert"
 SEED=1 JOBS=160 MAXN=24 GAP=0.55 WLFILE="" OUT="" BUILD=$REPO/build
 while [ $# -gt 0 ]; do
 	case $1 in

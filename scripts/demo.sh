@@ -169,14 +169,15 @@ trap 'echo; say "interrupted: stopping the cluster"; exit 130' INT TERM
 cat >"$LCONF" <<'EOF'
 # The demo machine: 64 nodes n001..n064 on an 8x8 torus, row-major in
 # node-name order; the recommended policy (doc/performance.md): pack
-# placement, a wait of up to 30 s for a compact set (a quarter of the
-# jobs' 2-minute time limit; CompactTolerance 0.2), and backfill's plans
+# placement, a wait of up to 60 s (half the jobs' 2-minute time limit)
+# for a set within 10% of the most compact one, and backfill's plans
 # made in 30-second windows of end times, as select/cons_tres makes them.
 Dimensions=8x8
 Torus=yes
 Strategy=pack
 Curve=hilbert
-CompactWait=30
+CompactWait=60
+CompactTolerance=0.1
 PlanWindow=30
 EOF
 
@@ -307,7 +308,7 @@ pictures() {
 {
 	echo "select/locality demo - $(date '+%Y-%m-%d %H:%M:%S')"
 	echo "machine: $NODES nodes $ALLNODES, 8x8 torus; slurm.conf shape $SHAPE (testsuite/slurm/cluster.sh);"
-	echo "         select/locality Strategy=pack Curve=hilbert CompactWait=30 PlanWindow=30"
+	echo "         select/locality Strategy=pack Curve=hilbert CompactWait=60 CompactTolerance=0.1 PlanWindow=30"
 	echo "workload: $WHAT, $njobs jobs"
 	echo "locality: avg_hops = mean hop distance over the job's node pairs (lower is better);"
 	echo "          comps = connected pieces of the job on the torus (1 = one piece)"
