@@ -35,8 +35,13 @@
 # (--timeout, 600 s per expect test; --py-timeout, 900 s per python file)
 # and ends pass, fail, skip or timeout (a python file: fail if any of its
 # tests failed, pass if any passed, else skip). A test that fails runs
-# again, up to --retries times (1), and keeps its best result ("flaky"
-# when a retry changed it); a skip or a timeout is not run again. After
+# again, up to --retries times (2), and keeps its best result ("flaky"
+# when a retry changed it); a skip or a timeout is not run again. Two,
+# because the heterogeneous-job tests (test38.*) now and then hang under
+# either plugin: salloc is granted the allocation and its shell never
+# prints a prompt (seen in a few percent of runs of test38.10, under
+# select/linear as under select/locality), and one CI run met it twice
+# in a row. After
 # each test the cluster is put back as it started: stray processes of the
 # test killed, jobs cancelled, slurm.conf restored, reservations and new
 # partitions deleted, nodes resumed or their slurmd restarted; when that
@@ -68,7 +73,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 
 BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 SUBSET=ci TESTS="" SUITES=expect,python
-PLUGINS=linear,locality TIMEOUT=600 PY_TIMEOUT=900 RETRIES=1 SNODES=16 ROW=4
+PLUGINS=linear,locality TIMEOUT=600 PY_TIMEOUT=900 RETRIES=2 SNODES=16 ROW=4
 CPUS=4 MEM=300 SLURM_SRC="" REPORT="" LIST=0
 while [ $# -gt 0 ]; do
 	case $1 in
