@@ -66,7 +66,7 @@
 #      line naming locality.conf:4; restarted with the file fixed, every
 #      job is still known. (select/locality keeps no state file of its
 #      own: its ledger is rebuilt from the jobs slurmctld recovers.)
-#   g  nodes slow to complete a job (an Epilog that sleeps 8 s): while a
+#   g  nodes slow to complete a job (an Epilog that sleeps 15 s): while a
 #      compact block of 8 nodes is COMPLETING and 4 other nodes are free,
 #      sbatch --test-only (WILL_RUN) plans a 4-node job now on the 4, and
 #      a 12-node job a second on or later, on all 12 (sched/backfill

@@ -6,12 +6,13 @@
 # A long job holds all but twelve nodes: a 2x4 block (n[033-036,041-044],
 # rows 4-5) where a one-second job runs, and four nodes apart from it
 # (n[037,040,045,048]). When the short job ends its block stays
-# COMPLETING for the Epilog's 8 s: the most compact set on the machine,
+# COMPLETING for the Epilog's 15 s (long enough for the queries and
+# the start below on a slow machine): the most compact set on the machine,
 # but not one a job can start on now (RUN_NOW does not take it, and
 # sched/backfill moves a job planned on it a second on and reserves its
 # nodes meanwhile).
 
-G_EPILOG_S=8
+G_EPILOG_S=15
 G_LONG="n[001-032,038-039,046-047,049-064]"
 G_SHORT="n[033-036,041-044]"
 G_SETTLED="n[037,040,045,048]"
