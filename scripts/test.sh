@@ -114,7 +114,7 @@ echo "$unit_line"
 # failure.
 logs="$top/build/test-logs"
 mkdir -p "$logs"
-summary=()
+summary=() phases=()
 phase() {
 	local name=$1 log="$logs/$1.log" rc=0 p f t=$SECONDS
 	shift
@@ -127,6 +127,7 @@ phase() {
 	passed=$((passed + p)) failed=$((failed + f))
 	echo "== $name took $((SECONDS - t)) s"
 	summary+=("$(printf '%-32s %3d passed, %d failed' "$name:" "$p" "$f")")
+	phases+=("$name")
 }
 
 # symbols BUILD: check-symbols.sh on BUILD's plugin, as one "ok" line
@@ -192,5 +193,11 @@ fi
 echo "== summary (logs in build/test-logs)"
 echo "$unit_line"
 printf '%s\n' "${summary[@]}" | sed 's/^slurm-\([0-9.]*\)-/slurm \1 /'
+# Every failure again, with its phase and reason, where a reader of the
+# last lines alone (a CI page) sees it.
+for name in "${phases[@]}"; do
+	{ grep -h '^not ok ' "$logs/$name.log" || true; } |
+		sed "s|^|$name: |" | cut -c1-600
+done
 echo "${passed} passed, ${failed} failed, ${skipped} skipped"
 exit $status
