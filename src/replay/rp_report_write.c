@@ -38,6 +38,14 @@ static void _num(FILE *f, double x)
 	fprintf(f, "%.6f", x);
 }
 
+/* One more number field of a strategy's object: the comma ending the
+ * field before it, then "key": value. */
+static void _num_field(FILE *f, const char *key, double x)
+{
+	fprintf(f, ",\n      \"%s\": ", key);
+	_num(f, x);
+}
+
 static void _stat_json(FILE *f, const char *name, const rp_stat_t *st,
 		       bool last)
 {
@@ -116,24 +124,17 @@ int rp_write_summary(const char *path, const rp_report_ctx_t *ctx,
 		fprintf(f, ": {\n      \"jobs\": %d,\n", s->jobs);
 		fprintf(f, "      \"rejected_too_large\": %d,\n",
 			s->rejected_too_large);
-		fprintf(f, "      \"rejected_no_fit\": %d,\n",
+		fprintf(f, "      \"rejected_no_fit\": %d",
 			s->rejected_no_fit);
-		fprintf(f, "      \"mean_wait_s\": ");
-		_num(f, s->mean_wait_s);
-		fprintf(f, ",\n      \"median_wait_s\": ");
-		_num(f, s->median_wait_s);
-		fprintf(f, ",\n      \"p95_wait_s\": ");
-		_num(f, s->p95_wait_s);
-		fprintf(f, ",\n      \"max_wait_s\": ");
-		_num(f, s->max_wait_s);
-		fprintf(f, ",\n      \"mean_bsd\": ");
-		_num(f, s->mean_bsd);
-		fprintf(f, ",\n      \"utilization\": ");
-		_num(f, s->utilization);
-		fprintf(f, ",\n      \"makespan_s\": %lld,\n",
+		_num_field(f, "mean_wait_s", s->mean_wait_s);
+		_num_field(f, "median_wait_s", s->median_wait_s);
+		_num_field(f, "p95_wait_s", s->p95_wait_s);
+		_num_field(f, "max_wait_s", s->max_wait_s);
+		_num_field(f, "mean_bsd", s->mean_bsd);
+		_num_field(f, "utilization", s->utilization);
+		fprintf(f, ",\n      \"makespan_s\": %lld",
 			(long long)s->makespan_s);
-		fprintf(f, "      \"loss_of_capacity\": ");
-		_num(f, s->loss_of_capacity);
+		_num_field(f, "loss_of_capacity", s->loss_of_capacity);
 		fprintf(f, ",\n      \"pf_pairs\": %d,\n      \"backfilled\": %d,\n",
 			s->pf_pairs, s->backfilled);
 		if (row->ndecision) {
