@@ -7,13 +7,16 @@ records and locality-eval's per-job lines for them, and prints one table:
 mean and p95 over multi-node jobs of each job's mean pairwise hops, the
 mean's ratio to the first row (select/linear) and to the ideal (the most
 compact placement the core finds for each job's size on an empty machine),
-mean wait, makespan. A last row, "bound", puts every multi-node job at
-its size's ideal: no placement does better, so its x_first is the least
-ratio to select/linear any policy can reach on that run. Replay rows
+mean wait, makespan and, given the machine's node count (--nodes),
+idle_fit: the node-seconds left idle while some queued job would have
+fitted on the idle nodes by count. A last row, "bound", puts every
+multi-node job at its size's ideal: no placement does better, so its
+x_first is the least ratio to select/linear any policy can reach on that
+run. Replay rows
 (locality-replay's per-job CSV for the same workload) follow, for
 comparing live with replay.
 
-  live_report.py [--ideal FILE] [--title TEXT]
+  live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
 """
 import argparse
@@ -91,62 +94,87 @@ def row(name, per_job, ideal, waits, makespan):
             "bound": best if known else None}
 
 
-def live_row(name, jobcomp, evalf, ideal):
+def idle_with_fit(jobs, nodes):
+    """Node-seconds left idle while some queued job would have fitted on
+    the idle nodes by count: capacity held back by reservations and
+    declined placements (jobcomp's times are whole seconds, and a node
+    also idles while its job launches and completes)."""
+    if not jobs or not nodes:
+        return float("nan")
+    first = int(min(j[0] for j in jobs.values()))
+    last = int(max(j[2] for j in jobs.values()))
+    idle = 0
+    for t in range(first, last):
+        busy = sum(j[3] for j in jobs.values() if j[1] <= t < j[2])
+        queued = [j[3] for j in jobs.values() if j[0] <= t < j[1]]
+        if queued and min(queued) <= nodes - busy:
+            idle += nodes - busy
+    return idle
+
+
+def live_row(name, jobcomp, evalf, ideal, nodes):
     jobs, hops = read_jobcomp(jobcomp), read_eval(evalf)
     per_job = [(j[3], hops[i]) for i, j in jobs.items() if i in hops]
     waits = [j[1] - j[0] for j in jobs.values()]
     span = (max(j[2] for j in jobs.values()) - min(j[0] for j in jobs.values())
             if jobs else float("nan"))
-    return row(name, per_job, ideal, waits, span)
+    r = row(name, per_job, ideal, waits, span)
+    r["idle"] = idle_with_fit(jobs, nodes)
+    return r
 
 
-def replay_row(name, path, ideal):
-    per_job, waits, first, last = [], [], None, None
+def replay_row(name, path, ideal, nodes):
+    per_job, waits, jobs = [], [], {}
     with open(path, encoding="utf-8") as f:
         for r in csv.DictReader(f):
             k = int(r["requested_nodes"])
             per_job.append((k, float(r["mean_pairwise_hops"]) if k > 1 else 0.0))
             sub, start, end = float(r["submit"]), float(r["start"]), float(r["end"])
             waits.append(start - sub)
-            first = sub if first is None else min(first, sub)
-            last = end if last is None else max(last, end)
-    return row(name, per_job, ideal, waits,
-               (last - first) if per_job else float("nan"))
+            jobs[len(jobs)] = (sub, start, end, k)
+    r = row(name, per_job, ideal, waits,
+            (max(j[2] for j in jobs.values()) - min(j[0] for j in jobs.values()))
+            if jobs else float("nan"))
+    r["idle"] = idle_with_fit(jobs, nodes)
+    return r
 
 
 def print_table(title, rows, base):
     print(title)
-    print("%-30s %5s %5s %7s %7s %8s %8s %8s %9s" % (
+    print("%-30s %5s %5s %7s %7s %8s %8s %8s %9s %8s" % (
         "row", "jobs", "multi", "hops", "p95", "x_first", "x_ideal",
-        "wait_s", "makespan"))
+        "wait_s", "makespan", "idle_fit"))
     for r in rows:
         ratio = r["mean"] / base["mean"] if base and base["mean"] else float("nan")
         ideal = "%8.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%8s" % "-"
-        print("%-30s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f" % (
+        idle = "%8d" % r["idle"] if r["idle"] == r["idle"] else "%8s" % "-"
+        print("%-30s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f %s" % (
             r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], ratio,
-            ideal, r["wait"], r["makespan"]))
+            ideal, r["wait"], r["makespan"], idle))
     if base and base["bound"]:
         b = base["bound"]
-        print("%-30s %5d %5d %7.3f %7.2f %8.3f %8.3f %8s %9s" % (
+        print("%-30s %5d %5d %7.3f %7.2f %8.3f %8.3f %8s %9s %8s" % (
             "bound (each size's ideal)", base["jobs"], base["multi"],
             mean(b), percentile(b, 95), mean(b) / base["mean"], 1.0,
-            "-", "-"))
+            "-", "-", "-"))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ideal", help="k and ideal mean hops, one pair a line")
     ap.add_argument("--title", default="")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="the live machine's node count (for idle_fit)")
     ap.add_argument("--live", nargs=3, action="append", default=[],
                     metavar=("NAME", "JOBCOMP", "EVAL"))
     ap.add_argument("--replay", nargs=2, action="append", default=[],
                     metavar=("NAME", "CSV"))
     a = ap.parse_args()
     ideal = read_ideal(a.ideal) if a.ideal else {}
-    live = [live_row(n, j, e, ideal) for n, j, e in a.live]
+    live = [live_row(n, j, e, ideal, a.nodes) for n, j, e in a.live]
     print_table(a.title + " (live)", live, live[0] if live else None)
     if a.replay:
-        rep = [replay_row(n, c, ideal) for n, c in a.replay]
+        rep = [replay_row(n, c, ideal, a.nodes) for n, c in a.replay]
         print()
         print_table(a.title + " (replay, same workload)", rep,
                     rep[0] if rep else None)

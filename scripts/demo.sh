@@ -280,7 +280,8 @@ summary_table() {
 
 # Waits and makespans too, and the ratios measured in this run.
 side_by_side() {
-	python3 "$REPO/bench/live_report.py" --title "The same submissions, side by side" \
+	python3 "$REPO/bench/live_report.py" --nodes "$NODES" \
+		--title "The same submissions, side by side" \
 		--live "select/linear" "$DEMO/linear.jobcomp" "$DEMO/linear.eval" \
 		--live "select/cons_tres" "$DEMO/cons_tres.jobcomp" "$DEMO/cons_tres.eval" \
 		--live "select/locality" "$DEMO/locality.jobcomp" "$DEMO/locality.eval"
