@@ -80,6 +80,10 @@ static const char *const _node_weight_names[LOC_NODE_WEIGHT_COUNT] = {
 	"tiers", "ignore",
 };
 
+static const char *const _plan_hold_names[LOC_PLAN_HOLD_COUNT] = {
+	"placement", "released",
+};
+
 static int _lookup(const char *name, const char *const *names, int n)
 {
 	if (!name)
@@ -143,6 +147,18 @@ const char *loc_node_weight_name(loc_node_weight_t mode)
 	return _node_weight_names[mode];
 }
 
+int loc_plan_hold_parse(const char *name)
+{
+	return _lookup(name, _plan_hold_names, LOC_PLAN_HOLD_COUNT);
+}
+
+const char *loc_plan_hold_name(loc_plan_hold_t hold)
+{
+	if ((int)hold < 0 || hold >= LOC_PLAN_HOLD_COUNT)
+		return "unknown";
+	return _plan_hold_names[hold];
+}
+
 void loc_policy_init(loc_policy_t *policy)
 {
 	memset(policy, 0, sizeof(*policy));
@@ -158,6 +174,7 @@ void loc_policy_init(loc_policy_t *policy)
 	policy->compact_wait = 0;
 	policy->compact_tolerance = 0.2;
 	policy->plan_window = 0;
+	policy->plan_hold = LOC_PLAN_HOLD_PLACEMENT;
 }
 
 bool loc__policy_sl(const loc_policy_t *policy)

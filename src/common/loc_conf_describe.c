@@ -66,6 +66,7 @@ static int _d_policy(desc_t *d, const loc_policy_t *pol,
 	D_FIELD(compact_tolerance, "CompactTolerance=%g",
 		pol->compact_tolerance);
 	D_FIELD(plan_window, "PlanWindow=%lld", (long long)pol->plan_window);
+	D_FIELD(plan_hold, "PlanHold=%s", loc_plan_hold_name(pol->plan_hold));
 #undef D_FIELD
 	return n;
 }

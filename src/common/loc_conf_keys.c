@@ -44,6 +44,7 @@ static const char *const _keys[K_COUNT + 1] = {
 	[K_COMPACT_WAIT] = "CompactWait",
 	[K_COMPACT_TOL] = "CompactTolerance",
 	[K_PLAN_WINDOW] = "PlanWindow",
+	[K_PLAN_HOLD] = "PlanHold",
 	[K_NODENAME] = "NodeName",
 	[K_COORDS] = "Coords",
 	[K_PARTITION] = "PartitionName",
@@ -56,7 +57,7 @@ static const char *const _keys[K_COUNT + 1] = {
 	 (1u << K_SLTOL) | (1u << K_PAGING_SIZE) | (1u << K_PAGING_INDEX) | \
 	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT) | \
 	 (1u << K_PACK_TOL) | (1u << K_COMPACT_WAIT) | (1u << K_COMPACT_TOL) | \
-	 (1u << K_PLAN_WINDOW))
+	 (1u << K_PLAN_WINDOW) | (1u << K_PLAN_HOLD))
 
 /* ===================================================================== */
 /* Internal functions: helpers                                           */
@@ -147,6 +148,11 @@ static const char *_node_weight_name(int i)
 	return loc_node_weight_name((loc_node_weight_t)i);
 }
 
+static const char *_plan_hold_name(int i)
+{
+	return loc_plan_hold_name((loc_plan_hold_t)i);
+}
+
 /* A policy key whose value is a name from a table (Strategy=mm). */
 typedef struct conf_enum_key {
 	const char *what;              /* "Key: unknown <what> 'val'" */
@@ -170,6 +176,9 @@ static const conf_enum_key_t _enum_keys[K_COUNT] = {
 	[K_NODE_WEIGHT] = { "rule", loc_node_weight_parse, _node_weight_name,
 			    LOC_NODE_WEIGHT_COUNT,
 			    offsetof(loc_policy_t, node_weight) },
+	[K_PLAN_HOLD] = { "hold", loc_plan_hold_parse, _plan_hold_name,
+			  LOC_PLAN_HOLD_COUNT,
+			  offsetof(loc_policy_t, plan_hold) },
 };
 
 /* _enum_key() stores an int at off: the enum fields must be int-sized. */
@@ -177,7 +186,8 @@ _Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
 		       sizeof(loc_curve_kind_t) == sizeof(int) &&
 		       sizeof(loc_walltime_mode_t) == sizeof(int) &&
 		       sizeof(loc_paging_index_t) == sizeof(int) &&
-		       sizeof(loc_node_weight_t) == sizeof(int),
+		       sizeof(loc_node_weight_t) == sizeof(int) &&
+		       sizeof(loc_plan_hold_t) == sizeof(int),
 	       "policy enums are not int-sized");
 
 /* Splits s at sep into at most LOC_MAX_DIMS decimal values of 1..9
@@ -346,6 +356,9 @@ void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 		break;
 	case K_PLAN_WINDOW:
 		dst->plan_window = src->plan_window;
+		break;
+	case K_PLAN_HOLD:
+		dst->plan_hold = src->plan_hold;
 		break;
 	}
 }

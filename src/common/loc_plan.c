@@ -146,6 +146,35 @@ typedef struct plan_walk {
 } plan_walk_t;
 
 /*
+ * The answer starts at t, later than now, on out[0..k): hold released
+ * nodes instead where they can hold the job (loc_plan.h). Returns 1 (the
+ * answer stands) or a LOC_E* code.
+ */
+static int _hold_released(plan_walk_t *w, int64_t t, int k, loc_error_t *err)
+{
+	int k2 = 0, rc;
+
+	if (!w->ops->place_released)
+		return 1;
+	/* The declined set kept there is no longer needed: an answer came. */
+	memcpy(w->p->fallback, w->out, sizeof(int) * (size_t)k);
+	w->ans->attempts++;
+	rc = w->ops->place_released(w->arg, t, w->out, &k2);
+	if (rc == 0 && (k2 < 1 || k2 > w->p->nnodes))
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "planner: placement of %d nodes", k2);
+	if (rc == 0) {
+		w->ans->k = k2;
+		w->ans->released = true;
+		return 1;
+	}
+	if (rc != LOC_ENOFIT)
+		return rc;
+	memcpy(w->out, w->p->fallback, sizeof(int) * (size_t)k);
+	return 1;
+}
+
+/*
  * Places the job as of time t and judges the placement. Returns 1 when
  * the job takes it (the answer is set), 0 to go on, or a LOC_E* code.
  */
@@ -168,7 +197,7 @@ static int _offer(plan_walk_t *w, int64_t t, loc_error_t *err)
 	if (rc == 0) {
 		w->ans->start = t;
 		w->ans->k = k;
-		return 1;
+		return t > w->req->now ? _hold_released(w, t, k, err) : 1;
 	}
 	if (t <= w->req->now) {
 		w->declined_now = true;

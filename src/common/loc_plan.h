@@ -19,7 +19,8 @@
  *      one window of end times, offered at the window's last end, as
  *      select/cons_tres answers sched/backfill), and place again after
  *      each release that leaves enough candidates;
- *   4. the first placement the job takes is the answer.
+ *   4. the first placement the job takes is the answer (with
+ *      PlanHold=released, a later start holds released nodes: below).
  * A job waiting for a compact set (CompactWait, loc_patience.h) that
  * declines the placement it could take now gets no answer (LOC_ENOFIT,
  * ans->waiting): it starts when a compact set is free now, or at its
@@ -32,6 +33,22 @@
  * reservation on a scattered set would keep free nodes idle for it); the
  * declined set is the answer only when nothing compact ever comes: the
  * latest one offered no later than the deadline, at the deadline.
+ *
+ * Which nodes a later start holds (PlanHold, loc_strategy.h):
+ * sched/backfill keeps a planned job's nodes from every job that would
+ * still run at its start, and with time limits far above run times that
+ * is every job it could start instead, so a free node in the answer
+ * stands idle until then (as does a node of EASY's reservation in the
+ * replay). The nodes released by running jobs cost nothing to hold: they
+ * are busy until the start anyway. With PlanHold=released the driver
+ * offers place_released, and when the answer starts later than now the
+ * job is placed once more as of that time on the released nodes alone;
+ * that set, where it fits, is the answer's. The start and the CompactWait
+ * judgment stay those of the first placement; the job itself is placed
+ * afresh when it starts. The default, PlanHold=placement, holds the
+ * placement: backfilled jobs then cannot crowd the job's compact set,
+ * which on traces with ordinary time limits kept sets closer
+ * (doc/performance.md).
  */
 #ifndef LOC_PLAN_H
 #define LOC_PLAN_H
@@ -68,6 +85,14 @@ typedef struct loc_plan_ops {
 	 * became candidates (if any, the planner places again now).
 	 */
 	int (*widen_now)(void *arg);
+	/*
+	 * Optional (NULL: the answer keeps its placement). Places the job
+	 * as of time t (later than now) on the nodes released since now,
+	 * leaving out those that are candidates now, writing out[] and *k
+	 * as place() does. Returns 0, LOC_ENOFIT (the answer keeps its
+	 * placement) or another LOC_E* code, which ends the plan.
+	 */
+	int (*place_released)(void *arg, int64_t t, int *out, int *k);
 } loc_plan_ops_t;
 
 typedef struct loc_plan_request {
@@ -87,6 +112,7 @@ typedef struct loc_plan_answer {
 	int k;                /* nodes in out[] */
 	bool declined;        /* a set the job declined, taken at its deadline */
 	bool waiting;         /* with LOC_ENOFIT: it declined what is free now */
+	bool released;        /* out[] is on released nodes (place_released) */
 	int attempts;         /* place() calls: the plan's cost */
 } loc_plan_answer_t;
 

@@ -67,6 +67,19 @@ typedef enum loc_node_weight {
 	LOC_NODE_WEIGHT_COUNT
 } loc_node_weight_t;
 
+/*
+ * Which nodes an earliest-start plan holds for a job that starts later
+ * (loc_plan.h). PLACEMENT: the placement found at that time, free nodes
+ * included (what select/linear does); RELEASED: the nodes released by
+ * running jobs by then, where they can hold the job, so that the nodes
+ * free now stay free for backfill.
+ */
+typedef enum loc_plan_hold {
+	LOC_PLAN_HOLD_PLACEMENT = 0,
+	LOC_PLAN_HOLD_RELEASED,
+	LOC_PLAN_HOLD_COUNT
+} loc_plan_hold_t;
+
 /* Name <-> kind tables (case-insensitive parse; -1 when unknown). */
 int loc_strategy_kind_parse(const char *name);
 const char *loc_strategy_kind_name(loc_strategy_kind_t kind);
@@ -76,6 +89,8 @@ int loc_paging_index_parse(const char *name);
 const char *loc_paging_index_name(loc_paging_index_t index);
 int loc_node_weight_parse(const char *name);
 const char *loc_node_weight_name(loc_node_weight_t mode);
+int loc_plan_hold_parse(const char *name);
+const char *loc_plan_hold_name(loc_plan_hold_t hold);
 
 /* How to allocate: copied by loc_alloc_create(). */
 typedef struct loc_policy {
@@ -101,11 +116,14 @@ typedef struct loc_policy {
 	int64_t plan_window;        /* earliest-start plans release running
 				     * jobs in windows of this many seconds
 				     * (0 = each end time; loc_plan.h) */
+	loc_plan_hold_t plan_hold;  /* ... and hold these nodes for a
+				     * later start */
 } loc_policy_t;
 
 /* Fills policy with defaults: pack (the most compact live), hilbert, no
  * walltime awareness, paging_size 0, rowmajor paging, mm_max_centers 0,
- * seed 1, NodeWeight=tiers, CompactWait off (tolerance 0.2), PlanWindow 0. */
+ * seed 1, NodeWeight=tiers, CompactWait off (tolerance 0.2), PlanWindow 0,
+ * PlanHold=placement. */
 void loc_policy_init(loc_policy_t *policy);
 
 /*

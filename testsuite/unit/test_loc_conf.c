@@ -98,6 +98,9 @@ static void parses_every_key(void **state)
 	assert_true(loc_conf_policy(c, "debug")->compact_wait == 0);
 	assert_true(loc_conf_policy(c, "debug")->compact_tolerance == 0.2);
 	assert_true(loc_conf_policy(c, "debug")->plan_window == 0);
+	assert_int_equal(p->plan_hold, LOC_PLAN_HOLD_RELEASED);
+	assert_int_equal(loc_conf_policy(c, "debug")->plan_hold,
+			 LOC_PLAN_HOLD_PLACEMENT);
 	/* Slurm's own rule unless the file says otherwise. */
 	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
 	p = loc_conf_policy(c, "plain");
@@ -128,7 +131,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 21);
+	assert_int_equal(n, 22);
 }
 
 static void defaults_apply_to_absent_keys(void **state)

@@ -57,6 +57,7 @@ static const struct bad {
 	{ "Dimensions=8\nCompactWait=ten", 2, "CompactWait" },
 	{ "Dimensions=8\nPlanWindow=-30", 2, "PlanWindow" },
 	{ "Dimensions=8\nPlanWindow=86401", 2, "PlanWindow" },
+	{ "Dimensions=8\nPlanHold=free", 2, "unknown hold 'free'" },
 	{ "Dimensions=8\nCompactTolerance=-1", 2,
 	  "CompactTolerance: '-1' is negative" },
 	{ "Dimensions=8\nPFHoldTime=-1", 2, "PFHoldTime" },
