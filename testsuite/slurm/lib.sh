@@ -194,11 +194,13 @@ wait_empty() {
 	return 1
 }
 
-# wait_all_idle [SECS] - until all nodes are idle (none completing).
+# wait_all_idle [SECS] - until all nodes are idle (none completing). A
+# node in two partitions has a line in each: count nodes, not lines.
 wait_all_idle() {
 	local end=$((SECONDS + ${1:-60})) n
 	while [ "$SECONDS" -lt "$end" ]; do
-		n=$(sinfo -h -N -o %T 2>/dev/null | grep -c '^idle$')
+		n=$(sinfo -h -N -o '%N %T' 2>/dev/null | sort -u |
+			grep -c ' idle$')
 		[ "$n" -ge "$NODES" ] && return 0
 		sleep 0.5
 	done
