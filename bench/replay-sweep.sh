@@ -12,9 +12,11 @@
 #   bench/replay-sweep.sh [--seeds 1,2,3,4,5] [--gap 0.55] [--weights]
 #                         [--pad SEC] [--out DIR] [--build DIR] CONFIG...
 #
-# CONFIG is STRATEGY[/CURVE][@WAIT[:TOL]][%WINDOW][+WALLTIME]
+# CONFIG is STRATEGY[/CURVE][@WAIT[:TOL]][%WINDOW][^HOLD][+WALLTIME]
 # (pack@30:0.1%30 is Strategy=pack CompactWait=30 CompactTolerance=0.1
-# PlanWindow=30). For each it prints
+# PlanWindow=30; ^released adds PlanHold=released). The linear model
+# holds the placement (PlanHold=placement), as select/linear does. For
+# each it prints
 # the mean over the seeds of the hops and of the ratio to the linear model of the same
 # seed (the worst seed in brackets) for the mean over multi-node jobs of
 # each job's mean pairwise hops and for the mean wait, and the mean of
@@ -52,8 +54,9 @@ printf 'Dimensions=8x8\nTorus=yes\nStrategy=pack\nCurve=hilbert\n' >"$OUT/base.c
 
 # run SEED CONFIG DIR - one replay.
 run() {
-	local spec=$2 s w=none cw=0 ct=0.2 pw=0
+	local spec=$2 s w=none cw=0 ct=0.2 pw=0 ph=placement
 	case $spec in *+*) w=${spec#*+}; spec=${spec%%+*} ;; esac
+	case $spec in *^*) ph=${spec#*^}; spec=${spec%%^*} ;; esac
 	case $spec in *%*) pw=${spec#*%}; spec=${spec%%%*} ;; esac
 	case $spec in *@*) cw=${spec#*@}; spec=${spec%%@*} ;; esac
 	case $cw in *:*) ct=${cw#*:}; cw=${cw%%:*} ;; esac
@@ -61,7 +64,7 @@ run() {
 	case $s in */*) ;; *) s=$s/hilbert ;; esac
 	"$REPLAY" --trace "$OUT/w$1.swf" --config "$OUT/base.conf" -s "$s" \
 		-w "$w" --compact-wait "$cw" --compact-tolerance "$ct" \
-		--plan-window "$pw" \
+		--plan-window "$pw" --plan-hold "$ph" \
 		${WEIGHTS[@]+"${WEIGHTS[@]}"} --no-recorded --no-svg -q --out "$3" >/dev/null 2>&1 ||
 		{ echo "$PROG: locality-replay failed: seed $1, $2" >&2; exit 1; }
 }
@@ -75,7 +78,7 @@ for seed in "${seeds[@]}"; do
 				{ $4 += pad; print }' >"$OUT/w$seed.swf" || exit 1
 	run "$seed" bestfit/rowmajor "$OUT/r$seed-linear"
 	for cfg in "$@"; do
-		run "$seed" "$cfg" "$OUT/r$seed-$(echo "$cfg" | tr '/@:+%' '_____')"
+		run "$seed" "$cfg" "$OUT/r$seed-$(echo "$cfg" | tr '/@:+%^' '______')"
 	done
 done
 
@@ -99,7 +102,7 @@ print(f"{'configuration':24s} {'hops':>6s} {'hops x linear':>16s} {'p95':>5s} "
 lin = {s: figures(f"{out}/r{s}-linear") for s in seeds}
 for c in ['linear model'] + cfgs:
     tag = c
-    for ch in '/@:+%':
+    for ch in '/@:+%^':
         tag = tag.replace(ch, '_')
     f = lin if c == 'linear model' else {s: figures(f"{out}/r{s}-{tag}") for s in seeds}
     h = [f[s][0] / lin[s][0] for s in seeds]

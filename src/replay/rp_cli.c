@@ -140,7 +140,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_CURVE,
 		O_SLTOL,
 		O_PFMAX,
-		O_ADJW, O_PATIENCE, O_PATTOL, O_PLANWIN,
+		O_ADJW, O_PATIENCE, O_PATTOL, O_PLANWIN, O_PLANHOLD,
 		O_LOCLE, O_NODE_WEIGHT,
 		O_NOREC,
 		O_DECISION,
@@ -194,6 +194,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "compact-wait", required_argument, 0, O_PATIENCE },
 		{ "compact-tolerance", required_argument, 0, O_PATTOL },
 		{ "plan-window", required_argument, 0, O_PLANWIN },
+		{ "plan-hold", required_argument, 0, O_PLANHOLD },
 		{ "loc-le", no_argument, 0, O_LOCLE },
 		{ "no-recorded", no_argument, 0, O_NOREC },
 		{ "decision", required_argument, 0, O_DECISION },
@@ -227,6 +228,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	o->compact_wait = -1;
 	o->compact_tolerance = -1;
 	o->plan_window = -1;
+	o->plan_hold = -1;
 	o->nsnaps = 3;
 	o->threads = 2;
 	o->progress = -1;
@@ -394,6 +396,13 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		case O_PLANWIN:
 			o->plan_window = _int_arg("--plan-window", optarg, 0,
 						  86400);
+			break;
+		case O_PLANHOLD:
+			o->plan_hold = loc_plan_hold_parse(optarg);
+			if (o->plan_hold < 0)
+				rp_usage_error("--plan-hold: '%s' is not "
+					       "placement or released",
+					       optarg);
 			break;
 		case O_ADJW:
 			o->adjest_window = (int)_int_arg("--adjest-window",

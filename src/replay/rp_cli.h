@@ -61,6 +61,7 @@ typedef struct rp_opts {
 	int64_t compact_wait;  /* CompactWait; < 0: the config's */
 	double compact_tolerance; /* CompactTolerance; < 0: the config's */
 	int64_t plan_window;   /* PlanWindow; < 0: the config's */
+	int plan_hold;         /* PlanHold (loc_plan_hold_t); < 0: the config's */
 	bool loc_le;
 	bool no_recorded;
 	const char *out;

@@ -237,6 +237,7 @@ static void _sim_free(sim_t *s)
 	free(s->resv);
 	free(s->cand_nr);
 	free(s->proj);
+	free(s->released);
 	free(s->out);
 	free(s->out2);
 	free(s->out3);
@@ -291,6 +292,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.resv = calloc(n, 1);
 	s.cand_nr = calloc(n, 1);
 	s.proj = malloc(n);
+	s.released = malloc(n);
 	s.out = malloc(sizeof(int) * n);
 	s.out2 = malloc(sizeof(int) * n);
 	s.out3 = malloc(sizeof(int) * n);
@@ -313,7 +315,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 			opts->adjest_window > 0 ? opts->adjest_window : 10);
 	s.wake = RP_NEVER;
 	if (!s.run || !s.free || !s.owner || !s.busy || !s.all || !s.resv ||
-	    !s.cand_nr || !s.proj || !s.out || !s.out2 || !s.out3 || !s.heap ||
+	    !s.cand_nr || !s.proj || !s.released || !s.out || !s.out2 || !s.out3 || !s.heap ||
 	    !s.queue || !s.state || !s.pbuf || !s.order || !s.pfq ||
 	    !s.fail_free || !s.fail_nr || !s.empty_fit || !s.ref_hops ||
 	    !s.ends || !s.began || !s.planner ||

@@ -45,6 +45,7 @@ typedef struct sim {
 	int nresv_free;	  /* reserved nodes that are free now */
 	bool resv_phase;  /* backfilling behind a pivot */
 	uint8_t *proj;	  /* projected free nodes */
+	uint8_t *released; /* ... that are busy now (place_released) */
 	int *out, *out2, *out3;
 	loc_planner_t *planner; /* EASY's reservation */
 	loc_tiers_t tiers;	/* node weights (loc_tiers.h) */

@@ -276,6 +276,28 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 	return rc;
 }
 
+/* The reservation on the nodes busy now that are released by t (the
+ * projection less the free nodes): they cost the backfilled jobs nothing
+ * (loc_plan.h). */
+static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
+{
+	easy_plan_t *e = arg;
+	sim_t *s = e->s;
+	loc_request_t req = { .nodes = s->jobs[e->pivot].nodes };
+	loc_view_t view = { .candidate = s->released, .now = e->now };
+	int n = 0;
+
+	(void)t;
+	for (int v = 0; v < s->n; v++) {
+		s->released[v] = s->proj[v] && !s->free[v];
+		n += s->released[v];
+	}
+	*k = req.nodes;
+	if (n < req.nodes)
+		return LOC_ENOFIT;
+	return _select(s, &req, s->released, &view, out, s->err);
+}
+
 /* Running job i is s->heap[i]. */
 static int _plan_release(void *arg, int i)
 {
@@ -312,6 +334,9 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 		.place = _plan_place,
 		.release = _plan_release,
 		.declines = s->pol->compact_wait > 0 ? _plan_declines : NULL,
+		.place_released = s->pol->plan_hold == LOC_PLAN_HOLD_RELEASED ?
+					  _plan_place_released :
+					  NULL,
 	};
 	loc_plan_request_t req = {
 		.now = now,

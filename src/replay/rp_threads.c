@@ -106,6 +106,8 @@ static void _policy_for(const job_ctx_t *c, const rp_spec_t *sp,
 		pol->compact_tolerance = c->o->compact_tolerance;
 	if (c->o->plan_window >= 0)
 		pol->plan_window = c->o->plan_window;
+	if (c->o->plan_hold >= 0)
+		pol->plan_hold = (loc_plan_hold_t)c->o->plan_hold;
 }
 
 /* Replays one row. Returns 0 or a LOC_E* code with err filled. */

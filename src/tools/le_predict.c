@@ -126,6 +126,7 @@ typedef struct plan_state {
 	loc_alloc_t *alloc;
 	int k;
 	uint8_t *cand;
+	uint8_t *cand_now; /* the candidates as of now (PlanHold=released) */
 	int **jnodes;     /* running job -> its nodes */
 	int *jn;
 	int64_t *ends;
@@ -142,6 +143,22 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 
 	*k = ps->k;
 	return loc_alloc_select(ps->alloc, &rq, &view, out, &err);
+}
+
+/* PlanHold=released: the job on the nodes released since now alone. */
+static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
+{
+	plan_state_t *ps = arg;
+	int n = 0, rc;
+
+	for (int v = 0; v < loc_grid_nnodes(ps->mo->grid); v++) {
+		ps->cand[v] = ps->cand[v] && !ps->cand_now[v];
+		n += ps->cand[v];
+	}
+	rc = n >= ps->k ? _plan_place(ps, t, out, k) : LOC_ENOFIT;
+	for (int v = 0; v < loc_grid_nnodes(ps->mo->grid); v++)
+		ps->cand[v] |= ps->cand_now[v];
+	return rc;
 }
 
 static int _plan_release(void *arg, int i)
@@ -174,6 +191,7 @@ static void _plan_state_free(plan_state_t *ps, int nrunning)
 	free(ps->jn);
 	free(ps->ends);
 	free(ps->cand);
+	free(ps->cand_now);
 }
 
 /* Parses an --at-style time for option what: epoch seconds or local
@@ -227,6 +245,7 @@ int le_plan(const model_t *mo, const opts_t *o)
 	le_index_build(&ix, &mo->names);
 	le_mark_nodes(&ix, o->busy, "--busy", down);
 	ps.cand = le_xcalloc((size_t)nn, 1);
+	ps.cand_now = le_xcalloc((size_t)nn, 1);
 	ps.jnodes = le_xcalloc((size_t)o->nrunning + 1, sizeof(int *));
 	ps.jn = le_xcalloc((size_t)o->nrunning + 1, sizeof(int));
 	ps.ends = le_xcalloc((size_t)o->nrunning + 1, sizeof(int64_t));
@@ -286,9 +305,13 @@ int le_plan(const model_t *mo, const opts_t *o)
 		.ncand = 0,
 		.need = ps.k,
 		.deadline = loc_patience_deadline(&mo->policy, ps.eligible),
+		.window = mo->policy.plan_window,
 	};
 	for (int v = 0; v < nn; v++)
 		req.ncand += ps.cand[v];
+	memcpy(ps.cand_now, ps.cand, (size_t)nn);
+	if (mo->policy.plan_hold == LOC_PLAN_HOLD_RELEASED)
+		ops.place_released = _plan_place_released;
 	rc = loc_plan_earliest(planner, &req, &ops, &ps, out, &ans, &err);
 	if (rc == LOC_ENOFIT && ans.waiting) {
 		/* No start to reserve: it takes a compact set when one is

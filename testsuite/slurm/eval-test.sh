@@ -149,6 +149,19 @@ check "plan: jobs ending together free their nodes together" "300 n[01-06]" \
 ev --conf "$T/mesh.conf" --plan -k 16 --now 100 --busy n16 \
 	--running 'n[01-15]@200' >/dev/null 2>&1
 check "plan: never enough nodes exits 1" 1 $?
+# PlanHold: at 200 the first four candidates are n[01-04], n01 free now.
+# The answer holds them (placement, the default), or the released
+# n[02-05] instead (released), unless too few are released.
+check "plan: a later start holds its placement" "200 n[01-04]" \
+	"$(ev --conf "$T/mesh.conf" --plan -k 4 --now 100 --busy n16 \
+		--running 'n[02-05]@200' --running 'n[06-15]@300')"
+printf 'PlanHold=released\n' | cat "$T/mesh.conf" - >"$T/hold.conf"
+check "plan: PlanHold=released holds released nodes" "200 n[02-05]" \
+	"$(ev --conf "$T/hold.conf" --plan -k 4 --now 100 --busy n16 \
+		--running 'n[02-05]@200' --running 'n[06-15]@300')"
+check "plan: PlanHold=released, too few released: the placement" "200 n[01-05]" \
+	"$(ev --conf "$T/hold.conf" --plan -k 5 --now 100 --busy n16 \
+		--running 'n[02-05]@200' --running 'n[06-15]@300')"
 # CompactWait: at 100 the job (eligible at 90, patient until 180) would
 # decline n01,n16 (6 hops; idle, the pair is 1 hop): it waits, with no
 # start to reserve. With n16 busy until 150 it cannot start now: it

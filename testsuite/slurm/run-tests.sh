@@ -105,8 +105,14 @@ Dimensions=8x8
 Torus=yes
 Strategy=mm
 Curve=hilbert
+# The mm cluster's second partition, over the same nodes (case p).
+PartitionName=hold PlanHold=released
 EOF
 sed 's/^Strategy=mm$/Strategy=bestfit/' "$LCONF_MM" >"$LCONF_BF"
+# The policy of partition hold, for locality-eval --plan (case p).
+LCONF_HOLD=$RUNROOT/locality-hold.conf
+printf 'PlanHold=released\n' | cat "$LCONF_MM" - >"$LCONF_HOLD"
+HOLD_PART="PartitionName=hold Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP"
 H_WAIT=25
 LCONF_WAIT=$RUNROOT/locality-wait.conf
 printf 'CompactWait=%s\n' "$H_WAIT" | cat "$LCONF_MM" - >"$LCONF_WAIT"
@@ -507,15 +513,19 @@ case_h() {
 }
 
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
-# ending at known times (their time limits), its start and nodes for jobs
-# of several sizes must be those of the core planner (locality-eval --plan)
-# for the same running jobs: the replay's EASY reservation uses the same
-# planner, so plugin and replay cannot disagree.
+# ending at known times (their time limits) and four nodes free, its start
+# and nodes for jobs of several sizes must be those of the core planner
+# (locality-eval --plan) for the same running jobs: the replay's EASY
+# reservation uses the same planner, so plugin and replay cannot disagree.
+# In partition main the nodes of a later start are the placement then,
+# the free ones included; in partition hold (PlanHold=released) the nodes
+# the blockers release, where they suffice.
 case_p() {
 	local name="p: sbatch --test-only (WILL_RUN) gives the core planner's start and nodes"
 	if [ -z "$EVAL" ]; then not_ok "$name" "locality-eval not built"; return; fi
-	local bad="" ids=() running=() spec id k ans start nodes pred end
-	for spec in "n[001-016] 10" "n[017-040] 20" "n[041-064] 30"; do
+	local bad="" ids=() running=() spec id k kp part conf ans start nodes
+	local pred end
+	for spec in "n[001-016] 10" "n[017-040] 20" "n[041-060] 30"; do
 		set -- $spec
 		id=$(sub -N"$(scontrol show hostnames "$1" | wc -l)" -w "$1" -t "$2" 900)
 		ids+=("$id")
@@ -529,26 +539,29 @@ case_p() {
 			bad="job $id: no EndTime"
 		running+=(--running "$(job_nodes "$id")@$end")
 	done
-	for k in 8 16 20 30 41 64; do
+	for kp in 8:main 16:main 20:main 30:main 41:main 64:main \
+		8:hold 16:hold 30:hold; do
 		[ -n "$bad" ] && break
-		ans=$(sbatch --test-only -N"$k" -t 5 --wrap true 2>&1)
+		k=${kp%:*} part=${kp#*:} conf=$LCONF_MM
+		[ "$part" = hold ] && conf=$LCONF_HOLD
+		ans=$(sbatch --test-only -p "$part" -N"$k" -t 5 --wrap true 2>&1)
 		start=$(sed -n 's/.* to start at \([^ ]*\) using .*/\1/p' <<<"$ans")
 		nodes=$(sed -n 's/.* on nodes \([^ ]*\) in partition .*/\1/p' <<<"$ans")
 		if [ -z "$start" ] || [ -z "$nodes" ]; then
-			bad="-N$k: sbatch --test-only said: $ans"
+			bad="-p $part -N$k: sbatch --test-only said: $ans"
 			break
 		fi
 		start=$(date -d "$start" +%s)
-		pred=$("$EVAL" --conf "$LCONF_MM" --nodes "$ALLNODES" --plan \
+		pred=$("$EVAL" --conf "$conf" --nodes "$ALLNODES" --plan \
 			-k "$k" "${running[@]}" 2>&1) || {
 			bad="locality-eval --plan -k $k failed: $pred"
 			break
 		}
 		if [ "$start $(expand "$nodes")" != "$(cut -d' ' -f1 <<<"$pred") $(expand "$(cut -d' ' -f2 <<<"$pred")")" ]; then
-			bad="-N$k: WILL_RUN start $start on $nodes, the core planner $pred"
+			bad="-p $part -N$k: WILL_RUN start $start on $nodes, the core planner $pred"
 			break
 		fi
-		note "p: -N$k -> $nodes at +$((start - $(date +%s))) s (as planned)"
+		note "p: -p $part -N$k -> $nodes at +$((start - $(date +%s))) s (as planned)"
 	done
 	cancel_all
 	result "$name" "$bad"
@@ -582,7 +595,7 @@ main() {
 	if [ "$CAN_RUN_SUT" = 1 ]; then
 		if [ $mm_wanted = 0 ]; then
 			:
-		elif start_cluster sut-mm "$SUT" "$LCONF_MM"; then
+		elif start_cluster sut-mm "$SUT" "$LCONF_MM" "$HOLD_PART"; then
 			if want b; then
 				note "b: fragmenting sequence on select/$SUT (mm), $(wc -l <"$RUNROOT/frag.workload") jobs"
 				run_fragmenting mm && B_DONE[mm]=1

@@ -95,6 +95,7 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.ref_out);
 	xfree(m->scratch.tmp);
 	xfree(m->scratch.settling);
+	xfree(m->scratch.cand_now);
 	xfree(m->scratch.cpus);
 	loc_planner_destroy(m->scratch.planner);
 	xfree(m->scratch.running);

@@ -168,6 +168,34 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 	return sl_compact_defer(c, t <= c->now);
 }
 
+/*
+ * The nodes to hold for a later start: the job placed on the nodes
+ * released by then alone, leaving out the candidates of now, which
+ * sched/backfill would otherwise keep idle until the start (loc_plan.h).
+ * Not for a job that names its nodes: those are its answer's already.
+ */
+static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
+{
+	sl_ctx_t *c = ((will_run_t *)arg)->c;
+	const uint8_t *cand_now = c->m->scratch.cand_now;
+	int n = 0, rc;
+
+	(void)out; /* c->out */
+	if (c->nreq)
+		return LOC_ENOFIT;
+	for (int g = 0; g < c->m->ncore; g++) {
+		c->cand[g] = c->cand[g] && !cand_now[g];
+		n += c->cand[g];
+	}
+	rc = n >= c->lo ? sl_ctx_place(c, t) : LOC_ENOFIT;
+	/* The candidates only grow as jobs are released: those of now are
+	 * candidates still. */
+	for (int g = 0; g < c->m->ncore; g++)
+		c->cand[g] |= cand_now[g];
+	*k = c->k;
+	return rc;
+}
+
 /* Preemptable jobs' nodes count as free now. */
 static int _plan_widen_now(void *arg)
 {
@@ -225,6 +253,10 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		.declines = (c->mode & SELECT_MODE_WILL_RUN) ? _plan_declines :
 							       NULL,
 		.widen_now = preemptee_candidates ? _plan_widen_now : NULL,
+		.place_released =
+			c->policy->plan_hold == LOC_PLAN_HOLD_RELEASED ?
+				_plan_place_released :
+				NULL,
 	};
 	loc_plan_request_t req = { .now = c->now, .need = c->lo };
 	loc_plan_answer_t ans;
@@ -243,6 +275,7 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		s->ends[w.settle] = c->now + 1;
 	}
 	req.ncand = sl_count(c->cand, c->m->ncore);
+	memcpy(s->cand_now, c->cand, c->m->ncore);
 	req.ends = s->ends;
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
@@ -270,7 +303,8 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 
 		debug2("%s: WILL_RUN %pJ start=%ld nodes=%s%s", plugin_type,
 		       c->job, (long)ans.start, names,
-		       ans.declined ? " (declined set, at the deadline)" : "");
+		       ans.declined ? " (declined set, at the deadline)" :
+		       ans.released ? " (released nodes)" : "");
 		xfree(names);
 	}
 	return SLURM_SUCCESS;

@@ -33,6 +33,7 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->ref_out = xcalloc(n, sizeof(int));
 		s->tmp = xcalloc(n, sizeof(uint8_t));
 		s->settling = xcalloc(n, sizeof(uint8_t));
+		s->cand_now = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(int));
 		/* Out of memory here is fatal, as it is for xcalloc. */
 		if (loc_tiers_init(&s->tiers, n, &c->err) ||
