@@ -6,22 +6,25 @@
 # strategies) on the same throwaway 64-node cluster (8x8 torus), in several
 # slurm.conf shapes, one run after another. Prints one table per shape
 # (mean and p95 over multi-node jobs of each job's mean pairwise hops, the
-# ratio to the first row and to the ideal, mean wait, makespan) and the
+# ratio to the first row and to the ideal, mean wait, makespan, and
+# idle_fit: node-seconds idle while a queued job would have fitted) and the
 # replay's figures for the same workload (locality-replay, EASY; for the
 # weights shape a second replay with its weight tiers, --node-weight). A
 # benchmark, not a test: it never fails on the figures.
 #
 #   bench/live-bench.sh [--shapes per-node,per-row,weights,shuffled]
-#                       [--configs linear,cons_tres,pack@60:0.1%30,pack@30%30,bestfit/hilbert]
+#                       [--configs linear,cons_tres,pack@60:0.1%30^released,pack@60:0.1%30,bestfit/hilbert]
 #                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
 #                       [--workload FILE] [--out DIR] [--build DIR]
 #
 # A locality configuration is
-# STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][~NODEWEIGHT] (e.g. mm,
-# bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30, pack@30:0.3 also
-# CompactTolerance=0.3, pack@30%30 also PlanWindow=30, pack@30~compact
-# also NodeWeight=compact); linear
-# and cons_tres are Slurm's plugins.
+# STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][^HOLD][~NODEWEIGHT]
+# (e.g. mm, bestfit/hilbert, mc1x1+sl, pack@30: CompactWait=30, pack@30:0.3
+# also CompactTolerance=0.3, pack@30%30 also PlanWindow=30,
+# pack@30%30^released also PlanHold=released, pack@30~ignore also
+# NodeWeight=ignore); linear and cons_tres are Slurm's plugins. The
+# replay's models of select/linear hold the placement
+# (PlanHold=placement), as select/linear does.
 # The workload is workload.sh gen's seeded stream (node counts log-uniform
 # in 1..--max-nodes, runtimes ~5 s, Poisson arrivals --gap s apart),
 # or a WORKLOAD file (workload.sh's format) given with --workload.
@@ -41,7 +44,7 @@ WORKLOAD=$REPO/testsuite/slurm/workload.sh
 ALLNODES="n[001-064]"
 
 SHAPES="per-node,per-row,weights,shuffled"
-CONFIGS="linear,cons_tres,pack@60:0.1%30,pack@30%30,bestfit/hilbert"
+CONFIGS="linear,cons_tres,pack@60:0.1%30^released,pack@60:0.1%30,bestfit/hilbert"
 SEED=1 JOBS=160 MAXN=24 GAP=0.55 WLFILE="" OUT="" BUILD=$REPO/build
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -103,13 +106,14 @@ else
 fi
 "$WORKLOAD" to-swf "$WL" >"$OUT/workload.swf" || die "workload.sh to-swf failed"
 
-# parse_cfg STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][~NODEWEIGHT] -
-# sets S C W CW CT PW NW (strategy, curve, walltime mode, CompactWait,
-# CompactTolerance, PlanWindow, NodeWeight).
+# parse_cfg STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][^HOLD][~NODEWEIGHT]
+# - sets S C W CW CT PW PH NW (strategy, curve, walltime mode, CompactWait,
+# CompactTolerance, PlanWindow, PlanHold, NodeWeight).
 parse_cfg() {
 	local spec=$1
-	NW=tiers PW=0
+	NW=tiers PW=0 PH=placement
 	case $spec in *~*) NW=${spec#*~}; spec=${spec%%~*} ;; esac
+	case $spec in *^*) PH=${spec#*^}; spec=${spec%%^*} ;; esac
 	case $spec in *%*) PW=${spec#*%}; spec=${spec%%%*} ;; esac
 	CW=0 CT=0.2
 	case $spec in *@*) CW=${spec#*@}; spec=${spec%%@*} ;; esac
@@ -122,15 +126,15 @@ parse_cfg() {
 
 # tag_of CONFIG - a file name for the configuration.
 tag_of() {
-	echo "$1" | tr '/+@:%~' '______'
+	echo "$1" | tr '/+@:%^~' '_______'
 }
 
 # conf_for CONFIG FILE - the locality.conf of a configuration.
 conf_for() {
 	parse_cfg "$1"
 	# The wiring is name order whatever order slurm.conf lists nodes in.
-	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\nPlanWindow=%s\nNodeWeight=%s\n' \
-		"$ALLNODES" "$S" "$C" "$W" "$CW" "$CT" "$PW" "$NW" >"$2"
+	printf 'Dimensions=8x8\nTorus=yes\nNodeName=%s Coords=0,0\nStrategy=%s\nCurve=%s\nWalltimeAware=%s\nCompactWait=%s\nCompactTolerance=%s\nPlanWindow=%s\nPlanHold=%s\nNodeWeight=%s\n' \
+		"$ALLNODES" "$S" "$C" "$W" "$CW" "$CT" "$PW" "$PH" "$NW" >"$2"
 }
 
 # The ideal for k nodes: the most compact set any of the core's exact or
@@ -197,7 +201,8 @@ replay_all() {
 		parse_cfg "$cfg"
 		"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
 			-s "$S/$C" -w "$W" --compact-wait "$CW" \
-			--compact-tolerance "$CT" --plan-window "$PW" "$@" \
+			--compact-tolerance "$CT" --plan-window "$PW" \
+			--plan-hold "$PH" "$@" \
 			--no-recorded --no-svg -q \
 			--out "$dir/$(tag_of "$cfg")" >/dev/null 2>&1 ||
 			die "locality-replay failed for $cfg"
@@ -209,7 +214,8 @@ replay_all() {
 	# slurm.conf order (freelist on the row-major curve).
 	for m in bestfit freelist; do
 		"$REPLAY" --trace "$OUT/workload.swf" --config "$OUT/base.conf" \
-			-s "$m/rowmajor" "$@" --no-recorded --no-svg -q \
+			-s "$m/rowmajor" --plan-hold placement "$@" \
+			--no-recorded --no-svg -q \
 			--out "$dir/linear-$m" >/dev/null 2>&1 ||
 			die "locality-replay failed for the linear model ($m)"
 		replay_args+=(--replay "linear model ($m/rowmajor)" \
@@ -254,17 +260,17 @@ for shape in "${shapes[@]}"; do
 	done
 	{
 		echo
-		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" --nodes 64 \
 			--title "shape $shape" "${live_args[@]}"
 	} >>"$OUT/report.txt"
 done
 {
 	echo
-	python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+	python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" --nodes 64 \
 		--title "replay" "${plain_replay_args[@]}" | sed -n '/(replay/,$p'
 	if [ -n "${weights_replay_args+set}" ]; then
 		echo
-		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" --nodes 64 \
 			--title "replay, weights shape (--node-weight n[049-064]=100)" \
 			"${weights_replay_args[@]}" | sed -n '/(replay/,$p'
 	fi

@@ -170,8 +170,9 @@ cat >"$LCONF" <<'EOF'
 # The demo machine: 64 nodes n001..n064 on an 8x8 torus, row-major in
 # node-name order; the recommended policy (doc/performance.md): pack
 # placement, a wait of up to 60 s (half the jobs' 2-minute time limit)
-# for a set within 10% of the most compact one, and backfill's plans
-# made in 30-second windows of end times, as select/cons_tres makes them.
+# for a set within 10% of the most compact one, backfill's plans made in
+# 30-second windows of end times, as select/cons_tres makes them, and a
+# later start holding the nodes running jobs release, not free ones.
 Dimensions=8x8
 Torus=yes
 Strategy=pack
@@ -179,6 +180,7 @@ Curve=hilbert
 CompactWait=60
 CompactTolerance=0.1
 PlanWindow=30
+PlanHold=released
 EOF
 
 # run_one NAME SELECT - starts the cluster, replays the workload, keeps the
@@ -309,7 +311,7 @@ pictures() {
 {
 	echo "select/locality demo - $(date '+%Y-%m-%d %H:%M:%S')"
 	echo "machine: $NODES nodes $ALLNODES, 8x8 torus; slurm.conf shape $SHAPE (testsuite/slurm/cluster.sh);"
-	echo "         select/locality Strategy=pack Curve=hilbert CompactWait=60 CompactTolerance=0.1 PlanWindow=30"
+	echo "         select/locality Strategy=pack Curve=hilbert CompactWait=60 CompactTolerance=0.1 PlanWindow=30 PlanHold=released"
 	echo "workload: $WHAT, $njobs jobs"
 	echo "locality: avg_hops = mean hop distance over the job's node pairs (lower is better);"
 	echo "          comps = connected pieces of the job on the torus (1 = one piece)"
