@@ -132,9 +132,9 @@ def replay_row(name, path, ideal, nodes):
             sub, start, end = float(r["submit"]), float(r["start"]), float(r["end"])
             waits.append(start - sub)
             jobs[len(jobs)] = (sub, start, end, k)
-    r = row(name, per_job, ideal, waits,
-            (max(j[2] for j in jobs.values()) - min(j[0] for j in jobs.values()))
-            if jobs else float("nan"))
+    span = (max(j[2] for j in jobs.values()) -
+            min(j[0] for j in jobs.values()) if jobs else float("nan"))
+    r = row(name, per_job, ideal, waits, span)
     r["idle"] = idle_with_fit(jobs, nodes)
     return r
 

@@ -315,8 +315,9 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 			opts->adjest_window > 0 ? opts->adjest_window : 10);
 	s.wake = RP_NEVER;
 	if (!s.run || !s.free || !s.owner || !s.busy || !s.all || !s.resv ||
-	    !s.cand_nr || !s.proj || !s.released || !s.out || !s.out2 || !s.out3 || !s.heap ||
-	    !s.queue || !s.state || !s.pbuf || !s.order || !s.pfq ||
+	    !s.cand_nr || !s.proj || !s.released || !s.out || !s.out2 ||
+	    !s.out3 || !s.heap || !s.queue || !s.state || !s.pbuf ||
+	    !s.order || !s.pfq ||
 	    !s.fail_free || !s.fail_nr || !s.empty_fit || !s.ref_hops ||
 	    !s.ends || !s.began || !s.planner ||
 	    (opts->wmode == RP_W_ADJEST && !s.adj)) {
