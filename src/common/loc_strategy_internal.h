@@ -16,6 +16,7 @@
 #define LOC_STRATEGY_INTERNAL_H
 
 #include "loc_runhist.h"
+#include "loc_simd.h"
 #include "loc_strategy.h"
 
 typedef struct loc__ctx {
@@ -89,6 +90,10 @@ const loc__runhist_t *loc__rank_runs(loc__ctx_t *ctx);
  * value, or to; loc__bits_rfind() the last one, or from - 1.
  */
 int loc__bits_ones(const uint64_t *bits, int from, int to, int *pos, int max);
+/* The same with the vector level chosen (tests run every level the CPU
+ * runs; loc__bits_ones() takes loc__simd_level()). */
+int loc__bits_ones_at(const uint64_t *bits, int from, int to, int *pos,
+		      int max, loc_simd_t level);
 int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
 		   int max);
 int loc__bits_find(const uint64_t *bits, int from, int to, bool value);
