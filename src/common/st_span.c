@@ -42,6 +42,7 @@
 #include <math.h>
 
 #include "loc_strategy_internal.h"
+#include "st_span.h"
 
 /* Offers per call: enough alternatives for SL, bounded work. */
 #define SPAN_MAX_OFFERS 32
@@ -248,6 +249,35 @@ static int _scan_run(span_t *s, int pass, int i, int last, span_run_t *st)
 }
 
 /*
+ * Pass 0 without SL: the windows before x_{i+k} wraps, [0, m - k), scored
+ * eight at a time where the CPU can (st_span_simd.c), as long as none has
+ * a far pair. Returns the first window left to the scalar scan, with st
+ * at that window and the least recorded, or 0 having changed nothing.
+ */
+static int _scan_simd(span_t *s, span_run_t *st)
+{
+	const int last = s->m - s->k;
+	loc__span_least_t lw;
+	int64_t sum = 0;
+
+	bool done = loc__span_least_simd(s->frank, s->m, s->k, last,
+					 (uint32_t *)s->pre, &lw,
+					 loc__simd_level());
+
+	/* The vectors' prefix sums overwrote pre. */
+	s->have_pre = false;
+	if (!done || (s->ring && 2 * lw.far > s->n))
+		return 0;
+	/* No far pair, so C is 0 throughout. */
+	_record(s, 0, lw.at, lw.best, st);
+	for (int j = 0; j < s->k; j++)
+		sum += s->frank[last + j];
+	st->d = lw.next;
+	st->sum = sum;
+	return last;
+}
+
+/*
  * Scores windows of k consecutive free ranks (on a ring all m rotations)
  * and records, in window order, pass 0: those of least total; pass 1:
  * those above it but within the SL limit. Windows that wrap or have far
@@ -259,9 +289,10 @@ static void _scan(span_t *s, int pass)
 	const int nwin = ring ? m : m - k + 1;
 	span_run_t st = { .best = s->best, .cnt = s->nwin };
 	int a = 0, b = 0;
+	int i = pass == 0 && s->maxwin == 1 ? _scan_simd(s, &st) : 0;
 
-	/* The first window (k < m: no wrap yet). */
-	for (int j = 0; j < k; j++) {
+	/* Else the first window (k < m: no wrap yet). */
+	for (int j = 0; j < k && i == 0; j++) {
 		int64_t x = s->frank[j];
 
 		st.d += (2 * (int64_t)j - (k - 1)) * x;
@@ -269,7 +300,7 @@ static void _scan(span_t *s, int pass)
 		if (ring && 2 * (x - s->frank[0]) > n)
 			st.c += _far_behind(s, 0, j, &b);
 	}
-	for (int i = 0;; i++) {
+	for (;; i++) {
 		int64_t x0, xk;
 
 		/* Fast stretches end at the last window, and where x_{i+k}

@@ -1,18 +1,210 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_loc_strategy_span.c - what span (and the fits) start from on large
- * machines: the listing of free ranks, at every vector level this CPU
- * runs, and the search for runs of free ranks, against bit-by-bit ones on
- * hostile ranges.
+ * test_loc_strategy_span.c - span on machines of thousands of nodes, where
+ * its scan takes the vector path (st_span_simd.c) or, past the 32-bit
+ * bound, the scalar one, against an independent 64-bit reference; the
+ * vector search itself at every level this CPU runs; and the listing of
+ * free ranks span starts from, and the search for runs of free ranks that
+ * comes before it, against bit-by-bit ones on hostile ranges.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "loc_strategy_internal.h"
+#include "st_span.h"
 #include "loc_test_util.h"
+#include "loc_test_curve.h"
+
+/*
+ * The first window of least total pairwise distance, windows of k
+ * consecutive free ranks (all m rotations on a ring), by prefix sums over
+ * the doubled positions in 64 bits; -1 when some window of a ring spans
+ * more than half of it (its ring total is not its line total: the small
+ * maps of test_loc_strategy_curve.c brute-force those).
+ */
+static int _ref_least_window(const int *fr, int m, int n, bool ring, int k)
+{
+	int nwin = ring ? m : m - k + 1, best_w = -1;
+	int64_t *p = malloc(sizeof(int64_t) * (2 * m + 1));
+	int64_t *r = malloc(sizeof(int64_t) * (2 * m + 1));
+	int64_t best = INT64_MAX;
+
+	assert_non_null(p);
+	assert_non_null(r);
+	p[0] = r[0] = 0;
+	for (int t = 0; t < 2 * m; t++) {
+		int64_t q = t < m ? fr[t] : (int64_t)fr[t - m] + n;
+
+		p[t + 1] = p[t] + q;
+		r[t + 1] = r[t] + t * q;
+	}
+	for (int w = 0; w < nwin; w++) {
+		int64_t first = p[w + 1] - p[w];
+		int64_t last = p[w + k] - p[w + k - 1];
+		int64_t s = p[w + k] - p[w];
+		/* sum over j of (2j - (k-1)) q[w+j] */
+		int64_t d = 2 * (r[w + k] - r[w] - w * s) -
+			    (int64_t)(k - 1) * s;
+
+		if (ring && 2 * (last - first) > n) {
+			best_w = -1;
+			break;
+		}
+		if (d < best) {
+			best = d;
+			best_w = w;
+		}
+	}
+	free(p);
+	free(r);
+	return best_w;
+}
+
+/* A half-busy map with the busy nodes scattered one by one, as
+ * loc_bench's default state. */
+static void _scattered(uint8_t *cand, int n, double busy, uint64_t *s)
+{
+	for (int v = 0; v < n; v++)
+		cand[v] = (int)tu_below(s, 1000) >= (int)(busy * 1000);
+}
+
+static void test_span_matches_reference_on_large_machines(void **state)
+{
+	static const shape_t shapes[] = {
+		{ 1, { 4096 } }, { 1, { 4093 } }, { 3, { 16, 16, 16 } },
+		{ 2, { 61, 67 } }, { 3, { 32, 32, 32 } },
+	};
+	static const int ks[] = { 2, 9, 64, 257, 512, 1500 };
+	int nshapes = (int)(sizeof(shapes) / sizeof(shapes[0]));
+	uint64_t s = 77;
+	int checked = 0, skipped = 0;
+
+	(void)state;
+	for (int gi = 0; gi < 2 * nshapes; gi++) {
+		const shape_t *sh = &shapes[gi / 2];
+		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2, 1);
+		int n = loc_grid_nnodes(g);
+		bool ring = tu_all_torus(g);
+		loc_alloc_t *a = tu_alloc(g, LOC_STRATEGY_SPAN, gi % 3);
+		const loc_curve_t *cv = loc_alloc_curve(a);
+		uint8_t *cand = malloc(n);
+		int *fr = malloc(sizeof(int) * n);
+		int *out = malloc(sizeof(int) * n);
+		int *rk = malloc(sizeof(int) * n);
+		int *want = malloc(sizeof(int) * n);
+
+		assert_true(cand && fr && out && rk && want);
+		for (int st = 0; st < 6; st++) {
+			int m;
+
+			if (st % 2)
+				tu_fragmented(cand, n, 0.3 + 0.15 * (st / 2),
+					      s + st);
+			else
+				_scattered(cand, n, 0.3 + 0.2 * (st / 2), &s);
+			m = tu_free_ranks(cv, cand, n, fr);
+			for (int ki = 0; ki < 6; ki++) {
+				int k = ks[ki], w;
+
+				if (k >= m)
+					continue;
+				w = _ref_least_window(fr, m, n, ring, k);
+				if (w < 0) {
+					skipped++;
+					continue;
+				}
+				assert_int_equal(tu_select(a, cand, k, out), 0);
+				tu_assert_placement(cand, n, out, k);
+				tu_ranks_of(cv, out, k, rk);
+				tu_window(fr, m, k, w, want);
+				assert_memory_equal(rk, want, sizeof(int) * k);
+				checked++;
+			}
+		}
+		free(cand);
+		free(fr);
+		free(out);
+		free(rk);
+		free(want);
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+	assert_true(checked > 250);
+	assert_true(skipped < checked / 4);
+}
+
+/*
+ * loc__span_least_simd() at each vector level the CPU runs, against every
+ * window's total in 64 bits: increasing positions with random gaps of 1
+ * to 4, or periodic ones (windows a period apart tie), k from 2 across the
+ * AVX-512 pass's k >= 16 limit to hundreds, window counts around the
+ * vector widths.
+ */
+static void test_vector_search_at_every_level(void **state)
+{
+	static const int ks[] = { 2, 3, 8, 9, 15, 16, 17, 31, 64, 100, 600 };
+	uint64_t s = 11;
+	int checked = 0;
+
+	(void)state;
+	for (int level = LOC_SIMD_AVX2; level <= (int)loc__simd_level();
+	     level++) {
+		for (int trial = 0; trial < 400; trial++) {
+			int k = ks[trial % 11], nwin = 8 + tu_below(&s, 700);
+			int m = nwin + k + tu_below(&s, 3);
+			int *x = malloc(sizeof(int) * m);
+			uint32_t *pre = malloc(sizeof(uint32_t) * (2 * m + 2));
+			loc__span_least_t got;
+			int64_t best = INT64_MAX, far = 0, next = 0;
+			int at = -1;
+
+			assert_true(x && pre);
+			x[0] = tu_below(&s, 5);
+			for (int i = 1; i < m; i++)
+				x[i] = x[i - 1] + 1 + tu_below(&s, 4);
+			/* Every other trial periodic gaps: windows a period
+			 * apart tie, and the first must win. */
+			if (trial % 2)
+				for (int i = 1, p = 1 + tu_below(&s, 20);
+				     i < m; i++)
+					x[i] = x[i - 1] + (i % p ? 1 : 3);
+			for (int i = 0; i <= nwin; i++) {
+				int64_t d = 0;
+
+				for (int j = 0; j < k; j++)
+					d += (2 * (int64_t)j - (k - 1)) *
+					     x[i + j];
+				if (i == nwin) {
+					next = d;
+					break;
+				}
+				if (d < best) {
+					best = d;
+					at = i;
+				}
+				if (x[i + k] - x[i] > far)
+					far = x[i + k] - x[i];
+			}
+			assert_true(loc__span_least_simd(x, m, k, nwin, pre,
+							 &got, level));
+			assert_int_equal(got.best, best);
+			assert_int_equal(got.at, at);
+			assert_int_equal(got.far, far);
+			assert_int_equal(got.next, next);
+			free(x);
+			free(pre);
+			checked++;
+		}
+	}
+	/* Say so when the CPU runs no vector level: nothing was checked. */
+	if (loc__simd_level() == LOC_SIMD_NONE)
+		skip();
+	assert_true(checked >= 400);
+}
 
 /* loc__bits_ones_at() against a bit at a time, at every level: random
  * densities, ranges starting and ending anywhere in a word, limits above,
@@ -84,6 +276,8 @@ static void test_long_runs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_span_matches_reference_on_large_machines),
+		cmocka_unit_test(test_vector_search_at_every_level),
 		cmocka_unit_test(test_listing_free_ranks),
 		cmocka_unit_test(test_long_runs),
 	};

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * st_span.h - span's least-window search over vectors (st_span_simd.c),
+ * for st_span.c.
+ */
+#ifndef LOC_ST_SPAN_H
+#define LOC_ST_SPAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "loc_simd.h"
+
+typedef struct loc__span_least {
+	int64_t best; /* least total pairwise distance of a window */
+	int at;       /* its first window */
+	int64_t far;  /* the largest x[i + k] - x[i] over the windows */
+	int64_t next; /* the total of window nwin, the first not scored */
+} loc__span_least_t;
+
+/*
+ * Windows i in [0, nwin) of k consecutive positions x[i .. i+k-1]
+ * (ascending, m of them, nwin + k <= m) scored by their total pairwise
+ * distance with the vectors of level (at most loc__simd_level()): fills
+ * out and returns true, or returns false, having done nothing useful, for
+ * LOC_SIMD_NONE, nwin < 8, k < 2, or when a total might not fit in 32
+ * bits. pre: scratch of 2 m + 2 values.
+ */
+bool loc__span_least_simd(const int *x, int m, int k, int nwin,
+			  uint32_t *pre, loc__span_least_t *out,
+			  loc_simd_t level);
+
+#endif

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * st_span_simd.c - span's least window with vectors: eight windows at a
+ * time with AVX2, sixteen with AVX-512 (loc_simd.h chooses at run time;
+ * without either, st_span.c's scalar scan runs).
+ *
+ * The scalar scan carries the window total D from one window to the next,
+ * a chain that no vector can follow. The same total has a closed form over
+ * prefix sums of the positions x, P[j] = x_0 + ... + x_{j-1} and
+ * P2[j] = P[0] + ... + P[j-1]:
+ *   D(i) = (k-1) (P[i+k] + P[i]) - 2 (P2[i+k] - P2[i+1])
+ * in which every window stands alone. P and P2 are built a vector at a
+ * time (a prefix sum inside the register plus the carry), and the least
+ * total and its first window are kept per lane. With AVX2 a second pass
+ * scores the windows; with AVX-512 the same pass does, from
+ *   D(i) = F[i+k] + G[i],  F = (k-1) P - 2 P2,  G = F + 2 (P + 2 P2)
+ * as G[i] was stored k positions earlier (k >= 16).
+ *
+ * The arithmetic is 32-bit and wraps: D is an integer combination of P and
+ * P2, so it comes out right modulo 2^32, hence exactly whenever the true
+ * total fits in an int32. A window's total is the sum over its gaps of
+ * u (k - u) times the gap (u members to the gap's left), so it is at most
+ * floor(k/2) ceil(k/2) times its spread; the caller's range is accepted
+ * only when that bound fits (k up to 512 at 32,768 nodes).
+ */
+#include <limits.h>
+
+#include "st_span.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* Inclusive prefix sum of the eight lanes. */
+__attribute__((target("avx2")))
+static inline __m256i _scan8(__m256i v)
+{
+	__m256i lo3;
+
+	v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+	v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+	/* Lane 3 of the low half, added to the high half. */
+	lo3 = _mm256_shuffle_epi32(v, 0xff);
+	lo3 = _mm256_permute2x128_si256(lo3, lo3, 0x08);
+	return _mm256_add_epi32(v, lo3);
+}
+
+/* p[0..m] and p2[0..m], wrapping. */
+__attribute__((target("avx2")))
+static void _prefixes(const int *x, int m, uint32_t *p, uint32_t *p2)
+{
+	const __m256i top = _mm256_set1_epi32(7);
+	__m256i cp = _mm256_setzero_si256(), cp2 = cp;
+	int j = 0;
+
+	p[0] = p2[0] = 0;
+	for (; j + 8 <= m; j += 8) {
+		__m256i xv = _mm256_loadu_si256((const __m256i *)(x + j));
+		__m256i pin = _mm256_add_epi32(cp, _scan8(xv));
+		__m256i pex = _mm256_sub_epi32(pin, xv);
+		__m256i p2in = _mm256_add_epi32(cp2, _scan8(pex));
+
+		_mm256_storeu_si256((__m256i *)(p + j + 1), pin);
+		_mm256_storeu_si256((__m256i *)(p2 + j + 1), p2in);
+		cp = _mm256_permutevar8x32_epi32(pin, top);
+		cp2 = _mm256_permutevar8x32_epi32(p2in, top);
+	}
+	for (; j < m; j++) {
+		p[j + 1] = p[j] + (uint32_t)x[j];
+		p2[j + 1] = p2[j] + p[j];
+	}
+}
+
+static inline int32_t _total(const uint32_t *p, const uint32_t *p2, int i,
+			     int k)
+{
+	uint32_t d = (uint32_t)(k - 1) * (p[i + k] + p[i]) -
+		     2u * (p2[i + k] - p2[i + 1]);
+
+	return (int32_t)d;
+}
+
+/* Keeps the least total, the first window on ties. */
+static inline void _take(loc__span_least_t *out, int64_t d, int i)
+{
+	if (d < out->best || (d == out->best && i < out->at)) {
+		out->best = d;
+		out->at = i;
+	}
+}
+
+/* The least total over windows [0, nwin), its first window, and the
+ * largest x_{i+k} - x_i among them. */
+__attribute__((target("avx2")))
+static void _least(const int *x, const uint32_t *p, const uint32_t *p2,
+		   int k, int nwin, loc__span_least_t *out)
+{
+	const __m256i km1 = _mm256_set1_epi32(k - 1);
+	const __m256i eight = _mm256_set1_epi32(8);
+	__m256i mn = _mm256_set1_epi32(INT32_MAX), arg = _mm256_setzero_si256();
+	__m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+	__m256i tmax = _mm256_setzero_si256();
+	int32_t lmn[8], larg[8], lt[8], far = 0;
+	int i = 0;
+
+	for (; i + 8 <= nwin; i += 8) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(p + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(p + i + k));
+		__m256i c = _mm256_loadu_si256((const __m256i *)(p2 + i + 1));
+		__m256i e = _mm256_loadu_si256((const __m256i *)(p2 + i + k));
+		__m256i x0 = _mm256_loadu_si256((const __m256i *)(x + i));
+		__m256i xk = _mm256_loadu_si256((const __m256i *)(x + i + k));
+		__m256i d = _mm256_sub_epi32(
+			_mm256_mullo_epi32(km1, _mm256_add_epi32(a, b)),
+			_mm256_slli_epi32(_mm256_sub_epi32(e, c), 1));
+		/* Strictly less: each lane keeps its first least window. */
+		__m256i lt8 = _mm256_cmpgt_epi32(mn, d);
+
+		mn = _mm256_min_epi32(mn, d);
+		arg = _mm256_blendv_epi8(arg, idx, lt8);
+		tmax = _mm256_max_epi32(tmax, _mm256_sub_epi32(xk, x0));
+		idx = _mm256_add_epi32(idx, eight);
+	}
+	out->best = INT64_MAX;
+	out->at = 0;
+	_mm256_storeu_si256((__m256i *)lmn, mn);
+	_mm256_storeu_si256((__m256i *)larg, arg);
+	_mm256_storeu_si256((__m256i *)lt, tmax);
+	for (int l = 0; l < 8 && i > 0; l++) {
+		_take(out, lmn[l], larg[l]);
+		far = lt[l] > far ? lt[l] : far;
+	}
+	for (; i < nwin; i++) {
+		_take(out, _total(p, p2, i, k), i);
+		far = x[i + k] - x[i] > far ? x[i + k] - x[i] : far;
+	}
+	out->far = far;
+}
+
+/* Inclusive prefix sum of the sixteen lanes. */
+__attribute__((target("avx512f")))
+static inline __m512i _scan16(__m512i v)
+{
+	const __m512i zero = _mm512_setzero_si512();
+
+	v = _mm512_add_epi32(v, _mm512_alignr_epi32(v, zero, 15));
+	v = _mm512_add_epi32(v, _mm512_alignr_epi32(v, zero, 14));
+	v = _mm512_add_epi32(v, _mm512_alignr_epi32(v, zero, 12));
+	return _mm512_add_epi32(v, _mm512_alignr_epi32(v, zero, 8));
+}
+
+/*
+ * One pass over x[0 .. nwin+k), sixteen positions j .. j+15 at a time: F
+ * and G at j+1 .. j+16 (both stored), and the windows i = j+1-k ..
+ * j+16-k that end there, scored as F (in the register) + G[i] (stored k
+ * positions ago: k >= 16). The few windows before the first such block and
+ * after the last are scored from the stored F and G.
+ */
+__attribute__((target("avx512f")))
+static void _least_avx512(const int *x, int k, int nwin, uint32_t *f,
+			  uint32_t *g, loc__span_least_t *out)
+{
+	const int len = nwin + k, j0 = (k - 1 + 15) / 16 * 16;
+	const __m512i top = _mm512_set1_epi32(15);
+	const __m512i km1 = _mm512_set1_epi32(k - 1);
+	const __m512i sixteen = _mm512_set1_epi32(16);
+	__m512i cp = _mm512_setzero_si512(), cp2 = cp, arg = cp, tmax = cp;
+	__m512i mn = _mm512_set1_epi32(INT32_MAX);
+	__m512i idx = _mm512_add_epi32(
+		_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+				  14, 15),
+		_mm512_set1_epi32(j0 + 1 - k));
+	int32_t lmn[16], larg[16], lt[16];
+	uint32_t p, p2;
+	int j = 0, from = 0, to = 0, far = 0;
+
+	f[0] = g[0] = 0;
+	for (; j + 16 <= len && (j < j0 || j + 17 <= len); j += 16) {
+		__m512i xv = _mm512_loadu_si512(x + j);
+		__m512i pin = _mm512_add_epi32(cp, _scan16(xv));
+		__m512i pex = _mm512_sub_epi32(pin, xv);
+		__m512i p2in = _mm512_add_epi32(cp2, _scan16(pex));
+		__m512i fv = _mm512_sub_epi32(_mm512_mullo_epi32(km1, pin),
+					      _mm512_slli_epi32(p2in, 1));
+		__m512i gv = _mm512_add_epi32(
+			fv, _mm512_slli_epi32(
+				    _mm512_add_epi32(
+					    pin, _mm512_slli_epi32(p2in, 1)),
+				    1));
+
+		if (j >= j0) {
+			const int i = j + 1 - k;
+			__m512i d = _mm512_add_epi32(
+				fv, _mm512_loadu_si512(g + i));
+			/* Strictly less: each lane keeps its first least
+			 * window. */
+			__mmask16 lt16 = _mm512_cmpgt_epi32_mask(mn, d);
+
+			mn = _mm512_min_epi32(mn, d);
+			arg = _mm512_mask_mov_epi32(arg, lt16, idx);
+			tmax = _mm512_max_epi32(
+				tmax,
+				_mm512_sub_epi32(_mm512_loadu_si512(x + j + 1),
+						 _mm512_loadu_si512(x + i)));
+			idx = _mm512_add_epi32(idx, sixteen);
+			if (to == 0)
+				from = i;
+			to = i + 16;
+		}
+		_mm512_storeu_si512(f + j + 1, fv);
+		_mm512_storeu_si512(g + j + 1, gv);
+		cp = _mm512_permutexvar_epi32(top, pin);
+		cp2 = _mm512_permutexvar_epi32(top, p2in);
+	}
+	/* The rest of F and G, from P and P2 at j. */
+	p = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(cp));
+	p2 = (uint32_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(cp2));
+	for (; j < len; j++) {
+		p2 += p;
+		p += (uint32_t)x[j];
+		f[j + 1] = (uint32_t)(k - 1) * p - 2u * p2;
+		g[j + 1] = f[j + 1] + 2u * (p + 2u * p2);
+	}
+	out->best = INT64_MAX;
+	out->at = 0;
+	if (to > from) {
+		_mm512_storeu_si512(lmn, mn);
+		_mm512_storeu_si512(larg, arg);
+		_mm512_storeu_si512(lt, tmax);
+		for (int l = 0; l < 16; l++) {
+			_take(out, lmn[l], larg[l]);
+			far = lt[l] > far ? lt[l] : far;
+		}
+	}
+	for (int i = 0; i < nwin; i++) {
+		if (i == from && to > from)
+			i = to;
+		if (i >= nwin)
+			break;
+		_take(out, (int32_t)(f[i + k] + g[i]), i);
+		far = x[i + k] - x[i] > far ? x[i + k] - x[i] : far;
+	}
+	out->far = far;
+}
+
+bool loc__span_least_simd(const int *x, int m, int k, int nwin,
+			  uint32_t *pre, loc__span_least_t *out,
+			  loc_simd_t level)
+{
+	int64_t spread;
+
+	if (level == LOC_SIMD_NONE || nwin < 8 || k < 2 || nwin + k > m)
+		return false;
+	/* Every total met, the last window's too, within an int32. */
+	spread = (int64_t)x[nwin + k - 1] - x[0];
+	if ((int64_t)(k / 2) * ((k + 1) / 2) * spread >= INT32_MAX)
+		return false;
+	if (level == LOC_SIMD_AVX512 && k >= 16) {
+		_least_avx512(x, k, nwin, pre, pre + m + 1, out);
+		out->next = (int32_t)(pre[nwin + k] + pre[m + 1 + nwin]);
+		return true;
+	}
+	_prefixes(x, nwin + k, pre, pre + m + 1);
+	_least(x, pre, pre + m + 1, k, nwin, out);
+	out->next = _total(pre, pre + m + 1, nwin, k);
+	return true;
+}
+#else
+bool loc__span_least_simd(const int *x, int m, int k, int nwin,
+			  uint32_t *pre, loc__span_least_t *out,
+			  loc_simd_t level)
+{
+	(void)x, (void)m, (void)k, (void)nwin, (void)pre, (void)out;
+	(void)level;
+	return false;
+}
+#endif
