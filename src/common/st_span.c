@@ -380,7 +380,8 @@ static int _span_select(loc__ctx_t *ctx)
 	if (s.maxwin == 1 && (!s.ring || 2 * (s.k - 1) <= n)) {
 		int iv[2];
 
-		if (loc__bits_runs(loc__rank_bits(ctx), 0, n, s.k, iv, 1)) {
+		if (loc__bits_may_hold_run(loc__rank_bits(ctx), 0, n, s.k) &&
+		    loc__bits_runs(loc__rank_bits(ctx), 0, n, s.k, iv, 1)) {
 			int64_t total = ((int64_t)s.k * s.k - 1) * s.k / 6;
 
 			if (!((double)total < loc__offer_bound(ctx)))

@@ -237,11 +237,13 @@ static void test_listing_free_ranks(void **state)
 	}
 }
 
-/* loc__bits_runs() against a bit at a time for long runs (len >= 64 takes
- * a quick check first): maps dense enough to hold them, or not. */
+/* loc__bits_runs() against a bit at a time for long runs, and the quick
+ * check span makes first for len >= 64 (loc__bits_may_hold_run()): maps
+ * dense enough to hold them, or not. */
 static void test_long_runs(void **state)
 {
 	uint64_t s = 9;
+	int none = 0, maybe = 0;
 
 	(void)state;
 	for (int trial = 0; trial < 20000; trial++) {
@@ -270,7 +272,16 @@ static void test_long_runs(void **state)
 		assert_int_equal(loc__bits_runs(bits, from, to, len, iv, max),
 				 c);
 		assert_memory_equal(iv, want, sizeof(int) * 2 * c);
+		/* The quick check may say yes wrongly, never no; and it must
+		 * say no often where no long run is. */
+		if (c)
+			assert_true(loc__bits_may_hold_run(bits, from, to, len));
+		else if (len >= 64 && to - from >= len) {
+			none++;
+			maybe += loc__bits_may_hold_run(bits, from, to, len);
+		}
 	}
+	assert_true(none > 1000 && maybe < none / 2);
 }
 
 int main(void)
