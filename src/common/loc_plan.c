@@ -272,3 +272,21 @@ int loc_plan_earliest(loc_planner_t *p, const loc_plan_request_t *req,
 	}
 	return rc == 1 ? 0 : LOC_ENOFIT;
 }
+
+int loc_plan_narrow_to_released(uint8_t *cand, const uint8_t *cand_now,
+				int n)
+{
+	int left = 0;
+
+	for (int v = 0; v < n; v++) {
+		cand[v] = cand[v] && !cand_now[v];
+		left += cand[v];
+	}
+	return left;
+}
+
+void loc_plan_unnarrow(uint8_t *cand, const uint8_t *cand_now, int n)
+{
+	for (int v = 0; v < n; v++)
+		cand[v] |= cand_now[v];
+}

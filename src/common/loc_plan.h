@@ -138,4 +138,15 @@ int loc_plan_earliest(loc_planner_t *p, const loc_plan_request_t *req,
 		      const loc_plan_ops_t *ops, void *arg, int *out,
 		      loc_plan_answer_t *ans, loc_error_t *err);
 
+/*
+ * For a driver's place_released over a candidate byte map: keeps in
+ * cand[0..n) only the candidates that cand_now[] (the map as of now) does
+ * not hold, and returns how many; loc_plan_unnarrow() puts those of now
+ * back after the placement. They are candidates still at the later time:
+ * as time passes running jobs only release nodes.
+ */
+int loc_plan_narrow_to_released(uint8_t *cand, const uint8_t *cand_now,
+				int n);
+void loc_plan_unnarrow(uint8_t *cand, const uint8_t *cand_now, int n);
+
 #endif /* LOC_PLAN_H */

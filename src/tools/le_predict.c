@@ -149,15 +149,11 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 {
 	plan_state_t *ps = arg;
-	int n = 0, rc;
+	int nn = loc_grid_nnodes(ps->mo->grid);
+	int left = loc_plan_narrow_to_released(ps->cand, ps->cand_now, nn);
+	int rc = left >= ps->k ? _plan_place(ps, t, out, k) : LOC_ENOFIT;
 
-	for (int v = 0; v < loc_grid_nnodes(ps->mo->grid); v++) {
-		ps->cand[v] = ps->cand[v] && !ps->cand_now[v];
-		n += ps->cand[v];
-	}
-	rc = n >= ps->k ? _plan_place(ps, t, out, k) : LOC_ENOFIT;
-	for (int v = 0; v < loc_grid_nnodes(ps->mo->grid); v++)
-		ps->cand[v] |= ps->cand_now[v];
+	loc_plan_unnarrow(ps->cand, ps->cand_now, nn);
 	return rc;
 }
 

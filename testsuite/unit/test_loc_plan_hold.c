@@ -175,6 +175,35 @@ static void test_random_states_keep_their_start(void **state)
 	assert_true(kept > 100);
 }
 
+/* The drivers' narrowing to released nodes and back, on random maps in
+ * which the later candidates hold those of now. */
+static void test_narrowing_to_released_nodes(void **state)
+{
+	uint64_t r = 17;
+
+	(void)state;
+	for (int trial = 0; trial < 2000; trial++) {
+		uint8_t now[300], cand[300], orig[300];
+		int n = 1 + (int)((r = r * 6364136223846793005ULL + 1) >> 33) %
+				    300;
+		int want = 0;
+
+		for (int v = 0; v < n; v++) {
+			r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+			now[v] = (r >> 40) % 3 == 0;
+			cand[v] = now[v] || (r >> 50) % 2;
+			want += cand[v] && !now[v];
+		}
+		memcpy(orig, cand, (size_t)n);
+		assert_int_equal(loc_plan_narrow_to_released(cand, now, n),
+				 want);
+		for (int v = 0; v < n; v++)
+			assert_int_equal(cand[v], orig[v] && !now[v]);
+		loc_plan_unnarrow(cand, now, n);
+		assert_memory_equal(cand, orig, (size_t)n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_a_declined_set_at_the_deadline_is_kept),
 		cmocka_unit_test(test_place_released_errors_end_the_plan),
 		cmocka_unit_test(test_random_states_keep_their_start),
+		cmocka_unit_test(test_narrowing_to_released_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

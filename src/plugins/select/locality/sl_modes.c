@@ -178,20 +178,14 @@ static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
 	const uint8_t *cand_now = c->m->scratch.cand_now;
-	int n = 0, rc;
+	int left, rc;
 
 	(void)out; /* c->out */
 	if (c->nreq)
 		return LOC_ENOFIT;
-	for (int g = 0; g < c->m->ncore; g++) {
-		c->cand[g] = c->cand[g] && !cand_now[g];
-		n += c->cand[g];
-	}
-	rc = n >= c->lo ? sl_ctx_place(c, t) : LOC_ENOFIT;
-	/* The candidates only grow as jobs are released: those of now are
-	 * candidates still. */
-	for (int g = 0; g < c->m->ncore; g++)
-		c->cand[g] |= cand_now[g];
+	left = loc_plan_narrow_to_released(c->cand, cand_now, c->m->ncore);
+	rc = left >= c->lo ? sl_ctx_place(c, t) : LOC_ENOFIT;
+	loc_plan_unnarrow(c->cand, cand_now, c->m->ncore);
 	*k = c->k;
 	return rc;
 }
@@ -275,7 +269,8 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		s->ends[w.settle] = c->now + 1;
 	}
 	req.ncand = sl_count(c->cand, c->m->ncore);
-	memcpy(s->cand_now, c->cand, c->m->ncore);
+	if (ops.place_released)
+		memcpy(s->cand_now, c->cand, c->m->ncore);
 	req.ends = s->ends;
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
