@@ -79,7 +79,7 @@ const loc__runhist_t *loc__rank_runs(loc__ctx_t *ctx);
 /*
  * Word-at-a-time scans of a bitmap (bits as in loc__rank_bits(): a zero
  * word must follow bit `to`'s word). Bits outside [from, to) count as 0.
- * In loc_rankmap.c.
+ * In loc_bits.c.
  *
  * loc__bits_ones() writes the positions of the first max set bits,
  * ascending, to pos and returns how many (at most max).
@@ -113,7 +113,7 @@ int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
  * whose end exceeds nnodes (ranks wrap). Every rank free is the single
  * interval [0, nnodes). Writes at most max intervals to iv as for
  * loc__bits_runs() (room for nnodes + 1 ints covers every case) and
- * returns how many. In loc_rankmap.c.
+ * returns how many. In loc_bits.c.
  */
 int loc__rank_intervals(loc__ctx_t *ctx, bool ring, int len, int *iv,
 			int max);
@@ -127,7 +127,7 @@ int loc__bits_intervals(const uint64_t *bits, int n, bool ring, int len,
  * order: writes the first max ranks to pos and returns how many. The
  * same as the intervals of length 1 of loc__rank_intervals(), found a
  * word at a time without listing the others: O(nnodes / 64). In
- * loc_rankmap.c.
+ * loc_bits.c.
  */
 int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max);
 

@@ -23,7 +23,7 @@
  * the last rank to rank 0 and a window's span is measured around the
  * ring. Otherwise spans are linear.
  *
- * Intervals and free ranks come from the rank bitmap (loc_rankmap.c), a
+ * Intervals and free ranks come from the rank bitmap (loc_bits.c), a
  * word at a time: first and best fit look only at the intervals that hold
  * k. Best fit at k = 1 first looks for isolated free ranks (intervals of
  * one), O(N / 64) without listing any interval. Sum of squares takes the
