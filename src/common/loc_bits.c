@@ -310,6 +310,10 @@ bool loc__bits_may_hold_run(const uint64_t *bits, int from, int to,
 
 		full |= ~x == 0;
 		most = lead + trail > most ? lead + trail : most;
+		/* A branch per 32 words ends the pass at the first hint, so
+		 * a map that does hold a run early costs little more. */
+		if (!((w - wf + 1) & 31) && (full || most >= len))
+			return true;
 	}
 	full |= ~_word(bits, wl, from, to) == 0;
 	return full || most >= len;
@@ -324,6 +328,9 @@ int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
 		return 0;
 	if (len == 1 && (int64_t)max * 2 >= to - from + 1)
 		return _all_runs(bits, from, to, iv);
+	/* Long runs are rare on a busy machine: rule them out cheaply. */
+	if (!loc__bits_may_hold_run(bits, from, to, len))
+		return 0;
 	for (int w = from >> 6; w <= (to - 1) >> 6; w++) {
 		uint64_t x = _word(bits, w, from, to);
 		int base = w << 6, top;

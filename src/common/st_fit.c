@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "loc_strategy_internal.h"
+#include "st_fit.h"
 
 /* Offers per call: enough alternatives for SL, bounded work. */
 #define FIT_MAX_OFFERS 32
@@ -251,67 +252,50 @@ static inline int _arc(const fit_t *f, const int *frank, int m, int i)
 /* Windows per chunk of the least-arc scan. */
 #define FIT_CHUNK 512
 
-/* The least last[i] - frank[i] over [from, to): four independent minima
- * so the comparisons overlap (and vectorise). */
-static inline int _least_arc(const int *frank, const int *last, int from,
-			     int to)
+/*
+ * The least arc last[i] + add - frank[i] over windows [from, to), found
+ * chunk by chunk with vectors (st_fit_simd.c); then the first window
+ * reaching it, searched in the first chunk that did instead of from the
+ * start. Returns INT_MAX (and *at = to) when from >= to.
+ */
+static int _least_window(const int *frank, const int *last, int add,
+			 int from, int to, int *at)
 {
-	int b0 = INT_MAX, b1 = INT_MAX, b2 = INT_MAX, b3 = INT_MAX;
-	int i = from;
+	const loc_simd_t level = loc__simd_level();
+	int best = INT_MAX, bc = to, i;
 
-	for (; i + 4 <= to; i += 4) {
-		int a0 = last[i] - frank[i];
-		int a1 = last[i + 1] - frank[i + 1];
-		int a2 = last[i + 2] - frank[i + 2];
-		int a3 = last[i + 3] - frank[i + 3];
+	for (int c = from; c < to; c += FIT_CHUNK) {
+		int a = loc__fit_least_arc(frank, last, add, c,
+					   to - c < FIT_CHUNK ? to :
+								c + FIT_CHUNK,
+					   level);
 
-		b0 = a0 < b0 ? a0 : b0;
-		b1 = a1 < b1 ? a1 : b1;
-		b2 = a2 < b2 ? a2 : b2;
-		b3 = a3 < b3 ? a3 : b3;
+		if (a < best) {
+			best = a;
+			bc = c;
+		}
 	}
-	for (; i < to; i++)
-		b0 = last[i] - frank[i] < b0 ? last[i] - frank[i] : b0;
-	b0 = b1 < b0 ? b1 : b0;
-	b2 = b3 < b2 ? b3 : b2;
-	return b2 < b0 ? b2 : b0;
+	for (i = bc; i < to; i++)
+		if (last[i] + add - frank[i] == best)
+			break;
+	*at = i;
+	return best;
 }
 
 static void _collect_windows(fit_t *f, const int *frank, int m)
 {
-	int k = f->k, nlin = m - k + 1, nwin = f->ring ? m : nlin, bi = 0;
-	int best = INT_MAX;
+	int k = f->k, nlin = m - k + 1, nwin = f->ring ? m : nlin, bi, wi;
+	int best;
 	double limit;
 
-	/* The hot loop: the least linear arc, chunk by chunk; then the
-	 * first window reaching it, searched in the first chunk that did
-	 * instead of from the start. */
-	{
-		const int *last = frank + k - 1;
-		int i, bc = 0;
-
-		for (int c = 0; c < nlin; c += FIT_CHUNK) {
-			int a = _least_arc(frank, last, c,
-					   nlin - c < FIT_CHUNK ? nlin :
-								  c + FIT_CHUNK);
-
-			if (a < best) {
-				best = a;
-				bc = c;
-			}
-		}
-		for (i = bc; i < nlin; i++)
-			if (last[i] - frank[i] == best)
-				break;
-		bi = i;
-	}
-	for (int i = nlin; i < nwin; i++) {
-		int arc = _arc(f, frank, m, i);
-
-		if (arc < best) {
-			best = arc;
-			bi = i;
-		}
+	/* The linear windows, then (ring) those whose last member wraps:
+	 * window nlin + j ends at frank[j] + n. Ties to the first. */
+	best = _least_window(frank, frank + k - 1, 0, 0, nlin, &bi);
+	if (nwin > nlin &&
+	    _least_window(frank + nlin, frank, f->n, 0, nwin - nlin, &wi) <
+		    best) {
+		bi = nlin + wi;
+		best = _arc(f, frank, m, bi);
 	}
 	for (int i = bi; i < nwin && f->ncand < f->maxcand; i++)
 		if (_arc(f, frank, m, i) == best)

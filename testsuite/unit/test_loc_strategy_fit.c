@@ -4,14 +4,19 @@
  * strategies freelist, firstfit, bestfit, sumsquares and span: brute
  * force over all k-subsets on small instances (span, and the least-span
  * fallback of the fit strategies), hand-built examples on lines and
- * rings, and bestfit's ties offered to SL.
+ * rings, and bestfit's ties offered to SL; the fallback on machines of
+ * thousands of nodes against a reference, and its vector search
+ * (st_fit_simd.c) at every level this CPU runs.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
+#include "loc_strategy_internal.h"
+#include "st_fit.h"
 #include "loc_test_util.h"
 #include "loc_test_curve.h"
 
@@ -321,6 +326,134 @@ static void test_fit_min_span_fallback(void **state)
 	assert_true(checked > 300);
 }
 
+/* The first window of least arc (fr[w + k - 1] - fr[w], around the ring
+ * for the last k - 1 windows when ring), straight from the definition. */
+static int _ref_least_arc(const int *fr, int m, int k, int n, bool ring)
+{
+	int nwin = ring ? m : m - k + 1, best = -1, best_w = -1;
+
+	for (int w = 0; w < nwin; w++) {
+		int j = w + k - 1;
+		int arc = j < m ? fr[j] - fr[w] : fr[j - m] + n - fr[w];
+
+		if (best_w < 0 || arc < best) {
+			best = arc;
+			best_w = w;
+		}
+	}
+	return best_w;
+}
+
+/*
+ * The fallback where it runs over thousands of windows: no interval holds
+ * k, on meshes and tori of 4,093 to 32,768 nodes. Fragmented maps tie
+ * often (runs of equal length a period apart), so a vector search that
+ * kept the last least window, or missed the wrapping ones, fails here.
+ */
+static void test_fit_fallback_on_large_machines(void **state)
+{
+	static const shape_t shapes[] = {
+		{ 1, { 4093 } }, { 3, { 16, 16, 16 } }, { 2, { 61, 67 } },
+		{ 3, { 32, 32, 32 } },
+	};
+	static const int ks[] = { 40, 300, 1100, 4096 };
+	int nshapes = (int)(sizeof(shapes) / sizeof(shapes[0]));
+	uint64_t s = 515;
+	int checked = 0;
+
+	(void)state;
+	for (int gi = 0; gi < 2 * nshapes; gi++) {
+		const shape_t *sh = &shapes[gi / 2];
+		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2, 1);
+		int n = loc_grid_nnodes(g);
+		bool ring = tu_all_torus(g);
+		uint8_t *cand = malloc(n);
+		int *fr = malloc(sizeof(int) * n);
+		int *out = malloc(sizeof(int) * n);
+		int *rk = malloc(sizeof(int) * n);
+		int *want = malloc(sizeof(int) * n);
+
+		assert_true(cand && fr && out && rk && want);
+		for (int kind = LOC_STRATEGY_FIRSTFIT;
+		     kind <= LOC_STRATEGY_SUMSQUARES; kind++) {
+			loc_alloc_t *a = tu_alloc(g, kind, (gi + kind) % 3);
+			const loc_curve_t *cv = loc_alloc_curve(a);
+
+			for (int st = 0; st < 4; st++) {
+				int m, longest;
+
+				tu_fragmented(cand, n, 0.35 + 0.1 * st,
+					      s + 31 * st + kind);
+				m = tu_free_ranks(cv, cand, n, fr);
+				longest = tu_longest_run(cv, cand, n, ring);
+				for (int ki = 0; ki < 4; ki++) {
+					int k = ks[ki], w;
+
+					if (k <= longest || k >= m)
+						continue;
+					w = _ref_least_arc(fr, m, k, n, ring);
+					assert_int_equal(
+						tu_select(a, cand, k, out), 0);
+					tu_assert_placement(cand, n, out, k);
+					tu_ranks_of(cv, out, k, rk);
+					tu_window(fr, m, k, w, want);
+					assert_memory_equal(rk, want,
+							    sizeof(int) * k);
+					checked++;
+				}
+			}
+			loc_alloc_destroy(a);
+		}
+		free(cand);
+		free(fr);
+		free(out);
+		free(rk);
+		free(want);
+		loc_grid_destroy(g);
+	}
+	assert_true(checked > 150);
+}
+
+/* The vector least arc at every level, against a plain loop, on random
+ * arrays and hostile ranges (empty, shorter than a vector, odd tails). */
+static void test_fit_least_arc_at_every_level(void **state)
+{
+	enum { LEN = 700 };
+	int first[LEN], last[LEN];
+	uint64_t s = 8;
+	int checked = 0;
+
+	(void)state;
+	for (int round = 0; round < 400; round++) {
+		int from = tu_below(&s, LEN), to = tu_below(&s, LEN + 1);
+		int add = tu_below(&s, 3) ? 0 : 1 + tu_below(&s, 40000);
+		int want = 2147483647;
+
+		if (round % 3 == 0)
+			to = from + tu_below(&s, 40) < LEN ?
+				     from + tu_below(&s, 40) : LEN;
+		for (int i = 0; i < LEN; i++) {
+			first[i] = tu_below(&s, 1 << 20);
+			last[i] = first[i] + tu_below(&s, 1 << 16);
+		}
+		/* The least, once, at a random place. */
+		if (to > from)
+			last[from + tu_below(&s, to - from)] -= 1 << 17;
+		for (int i = from; i < to; i++)
+			want = last[i] + add - first[i] < want ?
+				       last[i] + add - first[i] : want;
+		for (int lv = LOC_SIMD_NONE; lv <= (int)loc__simd_level();
+		     lv++) {
+			assert_int_equal(loc__fit_least_arc(first, last, add,
+							    from, to,
+							    (loc_simd_t)lv),
+					 want);
+			checked++;
+		}
+	}
+	assert_true(checked >= 400);
+}
+
 /* freelist: the first k free nodes in curve order, for every curve. */
 static void test_freelist_first_k_in_curve_order(void **state)
 {
@@ -357,27 +490,38 @@ static void test_freelist_first_k_in_curve_order(void **state)
  * and 10..13 of a 20-node line) for k = 4; the second's busy neighbours
  * end when the job does, so SL moves the job there. Skipped while the SL
  * score is not yet implemented. */
-static void test_bestfit_offers_ties_to_sl(void **state)
+/*
+ * Two free intervals of k nodes tie for best fit; SL must pick the one
+ * whose busy neighbours end with the job. Scale 1 is k = 4 on 20 nodes;
+ * scale 10 makes the answer large enough to be read back from the
+ * offer's marks, which only the last offer checked still holds: with
+ * good_first, the winner is not that offer.
+ */
+static void _bestfit_sl_tie(int scale, bool good_first)
 {
-	int dims[1] = { 20 }, out[4];
-	loc_grid_t *g = tu_grid(1, dims, false, 1);
-	uint8_t cand[20] = { 0 };
-	int64_t until[20];
+	int n = 20 * scale, k = 4 * scale, a0 = 0, b0 = 10 * scale;
+	int good = good_first ? a0 : b0;
+	loc_grid_t *g = tu_grid(1, &n, false, 1);
+	uint8_t *cand = calloc(n, 1);
+	int64_t *until = malloc(sizeof(int64_t) * n);
+	int *out = malloc(sizeof(int) * k);
 	loc_view_t view = {
 		.candidate = cand, .busy_until = until, .now = 100,
 	};
-	loc_request_t r = { .nodes = 4, .expected_end = 5000 };
-	const int probe[1] = { 10 }, want[4] = { 10, 11, 12, 13 };
+	loc_request_t r = { .nodes = k, .expected_end = 5000 };
+	const int probe[1] = { b0 };
 	loc_policy_t p;
 	loc_error_t err;
 	loc_alloc_t *a;
 
-	(void)state;
-	for (int v = 0; v < 20; v++)
+	assert_true(cand && until && out);
+	for (int v = 0; v < n; v++)
 		until[v] = 1000;
-	for (int v = 0; v < 4; v++)
-		cand[v] = cand[10 + v] = 1, until[v] = until[10 + v] = 0;
-	until[9] = until[14] = 5000;
+	for (int v = 0; v < k; v++)
+		cand[a0 + v] = cand[b0 + v] = 1, until[a0 + v] = until[b0 + v] = 0;
+	if (good > 0)
+		until[good - 1] = 5000;
+	until[good + k] = 5000;
 	if (loc_sl_score(g, &view, 5000, probe, 1) < 0)
 		skip();
 	loc_policy_init(&p);
@@ -387,9 +531,72 @@ static void test_bestfit_offers_ties_to_sl(void **state)
 	a = loc_alloc_create(g, &p, &err);
 	assert_non_null(a);
 	assert_int_equal(loc_alloc_select(a, &r, &view, out, &err), 0);
+	for (int i = 0; i < k; i++)
+		assert_int_equal(out[i], good + i);
+	loc_alloc_destroy(a);
+	loc_grid_destroy(g);
+	free(cand);
+	free(until);
+	free(out);
+}
+
+/*
+ * The same with an answer out of node order that is not the last offer
+ * checked: two rows, snake ranks, so row 1 runs backwards. Intervals B
+ * and C of k = 40 free nodes lie in row 1, B first; the busy row 0 below
+ * B ends with the job. SL takes B, whose nodes must be sorted from its
+ * own list: the marks left by the last offer checked are C's.
+ */
+static void _bestfit_sl_tie_not_last(void)
+{
+	enum { W = 100, K = 40 };
+	int dims[2] = { 2, W }, out[K], want[K];
+	loc_grid_t *g = tu_grid(2, dims, false, 1);
+	uint8_t cand[2 * W] = { 0 };
+	int64_t until[2 * W];
+	loc_view_t view = {
+		.candidate = cand, .busy_until = until, .now = 100,
+	};
+	loc_request_t r = { .nodes = K, .expected_end = 5000 };
+	const loc_curve_t *cv;
+	loc_policy_t p;
+	loc_error_t err;
+	loc_alloc_t *a;
+
+	loc_policy_init(&p);
+	p.strategy = LOC_STRATEGY_BESTFIT;
+	p.curve = LOC_CURVE_SNAKE;
+	p.walltime = LOC_WALLTIME_SL;
+	a = loc_alloc_create(g, &p, &err);
+	assert_non_null(a);
+	cv = loc_alloc_curve(a);
+	/* Row 1 backwards in node order, else this tests nothing. */
+	assert_true(loc_curve_node(cv, W) > loc_curve_node(cv, W + 1));
+	for (int v = 0; v < 2 * W; v++)
+		until[v] = 1000;
+	for (int j = 0; j < K; j++) {
+		int b = loc_curve_node(cv, W + j);
+
+		cand[b] = cand[loc_curve_node(cv, W + K + 1 + j)] = 1;
+		until[b] = until[loc_curve_node(cv, W + K + 1 + j)] = 0;
+		until[loc_curve_node(cv, W - 1 - j)] = 5000; /* below b */
+		want[j] = b;
+	}
+	qsort(want, K, sizeof(int), tu_cmp_int);
+	assert_int_equal(loc_alloc_select(a, &r, &view, out, &err), 0);
 	assert_memory_equal(out, want, sizeof(want));
 	loc_alloc_destroy(a);
 	loc_grid_destroy(g);
+}
+
+static void test_bestfit_offers_ties_to_sl(void **state)
+{
+	(void)state;
+	_bestfit_sl_tie(1, false);
+	_bestfit_sl_tie(1, true);
+	_bestfit_sl_tie(10, false);
+	_bestfit_sl_tie(10, true);
+	_bestfit_sl_tie_not_last();
 }
 
 int main(void)
@@ -400,6 +607,8 @@ int main(void)
 		cmocka_unit_test(test_fit_hand_examples),
 		cmocka_unit_test(test_fit_ring_joins_end_runs),
 		cmocka_unit_test(test_fit_min_span_fallback),
+		cmocka_unit_test(test_fit_fallback_on_large_machines),
+		cmocka_unit_test(test_fit_least_arc_at_every_level),
 		cmocka_unit_test(test_freelist_first_k_in_curve_order),
 		cmocka_unit_test(test_bestfit_offers_ties_to_sl),
 	};
