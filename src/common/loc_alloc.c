@@ -39,6 +39,7 @@ struct loc_alloc {
 	int *scratch;       /* 4 * nnodes for strategies */
 	uint8_t *seen;      /* stamp per node for distinctness checks */
 	uint8_t stamp;
+	int stamped_seq;    /* the offer whose nodes alone hold stamp, or -1 */
 	uint64_t *sortbits; /* node-order marks for sorting the answer */
 	int *point_dist;    /* BFS distances for required-node completion */
 	int *queue;
@@ -325,6 +326,7 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 	unsigned int n = (unsigned int)a->nnodes, bad = 0;
 	int seq = a->nseq++, pos, k = ctx->k;
 
+	a->stamped_seq = -1;
 	/* k in a local: the byte stores below could alias ctx->k. */
 	for (int i = 0; i < k; i++) {
 		unsigned int v = (unsigned int)nodes[i];
@@ -336,6 +338,8 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 	}
 	if (bad)
 		return LOC_EINVAL;
+	/* Its nodes are marked: the answer's sort can read them back. */
+	a->stamped_seq = seq;
 	/* Contiguous requests with required nodes: only offers that
 	 * contain all of them count. */
 	if (a->nmust) {
@@ -610,6 +614,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 	ctx.nmust = a->nmust;
 	a->noffers = 0;
 	a->nseq = 0;
+	a->stamped_seq = -1;
 
 	rc = req->contiguous ? loc__contiguous_select(&ctx) : a->ops->select(&ctx);
 	if (rc && rc != LOC_ENOFIT)
@@ -624,6 +629,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 				     req->nodes,
 				     a->nmust ? " holding the required nodes" : "");
 	loc__sort_nodes(win->nodes, req->nodes, a->nnodes, a->sortbits,
-			a->scratch, out);
+			a->scratch, out,
+			win->seq == a->stamped_seq ? a->seen : NULL, a->stamp);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * test_loc_alloc.c - invariants every strategy must keep, checked through
  * the public allocator API on thousands of random fragmented states:
  * exactly k distinct candidates, determinism, required nodes honoured,
- * contiguous results connected, clear refusals.
+ * contiguous results connected, clear refusals; and the byte marks an
+ * answer is read back from, at every vector level this CPU runs.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,8 @@
 
 #include "loc_test_util.h"
 #include "loc_strategy.h"
+#include "loc_sort.h"
+#include "loc_strategy_internal.h"
 
 typedef struct shape_case {
 	int ndims;
@@ -318,6 +321,40 @@ static void test_bad_policy_is_rejected(void **state)
 	loc_grid_destroy(g);
 }
 
+/* Bit v set exactly where byte v holds the mark, on sizes around the
+ * 64-byte step, bytes one off the mark and 0x80 (signed compares). */
+static void test_marks_read_back_at_every_level(void **state)
+{
+	enum { MAXN = 4200 };
+	static uint8_t bytes[MAXN];
+	static uint64_t bits[LOC__BITS_WORDS(MAXN)];
+	static const uint8_t near[] = { 0, 1, 0x7f, 0x80, 0x81, 0xfe, 0xff };
+	uint64_t s = 3;
+	int checked = 0;
+
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		int n = round < 140 ? 1 + round : 1 + tu_below(&s, MAXN);
+		uint8_t mark = near[tu_below(&s, 7)];
+
+		for (int v = 0; v < n; v++)
+			bytes[v] = tu_below(&s, 3) ? mark :
+				   (uint8_t)(mark + (tu_below(&s, 2) ? 1 : -1));
+		for (int lv = LOC_SIMD_NONE; lv <= (int)loc__simd_level();
+		     lv++) {
+			memset(bits, 0xa5, sizeof(bits));
+			loc__bytes_eq_bits(bytes, n, mark, bits,
+					   (loc_simd_t)lv);
+			for (int v = 0; v < 64 * ((n + 63) / 64); v++)
+				assert_int_equal((bits[v >> 6] >> (v & 63)) & 1,
+						 v < n && bytes[v] == mark);
+			assert_true(bits[LOC__BITS_WORDS(n) - 1] == 0);
+			checked++;
+		}
+	}
+	assert_true(checked >= 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_requests_are_rejected),
 		cmocka_unit_test(test_names_round_trip),
 		cmocka_unit_test(test_bad_policy_is_rejected),
+		cmocka_unit_test(test_marks_read_back_at_every_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
