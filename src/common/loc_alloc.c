@@ -39,8 +39,8 @@ struct loc_alloc {
 	int *scratch;       /* 4 * nnodes for strategies */
 	uint8_t *seen;      /* stamp per node for distinctness checks */
 	uint8_t stamp;
-	int stamped_seq;    /* the offer whose nodes alone hold stamp, or -1 */
 	uint64_t *sortbits; /* node-order marks for sorting the answer */
+	int bits_seq;       /* the offer sortbits holds (large ones), or -1 */
 	int *point_dist;    /* BFS distances for required-node completion */
 	int *queue;
 	int *bucket;        /* 2 * (diameter + 2) counting-sort buckets */
@@ -313,21 +313,39 @@ static bool _offer_before(double cost, int seq, const loc_offer_t *o)
 	return cost < o->cost || (cost == o->cost && seq < o->seq);
 }
 
+/* Answers of at least n / OFFER_BITS_RATIO nodes are checked through
+ * their node bitmap: below that, a pass over every node's bytes costs
+ * more than the per-node checks it saves. */
+#define OFFER_BITS_RATIO 16
+
 /*
  * Validation is one pass over the offer, O(k): every node in range, free
  * and not seen before in this offer. The flags are or-ed and tested once,
- * so the loop has no data-dependent branch.
+ * so the loop has no data-dependent branch. Large offers only stamp their
+ * nodes; then one vector pass over the stamps and the free bytes counts
+ * the stamped free nodes (k exactly when all are free and distinct) into
+ * the node bitmap, which is also the answer in node order should the
+ * offer win.
  */
-int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
+static int _check_offer(loc_alloc_t *a, const int *nodes, int k, int seq)
 {
-	loc_alloc_t *a = ctx->alloc;
 	const uint8_t *fr = a->free;
 	uint8_t *seen = a->seen, stamp = _next_stamp(a);
 	unsigned int n = (unsigned int)a->nnodes, bad = 0;
-	int seq = a->nseq++, pos, k = ctx->k;
 
-	a->stamped_seq = -1;
-	/* k in a local: the byte stores below could alias ctx->k. */
+	a->bits_seq = -1;
+	if ((int64_t)k * OFFER_BITS_RATIO >= n) {
+		for (int i = 0; i < k; i++) {
+			if ((unsigned int)nodes[i] >= n)
+				return LOC_EINVAL;
+			seen[nodes[i]] = stamp;
+		}
+		if (loc__bits_of_marks(seen, stamp, fr, (int)n, a->sortbits,
+				       loc__simd_level()) != k)
+			return LOC_EINVAL;
+		a->bits_seq = seq;
+		return 0;
+	}
 	for (int i = 0; i < k; i++) {
 		unsigned int v = (unsigned int)nodes[i];
 
@@ -336,10 +354,17 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 		bad |= (fr[v] ^ 1u) | (unsigned int)(seen[v] == stamp);
 		seen[v] = stamp;
 	}
-	if (bad)
+	return bad ? LOC_EINVAL : 0;
+}
+
+int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
+{
+	loc_alloc_t *a = ctx->alloc;
+	int seq = a->nseq++, pos, k = ctx->k;
+
+	/* k in a local: the checks' byte stores could alias ctx->k. */
+	if (_check_offer(a, nodes, k, seq))
 		return LOC_EINVAL;
-	/* Its nodes are marked: the answer's sort can read them back. */
-	a->stamped_seq = seq;
 	/* Contiguous requests with required nodes: only offers that
 	 * contain all of them count. */
 	if (a->nmust) {
@@ -614,7 +639,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 	ctx.nmust = a->nmust;
 	a->noffers = 0;
 	a->nseq = 0;
-	a->stamped_seq = -1;
+	a->bits_seq = -1;
 
 	rc = req->contiguous ? loc__contiguous_select(&ctx) : a->ops->select(&ctx);
 	if (rc && rc != LOC_ENOFIT)
@@ -628,8 +653,10 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 					     "strategy found no placement for %d nodes%s",
 				     req->nodes,
 				     a->nmust ? " holding the required nodes" : "");
-	loc__sort_nodes(win->nodes, req->nodes, a->nnodes, a->sortbits,
-			a->scratch, out,
-			win->seq == a->stamped_seq ? a->seen : NULL, a->stamp);
+	if (win->seq == a->bits_seq)
+		loc__bits_ones(a->sortbits, 0, a->nnodes, out, req->nodes);
+	else
+		loc__sort_nodes(win->nodes, req->nodes, a->nnodes,
+				a->sortbits, a->scratch, out);
 	return 0;
 }

@@ -12,6 +12,8 @@
  * reported.
  */
 
+#include <string.h>
+
 #include "loc_simd.h"
 #include "loc_strategy_internal.h"
 
@@ -441,5 +443,106 @@ int loc__rank_isolated(loc__ctx_t *ctx, bool ring, int *pos, int max)
 		for (; iso && cnt < max; iso &= iso - 1)
 			pos[cnt++] = (w << 6) + __builtin_ctzll(iso);
 	}
+	return cnt;
+}
+
+/* ---- marks: a byte per node to bits --------------------------------- */
+
+/* 0x80 in each byte of w that is zero, 0 elsewhere (exact, unlike the
+ * borrow trick, which can flag a byte above a zero one). */
+static inline uint64_t _zero_bytes(uint64_t w)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+
+	return ~(((w & low7) + low7) | w | low7);
+}
+
+/* Bit j: byte j of w (as read from memory) is zero. */
+static inline uint64_t _zero_bits8(uint64_t w)
+{
+	uint64_t z = _zero_bytes(w) >> 7;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	z = __builtin_bswap64(z);
+#endif
+	/* Gathers the eight 0/1 bytes' low bits into the top byte. */
+	return (z * 0x0102040810204080ULL) >> 56;
+}
+
+static int _marks_plain(const uint8_t *marks, uint8_t mark,
+			const uint8_t *free, int n, uint64_t *bits)
+{
+	const uint64_t marks8 = 0x0101010101010101ULL * mark;
+	int cnt = 0;
+
+	for (int v = 0; v + 64 <= n; v += 64) {
+		uint64_t x = 0;
+
+		for (int j = 0; j < 8; j++) {
+			uint64_t w, f;
+
+			memcpy(&w, marks + v + 8 * j, 8);
+			memcpy(&f, free + v + 8 * j, 8);
+			x |= (_zero_bits8(w ^ marks8) & ~_zero_bits8(f))
+			     << (8 * j);
+		}
+		bits[v >> 6] = x;
+		cnt += _popcount(x);
+	}
+	return cnt;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* 64 nodes a step, in two compares of each array. */
+__attribute__((target("avx2,popcnt")))
+static int _marks_avx2(const uint8_t *marks, uint8_t mark,
+		       const uint8_t *free, int n, uint64_t *bits)
+{
+	const __m256i m = _mm256_set1_epi8((char)mark);
+	const __m256i zero = _mm256_setzero_si256();
+	int cnt = 0;
+
+	for (int v = 0; v + 64 <= n; v += 64) {
+		const __m256i *mp = (const __m256i *)(marks + v);
+		const __m256i *fp = (const __m256i *)(free + v);
+		__m256i lo = _mm256_andnot_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(fp), zero),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(mp), m));
+		__m256i hi = _mm256_andnot_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(fp + 1), zero),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(mp + 1), m));
+		uint64_t x = (uint32_t)_mm256_movemask_epi8(lo) |
+			     (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+
+		bits[v >> 6] = x;
+		cnt += __builtin_popcountll(x);
+	}
+	return cnt;
+}
+#endif
+
+int loc__bits_of_marks(const uint8_t *marks, uint8_t mark,
+		       const uint8_t *free, int n, uint64_t *bits,
+		       loc_simd_t level)
+{
+	int v = n & ~63, cnt;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (level >= LOC_SIMD_AVX2)
+		cnt = _marks_avx2(marks, mark, free, n, bits);
+	else
+#endif
+		cnt = _marks_plain(marks, mark, free, n, bits);
+	(void)level;
+	/* The last partial word, then the zero word the scans expect. */
+	if (v < n) {
+		uint64_t x = 0;
+
+		for (int j = v; j < n; j++)
+			x |= (uint64_t)(marks[j] == mark && free[j]) << (j - v);
+		bits[v >> 6] = x;
+		cnt += _popcount(x);
+	}
+	bits[LOC__BITS_WORDS(n) - 1] = 0;
 	return cnt;
 }

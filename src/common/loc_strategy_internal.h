@@ -106,6 +106,14 @@ int loc__bits_find(const uint64_t *bits, int from, int to, bool value);
 bool loc__bits_may_hold_run(const uint64_t *bits, int from, int to,
 			    int len);
 int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
+/*
+ * Sets bit v of bits (LOC__BITS_WORDS(n) words, the last one zeroed) when
+ * marks[v] == mark and free[v] (0/1 bytes) is 1, for v < n, with the
+ * vectors of level (at most loc__simd_level()); returns how many are set.
+ */
+int loc__bits_of_marks(const uint8_t *marks, uint8_t mark,
+		       const uint8_t *free, int n, uint64_t *bits,
+		       loc_simd_t level);
 
 /*
  * The free intervals of at least len ranks (maximal runs of free ranks),

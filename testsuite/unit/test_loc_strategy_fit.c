@@ -493,9 +493,9 @@ static void test_freelist_first_k_in_curve_order(void **state)
 /*
  * Two free intervals of k nodes tie for best fit; SL must pick the one
  * whose busy neighbours end with the job. Scale 1 is k = 4 on 20 nodes;
- * scale 10 makes the answer large enough to be read back from the
- * offer's marks, which only the last offer checked still holds: with
- * good_first, the winner is not that offer.
+ * scale 10 makes the answer large enough to be read back from the node
+ * bitmap its check built, which only the last offer checked still has:
+ * with good_first, the winner is not that offer.
  */
 static void _bestfit_sl_tie(int scale, bool good_first)
 {
@@ -545,7 +545,7 @@ static void _bestfit_sl_tie(int scale, bool good_first)
  * checked: two rows, snake ranks, so row 1 runs backwards. Intervals B
  * and C of k = 40 free nodes lie in row 1, B first; the busy row 0 below
  * B ends with the job. SL takes B, whose nodes must be sorted from its
- * own list: the marks left by the last offer checked are C's.
+ * own list: the node bitmap the last check built is C's.
  */
 static void _bestfit_sl_tie_not_last(void)
 {
