@@ -294,6 +294,18 @@ static int _all_runs(const uint64_t *bits, int from, int to, int *iv)
 	return ns;
 }
 
+/* Whether some word of [from, to) lies wholly inside it and is all ones:
+ * every run of 127 or more set bits holds one. One compare a word. */
+static bool _any_full_word(const uint64_t *bits, int from, int to)
+{
+	int wf = (from + 63) >> 6, wl = to >> 6;
+	uint64_t all = 0;
+
+	for (int w = wf; w < wl; w++)
+		all |= bits[w] + 1 == 0;
+	return all;
+}
+
 bool loc__bits_may_hold_run(const uint64_t *bits, int from, int to,
 			    int len)
 {
@@ -302,6 +314,8 @@ bool loc__bits_may_hold_run(const uint64_t *bits, int from, int to,
 
 	if (len < 64 || from >= to)
 		return from < to;
+	if (len >= 127)
+		return _any_full_word(bits, from, to);
 	for (int w = wf; w < wl; w++) {
 		uint64_t x = _word(bits, w, from, to);
 		uint64_t y = _word(bits, w + 1, from, to);

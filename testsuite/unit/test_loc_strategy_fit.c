@@ -454,6 +454,42 @@ static void test_fit_least_arc_at_every_level(void **state)
 	assert_true(checked >= 400);
 }
 
+/*
+ * The fits and span rule out long runs with loc__bits_may_hold_run()
+ * before searching: it must never say no where a run is. Every length
+ * from 64 to 260 at every offset in a word, alone in the map, with the
+ * range ending at the run or a little past it on either side.
+ */
+static void test_run_check_never_misses_a_run(void **state)
+{
+	int checked = 0;
+
+	(void)state;
+	for (int len = 64; len <= 260; len++)
+		for (int p = 0; p < 64; p++)
+			for (int edge = 0; edge < 4; edge++) {
+				uint64_t bits[LOC__BITS_WORDS(512)] = { 0 };
+				int start = 64 + p, end = start + len, iv[2];
+				int from = edge & 1 ? start : start - 3;
+				int to = edge & 2 ? end : end + 5;
+
+				for (int r = start; r < end; r++)
+					bits[r >> 6] |= 1ULL << (r & 63);
+				assert_true(loc__bits_may_hold_run(bits, from,
+								   to, len));
+				assert_int_equal(loc__bits_runs(bits, from, to,
+								len, iv, 1),
+						 1);
+				assert_int_equal(iv[0], start);
+				assert_int_equal(loc__bits_runs(bits, from, to,
+								len + 1, iv,
+								1),
+						 0);
+				checked++;
+			}
+	assert_true(checked == 197 * 64 * 4);
+}
+
 /* freelist: the first k free nodes in curve order, for every curve. */
 static void test_freelist_first_k_in_curve_order(void **state)
 {
@@ -609,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_fit_min_span_fallback),
 		cmocka_unit_test(test_fit_fallback_on_large_machines),
 		cmocka_unit_test(test_fit_least_arc_at_every_level),
+		cmocka_unit_test(test_run_check_never_misses_a_run),
 		cmocka_unit_test(test_freelist_first_k_in_curve_order),
 		cmocka_unit_test(test_bestfit_offers_ties_to_sl),
 	};
