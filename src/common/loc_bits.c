@@ -533,6 +533,26 @@ static int _marks_avx2(const uint8_t *marks, uint8_t mark,
 	}
 	return cnt;
 }
+
+/* 64 nodes a step, a compare of each array. */
+__attribute__((target("avx512f,avx512bw,popcnt")))
+static int _marks_avx512(const uint8_t *marks, uint8_t mark,
+			 const uint8_t *free, int n, uint64_t *bits)
+{
+	const __m512i m = _mm512_set1_epi8((char)mark);
+	int cnt = 0;
+
+	for (int v = 0; v + 64 <= n; v += 64) {
+		__m512i f = _mm512_loadu_si512(free + v);
+		uint64_t x = _mm512_mask_cmpeq_epi8_mask(
+			_mm512_test_epi8_mask(f, f),
+			_mm512_loadu_si512(marks + v), m);
+
+		bits[v >> 6] = x;
+		cnt += __builtin_popcountll(x);
+	}
+	return cnt;
+}
 #endif
 
 int loc__bits_of_marks(const uint8_t *marks, uint8_t mark,
@@ -542,7 +562,9 @@ int loc__bits_of_marks(const uint8_t *marks, uint8_t mark,
 	int v = n & ~63, cnt;
 
 #if defined(__x86_64__) && defined(__GNUC__)
-	if (level >= LOC_SIMD_AVX2)
+	if (level == LOC_SIMD_AVX512)
+		cnt = _marks_avx512(marks, mark, free, n, bits);
+	else if (level == LOC_SIMD_AVX2)
 		cnt = _marks_avx2(marks, mark, free, n, bits);
 	else
 #endif

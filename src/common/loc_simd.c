@@ -10,7 +10,8 @@ loc_simd_t loc__simd_level(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f"))
+	if (__builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512bw"))
 		return LOC_SIMD_AVX512;
 	if (__builtin_cpu_supports("avx2"))
 		return LOC_SIMD_AVX2;
