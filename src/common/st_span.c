@@ -27,6 +27,11 @@
  * ring distance is concave between members; checked against brute force
  * in the tests).
  *
+ * Without SL, vectors score the windows first (_scan_simd()): on a ring
+ * over the free ranks followed by the first k again plus N, so that the
+ * wrapping windows are plain ones too; exact as long as no window has a
+ * far pair, else the scalar scan runs as above.
+ *
  * At k = 1 every window totals 0, so the first free ranks are taken
  * straight from the rank bitmap, which is read only up to the last one
  * offered (at most 32).
@@ -51,7 +56,8 @@ typedef struct span {
 	loc__ctx_t *ctx;
 	const int *order; /* rank -> node */
 	int n, k, m, ring;
-	const int *frank; /* free ranks, ascending [m] */
+	int ext;          /* ring, pass 0 without SL: k (see _span_select) */
+	const int *frank; /* free ranks, ascending [m], then ext doubled */
 	int64_t *pre;     /* ring: pre[t] = frank[0] + ... + frank[t-1] */
 	bool have_pre;
 	/* Scan results: the windows to offer, in order. */
@@ -249,30 +255,42 @@ static int _scan_run(span_t *s, int pass, int i, int last, span_run_t *st)
 }
 
 /*
- * Pass 0 without SL: the windows before x_{i+k} wraps, [0, m - k), scored
- * eight at a time where the CPU can (st_span_simd.c), as long as none has
- * a far pair. Returns the first window left to the scalar scan, with st
- * at that window and the least recorded, or 0 having changed nothing.
+ * Pass 0 without SL: windows scored eight or sixteen at a time where the
+ * CPU can (st_span_simd.c), as long as none has a far pair: on a ring
+ * with the ranks doubled (ext) all but the last, a plain window each over
+ * the doubled sequence; else those before x_{i+k} wraps, [0, m - k).
+ * Returns the first window left to the scalar scan, with st at that
+ * window and the least recorded, or 0 having changed nothing.
  */
 static int _scan_simd(span_t *s, span_run_t *st)
 {
-	const int last = s->m - s->k;
+	int last = s->ext ? s->m - 1 : s->m - s->k;
 	loc__span_least_t lw;
 	int64_t sum = 0;
 
-	bool done = loc__span_least_simd(s->frank, s->m, s->k, last,
+	bool done = loc__span_least_simd(s->frank, s->m + s->ext, s->k, last,
 					 (uint32_t *)s->pre, &lw,
 					 loc__simd_level());
 
+	/* A far pair may lie in the wrapping windows alone: then the others
+	 * as without ext, the scalar scan keeping C for the rest. */
+	if (done && s->ext && 2 * lw.far > s->n) {
+		last = s->m - s->k;
+		done = loc__span_least_simd(s->frank, s->m, s->k, last,
+					    (uint32_t *)s->pre, &lw,
+					    loc__simd_level());
+	}
 	/* The vectors' prefix sums overwrote pre. */
 	s->have_pre = false;
 	if (!done || (s->ring && 2 * lw.far > s->n))
 		return 0;
 	/* No far pair, so C is 0 throughout. */
 	_record(s, 0, lw.at, lw.best, st);
-	for (int j = 0; j < s->k; j++)
-		sum += s->frank[last + j];
 	st->d = lw.next;
+	/* The window sum only matters if the scalar scan slides on. */
+	if (last < (s->ring ? s->m : s->m - s->k + 1) - 1)
+		for (int j = 0; j < s->k; j++)
+			sum += s->frank[last + j];
 	st->sum = sum;
 	return last;
 }
@@ -347,12 +365,17 @@ static int _span_select(loc__ctx_t *ctx)
 
 	/* Scratch: prefix sums pre[m+1] (int64, first for alignment), the
 	 * free ranks, and the pick over pre once scanning is done: at most
-	 * 3n + 2 ints, within 4n as n >= 2 whenever k < m. */
-	s.pre = (int64_t *)ctx->scratch;
-	frank = ctx->scratch + 2 * m + 2;
-	pick = ctx->scratch;
+	 * 3n + 2 ints, within 4n as n >= 2 whenever k < m. On a ring without
+	 * SL, when 3 (m + k) + 2 ints fit, the free ranks go on with
+	 * frank[j] + n for j < k (ext), and pre takes 2 (m + k) + 2 ints for
+	 * the vectors' prefix sums over them all. */
 	if (m < s.k)
 		return LOC_ENOFIT;
+	if (s.ring && s.maxwin == 1 && 3 * ((int64_t)m + s.k) + 2 <= 4 * n)
+		s.ext = s.k;
+	s.pre = (int64_t *)ctx->scratch;
+	frank = ctx->scratch + 2 * (m + s.ext) + 2;
+	pick = ctx->scratch;
 	if (s.k == m) {
 		/* Every free node: one set, nothing to choose. */
 		loc__bits_ones(loc__rank_bits(ctx), 0, n, pick, m);
@@ -392,6 +415,8 @@ static int _span_select(loc__ctx_t *ctx)
 		}
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
+	for (int j = 0; j < s.ext; j++)
+		frank[m + j] = frank[j] + n;
 	s.frank = frank;
 	_scan(&s, 0);
 	s.limit = (double)s.best +

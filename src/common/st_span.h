@@ -23,8 +23,9 @@ typedef struct loc__span_least {
  * (ascending, m of them, nwin + k <= m) scored by their total pairwise
  * distance with the vectors of level (at most loc__simd_level()): fills
  * out and returns true, or returns false, having done nothing useful, for
- * LOC_SIMD_NONE, nwin < 8, k < 2, or when a total might not fit in 32
- * bits. pre: scratch of 2 m + 2 values.
+ * LOC_SIMD_NONE, nwin < 8, k < 2, or when past 32 bits a step between
+ * totals might not (then after scoring: (k-1) far >= 2^27). pre: scratch
+ * of 2 m + 2 values.
  */
 bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 			  uint32_t *pre, loc__span_least_t *out,

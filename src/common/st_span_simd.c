@@ -21,7 +21,9 @@
  * total fits in an int32. A window's total is the sum over its gaps of
  * u (k - u) times the gap (u members to the gap's left), so it is at most
  * floor(k/2) ceil(k/2) times its spread; the caller's range is accepted
- * only when that bound fits (k up to 512 at 32,768 nodes).
+ * only when that bound fits (k up to 512 at 32,768 nodes). Past it, the
+ * steps between consecutive totals are scored instead, in 32-bit lanes,
+ * with the totals themselves kept in 64 bits (_least_wide() below).
  */
 #include <limits.h>
 
@@ -242,6 +244,192 @@ static void _least_avx512(const int *x, int k, int nwin, uint32_t *f,
 	out->far = far;
 }
 
+/*
+ * Past the 32-bit bound: window totals in 64 bits, built from steps.
+ * D(t+1) - D(t) = (k-1) (x[t+k] + x[t]) - 2 (P[t+k] - P[t+1]) is the sum
+ * over the k-1 members the two windows share of (x[t+k] - x) - (x - x[t]),
+ * so at most (k-1) far in size: 32-bit lanes hold it, and a prefix sum of
+ * sixteen of them too while (k-1) far < 2^27 (checked once far is known;
+ * the caller falls back otherwise). A block's windows are then
+ * base + L[l], base the 64-bit total before the block, and only a block
+ * with some L[l] below best - base (clamped to 32 bits) is looked at
+ * lane by lane, in order, so ties keep the first window.
+ */
+#define STEP_LIMIT (1LL << 27)
+
+static inline int32_t _step(const int *x, const uint32_t *p, int t, int k)
+{
+	uint32_t d = (uint32_t)(k - 1) * ((uint32_t)x[t + k] + (uint32_t)x[t]) -
+		     2u * (p[t + k] - p[t + 1]);
+
+	return (int32_t)d;
+}
+
+static inline int32_t _clamp32(int64_t v)
+{
+	return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+/* Window 0's total, sum over j of (2j - (k-1)) x[j], four lanes of 64 bits
+ * at a time. */
+__attribute__((target("avx2")))
+static int64_t _first_total(const int *x, int k)
+{
+	__m256i acc = _mm256_setzero_si256(), eight = _mm256_set1_epi64x(8);
+	__m256i c = _mm256_setr_epi64x(1 - k, 3 - k, 5 - k, 7 - k);
+	int64_t lane[4], d;
+	int j = 0;
+
+	for (; j + 4 <= k; j += 4) {
+		__m256i xv = _mm256_cvtepi32_epi64(
+			_mm_loadu_si128((const __m128i *)(x + j)));
+
+		/* Both factors fit in 32 bits: one signed product. */
+		acc = _mm256_add_epi64(acc, _mm256_mul_epi32(xv, c));
+		c = _mm256_add_epi64(c, eight);
+	}
+	_mm256_storeu_si256((__m256i *)lane, acc);
+	d = lane[0] + lane[1] + lane[2] + lane[3];
+	for (; j < k; j++)
+		d += (2 * (int64_t)j - (k - 1)) * x[j];
+	return d;
+}
+
+/* The windows after the last block, and window nwin's total. */
+static void _steps_rest(const int *x, const uint32_t *p, int k, int nwin,
+			int t, int64_t base, int far, loc__span_least_t *out)
+{
+	for (; t < nwin; t++) {
+		far = x[t + k] - x[t] > far ? x[t + k] - x[t] : far;
+		base += _step(x, p, t, k);
+		if (t + 1 < nwin && base < out->best) {
+			out->best = base;
+			out->at = t + 1;
+		}
+	}
+	out->far = far;
+	out->next = base;
+}
+
+/* Steps t .. t+7 (windows t+1 .. t+8), P from _prefixes(). */
+__attribute__((target("avx2")))
+static void _least_steps(const int *x, const uint32_t *p, int k, int nwin,
+			 loc__span_least_t *out)
+{
+	const __m256i km1 = _mm256_set1_epi32(k - 1);
+	__m256i tmax = _mm256_setzero_si256();
+	int64_t base = _first_total(x, k);
+	int32_t lane[8];
+	int t = 0, far = 0;
+
+	out->best = base;
+	out->at = 0;
+	for (; t + 8 < nwin; t += 8) {
+		__m256i x0 = _mm256_loadu_si256((const __m256i *)(x + t));
+		__m256i xk = _mm256_loadu_si256((const __m256i *)(x + t + k));
+		__m256i w = _mm256_sub_epi32(
+			_mm256_loadu_si256((const __m256i *)(p + t + k)),
+			_mm256_loadu_si256((const __m256i *)(p + t + 1)));
+		__m256i l = _scan8(_mm256_sub_epi32(
+			_mm256_mullo_epi32(km1, _mm256_add_epi32(x0, xk)),
+			_mm256_slli_epi32(w, 1)));
+		__m256i thr = _mm256_set1_epi32(_clamp32(out->best - base));
+
+		tmax = _mm256_max_epi32(tmax, _mm256_sub_epi32(xk, x0));
+		if (!_mm256_testz_si256(_mm256_cmpgt_epi32(thr, l),
+					_mm256_set1_epi32(-1))) {
+			_mm256_storeu_si256((__m256i *)lane, l);
+			for (int q = 0; q < 8; q++)
+				if (base + lane[q] < out->best) {
+					out->best = base + lane[q];
+					out->at = t + 1 + q;
+				}
+		}
+		base += _mm256_extract_epi32(l, 7);
+	}
+	_mm256_storeu_si256((__m256i *)lane, tmax);
+	for (int q = 0; q < 8 && t > 0; q++)
+		far = lane[q] > far ? lane[q] : far;
+	_steps_rest(x, p, k, nwin, t, base, far, out);
+}
+
+/* p[0..len], wrapping: P alone, sixteen at a time. */
+__attribute__((target("avx512f")))
+static void _prefix16(const int *x, int len, uint32_t *p)
+{
+	const __m512i top = _mm512_set1_epi32(15);
+	__m512i cp = _mm512_setzero_si512();
+	int j = 0;
+
+	p[0] = 0;
+	for (; j + 16 <= len; j += 16) {
+		__m512i pin = _mm512_add_epi32(cp,
+					       _scan16(_mm512_loadu_si512(x + j)));
+
+		_mm512_storeu_si512(p + j + 1, pin);
+		cp = _mm512_permutexvar_epi32(top, pin);
+	}
+	for (; j < len; j++)
+		p[j + 1] = p[j] + (uint32_t)x[j];
+}
+
+/* As _least_steps(), sixteen steps at a time. */
+__attribute__((target("avx512f")))
+static void _least_steps16(const int *x, const uint32_t *p, int k, int nwin,
+			   loc__span_least_t *out)
+{
+	const __m512i km1 = _mm512_set1_epi32(k - 1);
+	__m512i tmax = _mm512_setzero_si512();
+	int64_t base = _first_total(x, k);
+	int32_t lane[16];
+	int t = 0, far = 0;
+
+	out->best = base;
+	out->at = 0;
+	for (; t + 16 < nwin; t += 16) {
+		__m512i x0 = _mm512_loadu_si512(x + t);
+		__m512i xk = _mm512_loadu_si512(x + t + k);
+		__m512i w = _mm512_sub_epi32(_mm512_loadu_si512(p + t + k),
+					     _mm512_loadu_si512(p + t + 1));
+		__m512i l = _scan16(_mm512_sub_epi32(
+			_mm512_mullo_epi32(km1, _mm512_add_epi32(x0, xk)),
+			_mm512_slli_epi32(w, 1)));
+		__m512i thr = _mm512_set1_epi32(_clamp32(out->best - base));
+
+		tmax = _mm512_max_epi32(tmax, _mm512_sub_epi32(xk, x0));
+		if (_mm512_cmplt_epi32_mask(l, thr)) {
+			_mm512_storeu_si512(lane, l);
+			for (int q = 0; q < 16; q++)
+				if (base + lane[q] < out->best) {
+					out->best = base + lane[q];
+					out->at = t + 1 + q;
+				}
+		}
+		base += _mm_extract_epi32(_mm512_extracti32x4_epi32(l, 3), 3);
+	}
+	if (t > 0)
+		far = _mm512_reduce_max_epi32(tmax);
+	_steps_rest(x, p, k, nwin, t, base, far, out);
+}
+
+/* The 64-bit search: false when a step sum might not fit in 32 bits. */
+static bool _least_wide(const int *x, int m, int k, int nwin, uint32_t *pre,
+			loc__span_least_t *out, loc_simd_t level)
+{
+	/* Every total, at most floor(k/2) ceil(k/2) spread, in an int64. */
+	if ((double)(k / 2) * ((k + 1) / 2) *
+		    ((double)x[nwin + k - 1] - x[0]) >= 0x1p62)
+		return false;
+	if (level == LOC_SIMD_AVX512) {
+		_prefix16(x, nwin + k, pre);
+		_least_steps16(x, pre, k, nwin, out);
+	} else {
+		_prefixes(x, nwin + k, pre, pre + m + 1);
+		_least_steps(x, pre, k, nwin, out);
+	}
+	return (int64_t)(k - 1) * out->far < STEP_LIMIT;
+}
+
 bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 			  uint32_t *pre, loc__span_least_t *out,
 			  loc_simd_t level)
@@ -253,7 +441,7 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 	/* Every total met, the last window's too, within an int32. */
 	spread = (int64_t)x[nwin + k - 1] - x[0];
 	if ((int64_t)(k / 2) * ((k + 1) / 2) * spread >= INT32_MAX)
-		return false;
+		return _least_wide(x, m, k, nwin, pre, out, level);
 	if (level == LOC_SIMD_AVX512 && k >= 16) {
 		_least_avx512(x, k, nwin, pre, pre + m + 1, out);
 		out->next = (int32_t)(pre[nwin + k] + pre[m + 1 + nwin]);

@@ -64,6 +64,48 @@ static int _ref_least_window(const int *fr, int m, int n, bool ring, int k)
 	return best_w;
 }
 
+/*
+ * As _ref_least_window() on a ring, but exact with far pairs too: a
+ * window's ring total is its line total less 2d - N for each pair d > N/2
+ * apart, summed member by member (only in windows wider than N/2).
+ */
+static int _ref_ring_least_window(const int *fr, int m, int n, int k)
+{
+	int64_t *q = malloc(sizeof(int64_t) * 2 * m);
+	int64_t *p = malloc(sizeof(int64_t) * (2 * m + 1));
+	int64_t best = INT64_MAX;
+	int best_w = -1;
+
+	assert_true(q && p);
+	p[0] = 0;
+	for (int t = 0; t < 2 * m; t++) {
+		q[t] = t < m ? fr[t] : (int64_t)fr[t - m] + n;
+		p[t + 1] = p[t] + q[t];
+	}
+	for (int w = 0; w < m; w++) {
+		int64_t d = 0;
+
+		for (int j = 0; j < k; j++)
+			d += (2 * (int64_t)j - (k - 1)) * q[w + j];
+		if (2 * (q[w + k - 1] - q[w]) > n)
+			for (int a = w, b = w; a < w + k; a++) {
+				if (b <= a)
+					b = a + 1;
+				while (b < w + k && 2 * (q[b] - q[a]) <= n)
+					b++;
+				d -= 2 * (p[w + k] - p[b]) -
+				     (int64_t)(w + k - b) * (2 * q[a] + n);
+			}
+		if (d < best) {
+			best = d;
+			best_w = w;
+		}
+	}
+	free(q);
+	free(p);
+	return best_w;
+}
+
 /* A half-busy map with the busy nodes scattered one by one, as
  * loc_bench's default state. */
 static void _scattered(uint8_t *cand, int n, double busy, uint64_t *s)
@@ -206,6 +248,173 @@ static void test_vector_search_at_every_level(void **state)
 	assert_true(checked >= 400);
 }
 
+/*
+ * The 64-bit search past the 32-bit bound, at every level: k from 513 to
+ * 5000 with gaps wide enough that floor(k/2) ceil(k/2) spread passes
+ * INT32_MAX, random, periodic (windows a period apart tie: the first must
+ * win) or shrinking (a new least in nearly every block), against 64-bit
+ * prefix sums; and gaps so wide that the steps might not fit, which must
+ * be refused.
+ */
+static void test_vector_search_past_32_bits(void **state)
+{
+	uint64_t s = 23;
+	int checked = 0, refused = 0;
+
+	(void)state;
+	for (int level = LOC_SIMD_AVX2; level <= (int)loc__simd_level();
+	     level++) {
+		for (int trial = 0; trial < 120; trial++) {
+			int k = 513 + tu_below(&s, 4488);
+			int nwin = 8 + tu_below(&s, 3000), m = nwin + k;
+			int g = (int)((1LL << 27) / ((int64_t)k * k));
+			int *x = malloc(sizeof(int) * m);
+			uint32_t *pre = malloc(sizeof(uint32_t) * (2 * m + 2));
+			int64_t *p = malloc(sizeof(int64_t) * (m + 1));
+			int64_t *r = malloc(sizeof(int64_t) * (m + 1));
+			int64_t best = INT64_MAX, far = 0, next = 0;
+			int at = -1, kind = trial % 4;
+			loc__span_least_t got;
+
+			assert_true(x && pre && p && r);
+			/* kind 3: steps up to 8 (k-1) far, refused. */
+			if (kind == 3)
+				g = (int)((1LL << 31) / ((int64_t)k * k));
+			x[0] = tu_below(&s, 100);
+			/* Periodic after a costlier lead: the ties come past
+			 * window 0, several in a block. */
+			for (int i = 1, per = 2 + tu_below(&s, 4),
+				 lead = tu_below(&s, 200);
+			     i < m; i++)
+				x[i] = x[i - 1] +
+				       (kind == 1 ? (i < lead ? 2 * g :
+						     i % per ? 1 : g) :
+					kind == 2 ? 1 + (int)((int64_t)g *
+							      (m - i) / m) :
+						    1 + tu_below(&s, g));
+			p[0] = r[0] = 0;
+			for (int i = 0; i < m; i++) {
+				p[i + 1] = p[i] + x[i];
+				r[i + 1] = r[i] + (int64_t)i * x[i];
+			}
+			for (int i = 0; i <= nwin; i++) {
+				int64_t sum = p[i + k] - p[i];
+				int64_t d = 2 * (r[i + k] - r[i] - i * sum) -
+					    (int64_t)(k - 1) * sum;
+
+				if (i == nwin) {
+					next = d;
+					break;
+				}
+				if (d < best) {
+					best = d;
+					at = i;
+				}
+				if (x[i + k] - x[i] > far)
+					far = x[i + k] - x[i];
+			}
+			/* The 32-bit bound fails: this is the 64-bit path. */
+			assert_true((int64_t)(k / 2) * ((k + 1) / 2) *
+					    (x[m - 1] - x[0]) >=
+				    INT32_MAX);
+			if (!loc__span_least_simd(x, m, k, nwin, pre, &got,
+						  level)) {
+				/* Refused only when a step might not fit. */
+				assert_true((int64_t)(k - 1) * far >=
+					    (1LL << 27));
+				refused++;
+			} else {
+				assert_int_equal(got.best, best);
+				assert_int_equal(got.at, at);
+				assert_int_equal(got.far, far);
+				assert_int_equal(got.next, next);
+				checked++;
+			}
+			free(x);
+			free(pre);
+			free(p);
+			free(r);
+		}
+	}
+	if (loc__simd_level() == LOC_SIMD_NONE)
+		skip();
+	assert_true(checked >= 80 && refused >= 20);
+}
+
+/*
+ * Large k on a 32,768-node torus and mesh and a 4,093-node ring: on the
+ * rings all m windows, the wrapping ones among them scored with the rest
+ * over the doubled ranks, or, when one of them has a far pair (a busy
+ * third of the ring: the windows across it), with the scalar scan; against
+ * the references (the ring's exact with far pairs).
+ */
+static void test_span_large_k_on_rings_and_meshes(void **state)
+{
+	static const shape_t shapes[] = { { 3, { 32, 32, 32 } },
+					  { 1, { 4093 } } };
+	static const int ks[] = { 513, 1024, 2048, 4096, 5000 };
+	uint64_t s = 31;
+	int checked = 0, far = 0;
+
+	(void)state;
+	for (int gi = 0; gi < 4; gi++) {
+		const shape_t *sh = &shapes[gi / 2];
+		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2 == 0, 1);
+		int n = loc_grid_nnodes(g);
+		bool ring = tu_all_torus(g);
+		loc_alloc_t *a = tu_alloc(g, LOC_STRATEGY_SPAN, gi % 3);
+		const loc_curve_t *cv = loc_alloc_curve(a);
+		uint8_t *cand = malloc(n);
+		int *fr = malloc(sizeof(int) * n);
+		int *out = malloc(sizeof(int) * n);
+		int *rk = malloc(sizeof(int) * n);
+		int *want = malloc(sizeof(int) * n);
+
+		assert_true(cand && fr && out && rk && want);
+		for (int st = 0; st < 4; st++) {
+			int m;
+
+			_scattered(cand, n, 0.2 + 0.25 * (st % 3), &s);
+			/* A busy third of the rank order. */
+			if (st == 2)
+				for (int r = 0; r < n / 3; r++)
+					cand[loc_curve_node(cv, r)] = 0;
+			/* Nine in ten free across rank 0: on a ring the least
+			 * window wraps. */
+			for (int r = 0; st == 3 && r < n; r++)
+				if (r < n / 8 || r >= n - n / 8)
+					cand[loc_curve_node(cv, r)] =
+						tu_below(&s, 10) != 0;
+			m = tu_free_ranks(cv, cand, n, fr);
+			for (int ki = 0; ki < 5; ki++) {
+				int k = ks[ki], w;
+
+				if (k >= m)
+					continue;
+				w = ring ? _ref_ring_least_window(fr, m, n, k) :
+					   _ref_least_window(fr, m, n, false,
+							     k);
+				far += ring && _ref_least_window(fr, m, n,
+								 true, k) < 0;
+				assert_int_equal(tu_select(a, cand, k, out), 0);
+				tu_assert_placement(cand, n, out, k);
+				tu_ranks_of(cv, out, k, rk);
+				tu_window(fr, m, k, w, want);
+				assert_memory_equal(rk, want, sizeof(int) * k);
+				checked++;
+			}
+		}
+		free(cand);
+		free(fr);
+		free(out);
+		free(rk);
+		free(want);
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+	assert_true(checked >= 25 && far >= 3);
+}
+
 /* loc__bits_ones_at() against a bit at a time, at every level: random
  * densities, ranges starting and ending anywhere in a word, limits above,
  * at and below the count. */
@@ -289,6 +498,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_matches_reference_on_large_machines),
 		cmocka_unit_test(test_vector_search_at_every_level),
+		cmocka_unit_test(test_vector_search_past_32_bits),
+		cmocka_unit_test(test_span_large_k_on_rings_and_meshes),
 		cmocka_unit_test(test_listing_free_ranks),
 		cmocka_unit_test(test_long_runs),
 	};
