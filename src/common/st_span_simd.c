@@ -20,8 +20,10 @@
  * P2, so it comes out right modulo 2^32, hence exactly whenever the true
  * total fits in an int32. A window's total is the sum over its gaps of
  * u (k - u) times the gap (u members to the gap's left), so it is at most
- * floor(k/2) ceil(k/2) times its spread; the caller's range is accepted
- * only when that bound fits (k up to 512 at 32,768 nodes). Past it, the
+ * floor(k/2) ceil(k/2) times its spread; the 32-bit totals are kept only
+ * when that bound fits for the caller's whole range, or for the widest
+ * window met (k up to 512 at 32,768 nodes, and more on dense maps, or on
+ * a ring's doubled ranks). Past it, the
  * steps between consecutive totals are scored instead, in 32-bit lanes,
  * with the totals themselves kept in 64 bits (_least_wide() below).
  */
@@ -434,23 +436,32 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 			  uint32_t *pre, loc__span_least_t *out,
 			  loc_simd_t level)
 {
-	int64_t spread;
+	const int64_t bound = (int64_t)(k / 2) * ((k + 1) / 2);
+	int64_t spread, last, widest;
 
 	if (level == LOC_SIMD_NONE || nwin < 8 || k < 2 || nwin + k > m)
 		return false;
-	/* Every total met, the last window's too, within an int32. */
+	/* Every total met, the last window's too, within an int32: surely
+	 * when the whole range's spread would fit; when only a window twice
+	 * the mean width would, it is tried and checked against the widest
+	 * window scored (far), which bounds their spreads. */
 	spread = (int64_t)x[nwin + k - 1] - x[0];
-	if ((int64_t)(k / 2) * ((k + 1) / 2) * spread >= INT32_MAX)
+	last = (int64_t)x[nwin + k - 1] - x[nwin];
+	if (bound * spread >= INT32_MAX &&
+	    bound * (2 * spread * k / (nwin + k)) >= INT32_MAX)
 		return _least_wide(x, m, k, nwin, pre, out, level);
 	if (level == LOC_SIMD_AVX512 && k >= 16) {
 		_least_avx512(x, k, nwin, pre, pre + m + 1, out);
 		out->next = (int32_t)(pre[nwin + k] + pre[m + 1 + nwin]);
-		return true;
+	} else {
+		_prefixes(x, nwin + k, pre, pre + m + 1);
+		_least(x, pre, pre + m + 1, k, nwin, out);
+		out->next = _total(pre, pre + m + 1, nwin, k);
 	}
-	_prefixes(x, nwin + k, pre, pre + m + 1);
-	_least(x, pre, pre + m + 1, k, nwin, out);
-	out->next = _total(pre, pre + m + 1, nwin, k);
-	return true;
+	widest = out->far > last ? out->far : last;
+	if (bound * spread < INT32_MAX || bound * widest < INT32_MAX)
+		return true;
+	return _least_wide(x, m, k, nwin, pre, out, level);
 }
 #else
 bool loc__span_least_simd(const int *x, int m, int k, int nwin,
