@@ -285,13 +285,11 @@ static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 	sim_t *s = e->s;
 	loc_request_t req = { .nodes = s->jobs[e->pivot].nodes };
 	loc_view_t view = { .candidate = s->released, .now = e->now };
-	int n = 0;
+	int n;
 
 	(void)t;
-	for (int v = 0; v < s->n; v++) {
-		s->released[v] = s->proj[v] && !s->free[v];
-		n += s->released[v];
-	}
+	memcpy(s->released, s->proj, s->n);
+	n = loc_plan_narrow_to_released(s->released, s->free, s->n);
 	*k = req.nodes;
 	if (n < req.nodes)
 		return LOC_ENOFIT;

@@ -124,7 +124,8 @@ static int _settling(will_run_t *w)
 			      (node = node_record_table_ptr[c->m->to_slurm[g]]) &&
 			      IS_NODE_COMPLETING(node);
 		if (settling[g]) {
-			c->cand[g] = 0;
+			/* Released a second from now, for PlanHold too. */
+			c->cand[g] = c->m->scratch.cand_now[g] = 0;
 			n++;
 		}
 	}
@@ -262,6 +263,10 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		return EINVAL;
 	}
 	sl_ctx_fill_busy(c);
+	/* The nodes free now, PF-held or not, are no released ones: a
+	 * later start holding them keeps them idle until then. */
+	if (ops.place_released)
+		memcpy(s->cand_now, c->cand, c->m->ncore);
 	sl_ctx_apply_holds(c);
 	req.nrunning = _running(c);
 	if (_settling(&w)) {
@@ -269,8 +274,6 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		s->ends[w.settle] = c->now + 1;
 	}
 	req.ncand = sl_count(c->cand, c->m->ncore);
-	if (ops.place_released)
-		memcpy(s->cand_now, c->cand, c->m->ncore);
 	req.ends = s->ends;
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);

@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# plan-cases.sh - run-tests.sh's cases about time: CompactWait (h), the
+# WILL_RUN planner (p) and PF holds (k). Sourced by run-tests.sh, whose
+# helpers and variables they use.
+
+# h: CompactWait. Blockers leave four scattered nodes free, plus a 2x2
+# block under a job of its own. A 4-node job waits rather than take the
+# scattered nodes; meanwhile a later 1-node job is backfilled onto one of
+# them (a waiting job reserves nothing: WILL_RUN says it cannot start);
+# freeing the block starts it there. A second 4-node job finds only the
+# scattered nodes and takes them at its deadline.
+case_h() {
+	local bad_wait="" bad_dead="" bad_fill="" free="n[001,004,037,040]"
+	local block="n[010-011,018-019]" rest a b j1 j2 j3 t0 t1 log
+	log=$CURRENT/log/slurmctld.log
+	rest=$(scontrol show hostnames "$ALLNODES" |
+		grep -vxF -f <(scontrol show hostnames "$free,$block") |
+		paste -sd, -)
+	a=$(sub -N4 -w "$block" -t 30 600)
+	b=$(sub -N56 -w "$rest" -t 30 600)
+	wait_state "$a" RUNNING 20 && wait_state "$b" RUNNING 20 ||
+		bad_wait="blocker jobs did not start"
+	if [ -z "$bad_wait" ]; then
+		j1=$(sub -N4 -t 30 600)
+		sleep 6
+		if [ "$(job_state "$j1")" != PENDING ]; then
+			bad_wait="job $j1 took $(job_nodes "$j1") at once"
+		elif ! grep -q "JobId=$j1 waits for a compact placement" "$log"; then
+			bad_wait="no 'waits for a compact placement' line for job $j1"
+		else
+			j3=$(sub -N1 -t 30 3)
+			t1=$((SECONDS + 8))
+			while [ "$(job_state "$j3")" = PENDING ] &&
+				[ $SECONDS -lt $t1 ]; do
+				sleep 0.25
+			done
+			case $(job_state "$j3") in
+			RUNNING | COMPLETED) ;;
+			*) bad_fill="job $j3 (1 node) still $(job_state "$j3") while $j1 waits" ;;
+			esac
+			if [ -n "$bad_fill" ]; then
+				:
+			elif ! scontrol show hostnames "$free" |
+				grep -qxF "$(job_nodes "$j3")"; then
+				bad_fill="job $j3 got $(job_nodes "$j3"), not one of $free"
+			elif [ "$(job_state "$j1")" != PENDING ]; then
+				bad_fill="job $j1 started on $(job_nodes "$j1") before $block was free"
+			fi
+			wait_state "$j3" COMPLETED 15 ||
+				bad_fill="${bad_fill:-job $j3 did not complete}"
+			scancel "$a"
+			if ! wait_state "$j1" RUNNING 15; then
+				bad_wait="job $j1 did not start once $block was free"
+			elif [ "$(expand "$(job_nodes "$j1")")" != "$(expand "$block")" ]; then
+				bad_wait="job $j1 got $(job_nodes "$j1"), expected $block"
+			fi
+		fi
+	fi
+	if [ -z "$bad_wait" ]; then
+		t0=$(date +%s)
+		j2=$(sub -N4 -t 30 600)
+		sleep 8
+		if [ "$(job_state "$j2")" != PENDING ]; then
+			bad_dead="job $j2 did not wait ($(job_state "$j2") on $(job_nodes "$j2"))"
+		elif ! wait_state "$j2" RUNNING 40; then
+			bad_dead="job $j2 still $(job_state "$j2") 48 s after submission (CompactWait=$H_WAIT)"
+		else
+			t1=$(date +%s)
+			[ $((t1 - t0)) -ge $((H_WAIT - 5)) ] ||
+				bad_dead="job $j2 started after $((t1 - t0)) s, before its deadline ($H_WAIT s)"
+			[ "$(expand "$(job_nodes "$j2")")" = "$(expand "$free")" ] ||
+				bad_dead="job $j2 got $(job_nodes "$j2"), expected $free"
+			note "h: scattered nodes taken $((t1 - t0)) s after submission (CompactWait=$H_WAIT)"
+		fi
+	else
+		bad_dead="not reached: $bad_wait"
+	fi
+	cancel_all
+	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$bad_wait"
+	result "h: CompactWait: the nodes a waiting job declines are backfilled" "${bad_fill:-${bad_wait:+not reached: $bad_wait}}"
+	result "h: CompactWait: a job takes the best set there is at its deadline" "$bad_dead"
+}
+
+# p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
+# ending at known times (their time limits) and four nodes free, its start
+# and nodes for jobs of several sizes must be those of the core planner
+# (locality-eval --plan) for the same running jobs: the replay's EASY
+# reservation uses the same planner, so plugin and replay cannot disagree.
+# In partition main the nodes of a later start are the placement then,
+# the free ones included; in partition hold (PlanHold=released) the nodes
+# the blockers release, where they suffice.
+case_p() {
+	local name="p: sbatch --test-only (WILL_RUN) gives the core planner's start and nodes"
+	if [ -z "$EVAL" ]; then not_ok "$name" "locality-eval not built"; return; fi
+	local bad="" ids=() running=() spec id k kp part conf ans start nodes
+	local pred end
+	for spec in "n[001-016] 10" "n[017-040] 20" "n[041-060] 30"; do
+		set -- $spec
+		id=$(sub -N"$(scontrol show hostnames "$1" | wc -l)" -w "$1" -t "$2" 900)
+		ids+=("$id")
+	done
+	for id in "${ids[@]}"; do
+		wait_state "$id" RUNNING 20 || bad="blocker job $id did not start"
+	done
+	for id in "${ids[@]}"; do
+		[ -n "$bad" ] && break
+		end=$(date -d "$(job_field "$id" EndTime)" +%s) ||
+			bad="job $id: no EndTime"
+		running+=(--running "$(job_nodes "$id")@$end")
+	done
+	for kp in 8:main 16:main 20:main 30:main 41:main 64:main \
+		8:hold 16:hold 30:hold; do
+		[ -n "$bad" ] && break
+		k=${kp%:*} part=${kp#*:} conf=$LCONF_MM
+		[ "$part" = hold ] && conf=$LCONF_HOLD
+		ans=$(sbatch --test-only -p "$part" -N"$k" -t 5 --wrap true 2>&1)
+		start=$(sed -n 's/.* to start at \([^ ]*\) using .*/\1/p' <<<"$ans")
+		nodes=$(sed -n 's/.* on nodes \([^ ]*\) in partition .*/\1/p' <<<"$ans")
+		if [ -z "$start" ] || [ -z "$nodes" ]; then
+			bad="-p $part -N$k: sbatch --test-only said: $ans"
+			break
+		fi
+		start=$(date -d "$start" +%s)
+		pred=$("$EVAL" --conf "$conf" --nodes "$ALLNODES" --plan \
+			-k "$k" "${running[@]}" 2>&1) || {
+			bad="locality-eval --plan -k $k failed: $pred"
+			break
+		}
+		if [ "$start $(expand "$nodes")" != "$(cut -d' ' -f1 <<<"$pred") $(expand "$(cut -d' ' -f2 <<<"$pred")")" ]; then
+			bad="-p $part -N$k: WILL_RUN start $start on $nodes, the core planner $pred"
+			break
+		fi
+		note "p: -p $part -N$k -> $nodes at +$((start - $(date +%s))) s (as planned)"
+	done
+	cancel_all
+	result "$name" "$bad"
+}
+
+# k: WalltimeAware=pf in partition pfp (PlanHold=released there too). A
+# blocker leaves 16 nodes free: a 2x4 block and 8 scattered nodes, one
+# of them touching the block (PF holds nodes next to the job). Partner
+# P (8 nodes) waits for its begin time; job A starts on the scattered
+# nodes (-w), and PF holds the block, the 8 idle nodes left, next to A,
+# for P. B (8 nodes), of lower priority than P, must not start on them;
+# its backfill plan (WILL_RUN) starts it when A ends, on the nodes A
+# releases: the held block is idle now, not released, and holding it for
+# B would keep it idle until then (the block being the more compact set,
+# a plan that counted it as released would take it).
+case_k() {
+	local name_hold="k: PF holds an idle region for the partner, and a job of lower priority keeps off it"
+	local name_plan="k: PF + PlanHold=released: a later start holds the nodes running jobs release, not PF-held idle ones"
+	local bad_hold="" bad_plan="" blk p a b log line held anodes sched t0
+	local block="n[001-004,009-012]" scattered="n[019,022,036,041,047,052,061,064]"
+	log=$CURRENT/log/slurmctld.log
+	blk=$(sub -p pfp -N48 -x "$block,$scattered" -t 10 900)
+	wait_state "$blk" RUNNING 20 || bad_hold="blocker $blk did not start"
+	if [ -z "$bad_hold" ]; then
+		p=$(sub -p pfp -N8 -t 5 --begin=now+600 300)
+		a=$(sub -p pfp -N8 -w "$scattered" -t 3 300)
+		wait_state "$a" RUNNING 20 || bad_hold="job A $a did not start"
+	fi
+	if [ -z "$bad_hold" ]; then
+		t0=$SECONDS
+		until line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1) &&
+			[ -n "$line" ] || [ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		held=$(sed -n 's/.* holds nodes=\([^ ]*\) .*/\1/p' <<<"$line")
+		anodes=$(expand "$(job_nodes "$a")")
+		if [ -z "$held" ]; then
+			bad_hold="no PF hold for partner $p after job $a began: $(grep -c 'PF ' "$log") PF lines"
+		elif [ "$(expand "$held")" != "$(expand "$block")" ]; then
+			bad_hold="PF holds $held, not the idle block $block"
+		fi
+	fi
+	if [ -z "$bad_hold" ]; then
+		note "k: job $a on $(job_nodes "$a"), PF holds $held for partner $p"
+		b=$(sub -p pfp -N8 -t 5 300)
+		# Several scheduling and backfill passes (bf_interval=1).
+		sleep 4
+		[ "$(job_state "$b")" = PENDING ] ||
+			bad_hold="job B $b is $(job_state "$b") on $(job_nodes "$b"), the held nodes $held"
+	fi
+	if [ -n "$bad_hold" ]; then
+		bad_plan="not reached: $bad_hold"
+	else
+		t0=$SECONDS
+		until sched=$(job_field "$b" SchedNodeList) &&
+			[ -n "$sched" ] && [ "$sched" != "(null)" ] ||
+			[ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		if [ -z "$sched" ] || [ "$sched" = "(null)" ]; then
+			bad_plan="job B $b has no backfill plan (SchedNodeList)"
+		elif [ "$(expand "$sched")" != "$anodes" ]; then
+			bad_plan="job B's plan holds $sched, not A's nodes $(job_nodes "$a") (PF held $held)"
+		else
+			note "k: job B $b planned on $sched at $(job_field "$b" StartTime)"
+		fi
+	fi
+	cancel_all
+	result "$name_hold" "$bad_hold"
+	result "$name_plan" "$bad_plan"
+}
