@@ -2,8 +2,9 @@
 /*
  * loc_test_curve.h - helpers shared by the unit tests of the curve-order
  * strategies (test_loc_strategy_curve.c, test_loc_strategy_fit.c,
- * test_loc_strategy_paging.c): configurations and grids under test,
- * allocator calls, and measures on curve ranks. Header-only (static
+ * test_loc_strategy_span.c, test_loc_strategy_paging.c): configurations
+ * and grids under test, allocator calls, measures on curve ranks, and
+ * the check that an answer is a given window of free ranks. Header-only (static
  * functions), like loc_test_util.h; include after it.
  */
 #ifndef LOC_TEST_CURVE_H
@@ -192,6 +193,43 @@ static inline int tu_longest_run(const loc_curve_t *cv, const uint8_t *cand,
 			longest = run;
 	}
 	return longest < n ? longest : n;
+}
+
+/* Buffers of n entries for the window tests on large machines. */
+typedef struct tu_win {
+	uint8_t *cand;
+	int *fr, *out, *rk, *want;
+} tu_win_t;
+
+static inline void tu_win_init(tu_win_t *b, int n)
+{
+	b->cand = malloc(n);
+	b->fr = malloc(sizeof(int) * n);
+	b->out = malloc(sizeof(int) * n);
+	b->rk = malloc(sizeof(int) * n);
+	b->want = malloc(sizeof(int) * n);
+	assert_true(b->cand && b->fr && b->out && b->rk && b->want);
+}
+
+static inline void tu_win_free(tu_win_t *b)
+{
+	free(b->cand);
+	free(b->fr);
+	free(b->out);
+	free(b->rk);
+	free(b->want);
+}
+
+/* Selects k nodes on b->cand (n nodes) through a and checks the answer
+ * is window w of the m free ranks in b->fr. */
+static inline void tu_expect_window(loc_alloc_t *a, tu_win_t *b, int n,
+				    int m, int k, int w)
+{
+	assert_int_equal(tu_select(a, b->cand, k, b->out), 0);
+	tu_assert_placement(b->cand, n, b->out, k);
+	tu_ranks_of(loc_alloc_curve(a), b->out, k, b->rk);
+	tu_window(b->fr, m, k, w, b->want);
+	assert_memory_equal(b->rk, b->want, sizeof(int) * k);
 }
 
 #endif /* LOC_TEST_CURVE_H */

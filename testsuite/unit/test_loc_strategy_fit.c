@@ -367,13 +367,9 @@ static void test_fit_fallback_on_large_machines(void **state)
 		loc_grid_t *g = tu_grid(sh->ndims, sh->dims, gi % 2, 1);
 		int n = loc_grid_nnodes(g);
 		bool ring = tu_all_torus(g);
-		uint8_t *cand = malloc(n);
-		int *fr = malloc(sizeof(int) * n);
-		int *out = malloc(sizeof(int) * n);
-		int *rk = malloc(sizeof(int) * n);
-		int *want = malloc(sizeof(int) * n);
+		tu_win_t b;
 
-		assert_true(cand && fr && out && rk && want);
+		tu_win_init(&b, n);
 		for (int kind = LOC_STRATEGY_FIRSTFIT;
 		     kind <= LOC_STRATEGY_SUMSQUARES; kind++) {
 			loc_alloc_t *a = tu_alloc(g, kind, (gi + kind) % 3);
@@ -382,33 +378,23 @@ static void test_fit_fallback_on_large_machines(void **state)
 			for (int st = 0; st < 4; st++) {
 				int m, longest;
 
-				tu_fragmented(cand, n, 0.35 + 0.1 * st,
+				tu_fragmented(b.cand, n, 0.35 + 0.1 * st,
 					      s + 31 * st + kind);
-				m = tu_free_ranks(cv, cand, n, fr);
-				longest = tu_longest_run(cv, cand, n, ring);
+				m = tu_free_ranks(cv, b.cand, n, b.fr);
+				longest = tu_longest_run(cv, b.cand, n, ring);
 				for (int ki = 0; ki < 4; ki++) {
 					int k = ks[ki], w;
 
 					if (k <= longest || k >= m)
 						continue;
-					w = _ref_least_arc(fr, m, k, n, ring);
-					assert_int_equal(
-						tu_select(a, cand, k, out), 0);
-					tu_assert_placement(cand, n, out, k);
-					tu_ranks_of(cv, out, k, rk);
-					tu_window(fr, m, k, w, want);
-					assert_memory_equal(rk, want,
-							    sizeof(int) * k);
+					w = _ref_least_arc(b.fr, m, k, n, ring);
+					tu_expect_window(a, &b, n, m, k, w);
 					checked++;
 				}
 			}
 			loc_alloc_destroy(a);
 		}
-		free(cand);
-		free(fr);
-		free(out);
-		free(rk);
-		free(want);
+		tu_win_free(&b);
 		loc_grid_destroy(g);
 	}
 	assert_true(checked > 150);

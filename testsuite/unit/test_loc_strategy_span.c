@@ -133,45 +133,33 @@ static void test_span_matches_reference_on_large_machines(void **state)
 		bool ring = tu_all_torus(g);
 		loc_alloc_t *a = tu_alloc(g, LOC_STRATEGY_SPAN, gi % 3);
 		const loc_curve_t *cv = loc_alloc_curve(a);
-		uint8_t *cand = malloc(n);
-		int *fr = malloc(sizeof(int) * n);
-		int *out = malloc(sizeof(int) * n);
-		int *rk = malloc(sizeof(int) * n);
-		int *want = malloc(sizeof(int) * n);
+		tu_win_t b;
 
-		assert_true(cand && fr && out && rk && want);
+		tu_win_init(&b, n);
 		for (int st = 0; st < 6; st++) {
 			int m;
 
 			if (st % 2)
-				tu_fragmented(cand, n, 0.3 + 0.15 * (st / 2),
+				tu_fragmented(b.cand, n, 0.3 + 0.15 * (st / 2),
 					      s + st);
 			else
-				_scattered(cand, n, 0.3 + 0.2 * (st / 2), &s);
-			m = tu_free_ranks(cv, cand, n, fr);
+				_scattered(b.cand, n, 0.3 + 0.2 * (st / 2), &s);
+			m = tu_free_ranks(cv, b.cand, n, b.fr);
 			for (int ki = 0; ki < 6; ki++) {
 				int k = ks[ki], w;
 
 				if (k >= m)
 					continue;
-				w = _ref_least_window(fr, m, n, ring, k);
+				w = _ref_least_window(b.fr, m, n, ring, k);
 				if (w < 0) {
 					skipped++;
 					continue;
 				}
-				assert_int_equal(tu_select(a, cand, k, out), 0);
-				tu_assert_placement(cand, n, out, k);
-				tu_ranks_of(cv, out, k, rk);
-				tu_window(fr, m, k, w, want);
-				assert_memory_equal(rk, want, sizeof(int) * k);
+				tu_expect_window(a, &b, n, m, k, w);
 				checked++;
 			}
 		}
-		free(cand);
-		free(fr);
-		free(out);
-		free(rk);
-		free(want);
+		tu_win_free(&b);
 		loc_alloc_destroy(a);
 		loc_grid_destroy(g);
 	}
@@ -364,51 +352,39 @@ static void test_span_large_k_on_rings_and_meshes(void **state)
 		bool ring = tu_all_torus(g);
 		loc_alloc_t *a = tu_alloc(g, LOC_STRATEGY_SPAN, gi % 3);
 		const loc_curve_t *cv = loc_alloc_curve(a);
-		uint8_t *cand = malloc(n);
-		int *fr = malloc(sizeof(int) * n);
-		int *out = malloc(sizeof(int) * n);
-		int *rk = malloc(sizeof(int) * n);
-		int *want = malloc(sizeof(int) * n);
+		tu_win_t b;
 
-		assert_true(cand && fr && out && rk && want);
+		tu_win_init(&b, n);
 		for (int st = 0; st < 4; st++) {
 			int m;
 
-			_scattered(cand, n, 0.2 + 0.25 * (st % 3), &s);
+			_scattered(b.cand, n, 0.2 + 0.25 * (st % 3), &s);
 			/* A busy third of the rank order. */
 			if (st == 2)
 				for (int r = 0; r < n / 3; r++)
-					cand[loc_curve_node(cv, r)] = 0;
+					b.cand[loc_curve_node(cv, r)] = 0;
 			/* Nine in ten free across rank 0: on a ring the least
 			 * window wraps. */
 			for (int r = 0; st == 3 && r < n; r++)
 				if (r < n / 8 || r >= n - n / 8)
-					cand[loc_curve_node(cv, r)] =
+					b.cand[loc_curve_node(cv, r)] =
 						tu_below(&s, 10) != 0;
-			m = tu_free_ranks(cv, cand, n, fr);
+			m = tu_free_ranks(cv, b.cand, n, b.fr);
 			for (int ki = 0; ki < 5; ki++) {
 				int k = ks[ki], w;
 
 				if (k >= m)
 					continue;
-				w = ring ? _ref_ring_least_window(fr, m, n, k) :
-					   _ref_least_window(fr, m, n, false,
+				w = ring ? _ref_ring_least_window(b.fr, m, n, k) :
+					   _ref_least_window(b.fr, m, n, false,
 							     k);
-				far += ring && _ref_least_window(fr, m, n,
+				far += ring && _ref_least_window(b.fr, m, n,
 								 true, k) < 0;
-				assert_int_equal(tu_select(a, cand, k, out), 0);
-				tu_assert_placement(cand, n, out, k);
-				tu_ranks_of(cv, out, k, rk);
-				tu_window(fr, m, k, w, want);
-				assert_memory_equal(rk, want, sizeof(int) * k);
+				tu_expect_window(a, &b, n, m, k, w);
 				checked++;
 			}
 		}
-		free(cand);
-		free(fr);
-		free(out);
-		free(rk);
-		free(want);
+		tu_win_free(&b);
 		loc_alloc_destroy(a);
 		loc_grid_destroy(g);
 	}
