@@ -4,8 +4,8 @@
  * strategies (test_loc_strategy_curve.c, test_loc_strategy_fit.c,
  * test_loc_strategy_span.c, test_loc_strategy_paging.c): configurations
  * and grids under test, allocator calls, measures on curve ranks, and
- * the check that an answer is a given window of free ranks. Header-only (static
- * functions), like loc_test_util.h; include after it.
+ * the check that an answer is a given window of free ranks.
+ * Header-only (static functions), like loc_test_util.h; include after it.
  */
 #ifndef LOC_TEST_CURVE_H
 #define LOC_TEST_CURVE_H

@@ -168,6 +168,56 @@ static void test_span_matches_reference_on_large_machines(void **state)
 }
 
 /*
+ * What loc__span_least_simd() must answer for windows [0, nwin) of k
+ * positions of x (m of them): the least total pairwise distance and its
+ * first window, the largest x[i + k] - x[i] among them, and window nwin's
+ * total; by 64-bit prefix sums of x[i] and i x[i].
+ */
+static void _ref_least(const int *x, int m, int k, int nwin,
+		       loc__span_least_t *want)
+{
+	int64_t *p = malloc(sizeof(int64_t) * (m + 1));
+	int64_t *r = malloc(sizeof(int64_t) * (m + 1));
+
+	assert_true(p && r);
+	p[0] = r[0] = 0;
+	for (int i = 0; i < m; i++) {
+		p[i + 1] = p[i] + x[i];
+		r[i + 1] = r[i] + (int64_t)i * x[i];
+	}
+	want->best = INT64_MAX;
+	want->at = -1;
+	want->far = 0;
+	for (int i = 0; i <= nwin; i++) {
+		int64_t sum = p[i + k] - p[i];
+		int64_t d = 2 * (r[i + k] - r[i] - i * sum) -
+			    (int64_t)(k - 1) * sum;
+
+		if (i == nwin) {
+			want->next = d;
+			break;
+		}
+		if (d < want->best) {
+			want->best = d;
+			want->at = i;
+		}
+		if (x[i + k] - x[i] > want->far)
+			want->far = x[i + k] - x[i];
+	}
+	free(p);
+	free(r);
+}
+
+static void _assert_least(const loc__span_least_t *got,
+			  const loc__span_least_t *want)
+{
+	assert_int_equal(got->best, want->best);
+	assert_int_equal(got->at, want->at);
+	assert_int_equal(got->far, want->far);
+	assert_int_equal(got->next, want->next);
+}
+
+/*
  * loc__span_least_simd() at each vector level the CPU runs, against every
  * window's total in 64 bits: increasing positions with random gaps of 1
  * to 4, or periodic ones (windows a period apart tie), k from 2 across the
@@ -188,9 +238,7 @@ static void test_vector_search_at_every_level(void **state)
 			int m = nwin + k + tu_below(&s, 3);
 			int *x = malloc(sizeof(int) * m);
 			uint32_t *pre = malloc(sizeof(uint32_t) * (2 * m + 2));
-			loc__span_least_t got;
-			int64_t best = INT64_MAX, far = 0, next = 0;
-			int at = -1;
+			loc__span_least_t got, want;
 
 			assert_true(x && pre);
 			x[0] = tu_below(&s, 5);
@@ -202,29 +250,10 @@ static void test_vector_search_at_every_level(void **state)
 				for (int i = 1, p = 1 + tu_below(&s, 20);
 				     i < m; i++)
 					x[i] = x[i - 1] + (i % p ? 1 : 3);
-			for (int i = 0; i <= nwin; i++) {
-				int64_t d = 0;
-
-				for (int j = 0; j < k; j++)
-					d += (2 * (int64_t)j - (k - 1)) *
-					     x[i + j];
-				if (i == nwin) {
-					next = d;
-					break;
-				}
-				if (d < best) {
-					best = d;
-					at = i;
-				}
-				if (x[i + k] - x[i] > far)
-					far = x[i + k] - x[i];
-			}
+			_ref_least(x, m, k, nwin, &want);
 			assert_true(loc__span_least_simd(x, m, k, nwin, pre,
 							 &got, level));
-			assert_int_equal(got.best, best);
-			assert_int_equal(got.at, at);
-			assert_int_equal(got.far, far);
-			assert_int_equal(got.next, next);
+			_assert_least(&got, &want);
 			free(x);
 			free(pre);
 			checked++;
@@ -258,13 +287,10 @@ static void test_vector_search_past_32_bits(void **state)
 			int g = (int)((1LL << 27) / ((int64_t)k * k));
 			int *x = malloc(sizeof(int) * m);
 			uint32_t *pre = malloc(sizeof(uint32_t) * (2 * m + 2));
-			int64_t *p = malloc(sizeof(int64_t) * (m + 1));
-			int64_t *r = malloc(sizeof(int64_t) * (m + 1));
-			int64_t best = INT64_MAX, far = 0, next = 0;
-			int at = -1, kind = trial % 4;
-			loc__span_least_t got;
+			int kind = trial % 4;
+			loc__span_least_t got, want;
 
-			assert_true(x && pre && p && r);
+			assert_true(x && pre);
 			/* kind 3: steps up to 8 (k-1) far, refused. */
 			if (kind == 3)
 				g = (int)((1LL << 31) / ((int64_t)k * k));
@@ -280,27 +306,7 @@ static void test_vector_search_past_32_bits(void **state)
 					kind == 2 ? 1 + (int)((int64_t)g *
 							      (m - i) / m) :
 						    1 + tu_below(&s, g));
-			p[0] = r[0] = 0;
-			for (int i = 0; i < m; i++) {
-				p[i + 1] = p[i] + x[i];
-				r[i + 1] = r[i] + (int64_t)i * x[i];
-			}
-			for (int i = 0; i <= nwin; i++) {
-				int64_t sum = p[i + k] - p[i];
-				int64_t d = 2 * (r[i + k] - r[i] - i * sum) -
-					    (int64_t)(k - 1) * sum;
-
-				if (i == nwin) {
-					next = d;
-					break;
-				}
-				if (d < best) {
-					best = d;
-					at = i;
-				}
-				if (x[i + k] - x[i] > far)
-					far = x[i + k] - x[i];
-			}
+			_ref_least(x, m, k, nwin, &want);
 			/* The 32-bit bound fails: this is the 64-bit path. */
 			assert_true((int64_t)(k / 2) * ((k + 1) / 2) *
 					    (x[m - 1] - x[0]) >=
@@ -308,20 +314,15 @@ static void test_vector_search_past_32_bits(void **state)
 			if (!loc__span_least_simd(x, m, k, nwin, pre, &got,
 						  level)) {
 				/* Refused only when a step might not fit. */
-				assert_true((int64_t)(k - 1) * far >=
+				assert_true((int64_t)(k - 1) * want.far >=
 					    (1LL << 27));
 				refused++;
 			} else {
-				assert_int_equal(got.best, best);
-				assert_int_equal(got.at, at);
-				assert_int_equal(got.far, far);
-				assert_int_equal(got.next, next);
+				_assert_least(&got, &want);
 				checked++;
 			}
 			free(x);
 			free(pre);
-			free(p);
-			free(r);
 		}
 	}
 	if (loc__simd_level() == LOC_SIMD_NONE)
