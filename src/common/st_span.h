@@ -7,6 +7,7 @@
 #define LOC_ST_SPAN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "loc_simd.h"
@@ -30,5 +31,17 @@ typedef struct loc__span_least {
 bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 			  uint32_t *pre, loc__span_least_t *out,
 			  loc_simd_t level);
+
+/*
+ * The same search for totals that fit in an int32 (the caller's bound),
+ * one stripe of consecutive windows a lane with the vectors of level
+ * (st_span_stripes.c): fills out, far and next included, and returns
+ * true; or returns false, having done nothing useful, for LOC_SIMD_NONE,
+ * unless nwin >= 256 and 16 k <= nwin, or when scratch has fewer than
+ * nwin + 16 (k + 48) values (room; it may take fewer).
+ */
+bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
+			     uint32_t *scratch, size_t room,
+			     loc__span_least_t *out, loc_simd_t level);
 
 #endif

@@ -450,7 +450,10 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 	if (bound * spread >= INT32_MAX &&
 	    bound * (2 * spread * k / (nwin + k)) >= INT32_MAX)
 		return _least_wide(x, m, k, nwin, pre, out, level);
-	if (level == LOC_SIMD_AVX512 && k >= 16) {
+	if (loc__span_least_stripes(x, m, k, nwin, pre, 2 * (size_t)m + 2,
+				    out, level)) {
+		/* Long stripes: the cheaper pass. */
+	} else if (level == LOC_SIMD_AVX512 && k >= 16) {
 		_least_avx512(x, k, nwin, pre, pre + m + 1, out);
 		out->next = (int32_t)(pre[nwin + k] + pre[m + 1 + nwin]);
 	} else {

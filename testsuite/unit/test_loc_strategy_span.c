@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_loc_strategy_span.c - span on machines of thousands of nodes, where
- * its scan takes the vector path (st_span_simd.c) or, past the 32-bit
- * bound, the scalar one, against an independent 64-bit reference; the
- * vector search itself at every level this CPU runs; and the listing of
+ * its scan takes the vector paths (st_span_simd.c, st_span_stripes.c) or,
+ * past the 32-bit bound, the scalar one, against an independent 64-bit
+ * reference; the vector searches themselves at every level this CPU runs;
+ * and the listing of
  * free ranks span starts from, and the search for runs of free ranks that
  * comes before it, against bit-by-bit ones on hostile ranges.
  */
@@ -266,6 +267,68 @@ static void test_vector_search_at_every_level(void **state)
 }
 
 /*
+ * The striped search (st_span_stripes.c) at every level the CPU runs, on
+ * the window counts and k it takes (nwin >= 256, 16 k <= nwin: its
+ * stripes' lengths, the last stripe short or not, reads past x[m-1]
+ * masked): random gaps, periodic
+ * ones (windows a period apart tie, within a stripe and across two: the
+ * first must win), and positions that shrink their gaps (the least at the
+ * very end), with the room it asks for; refused on the k, counts and room
+ * it does not take.
+ */
+static void test_striped_search(void **state)
+{
+	uint64_t s = 37;
+	int checked = 0;
+
+	(void)state;
+	for (int level = LOC_SIMD_AVX2; level <= (int)loc__simd_level();
+	     level++) {
+		for (int trial = 0; trial < 300; trial++) {
+			int nwin = 256 + tu_below(&s, trial % 3 ? 2000 : 20000);
+			int k = 2 + tu_below(&s, nwin / 16 - 1);
+			int m = nwin + k + tu_below(&s, 3), kind = trial % 3;
+			int *x = malloc(sizeof(int) * m);
+			size_t room = (size_t)nwin + 16 * (size_t)(k + 48);
+			uint32_t *pre = malloc(sizeof(uint32_t) * room);
+			loc__span_least_t got, want;
+
+			assert_true(x && pre);
+			x[0] = tu_below(&s, 5);
+			for (int i = 1, per = 1 + tu_below(&s, 40); i < m; i++)
+				x[i] = x[i - 1] +
+				       (kind == 0 ? 1 + tu_below(&s, 4) :
+					kind == 1 ? (i % per ? 1 : 3) :
+						    1 + (m - i) * 4 / m);
+			/* Past the windows, a wide gap no window's far may
+			 * see. */
+			for (int i = nwin + k; i < m; i++)
+				x[i] = x[i - 1] + 1000;
+			/* Gaps of 4 at most: every total fits in an int32. */
+			assert_true((int64_t)k * k * k < INT32_MAX);
+			_ref_least(x, m, k, nwin, &want);
+			assert_true(loc__span_least_stripes(x, m, k, nwin, pre,
+							    room, &got, level));
+			_assert_least(&got, &want);
+			/* Too little room, too large a k, too few windows. */
+			assert_false(loc__span_least_stripes(
+				x, m, k, nwin, pre, (size_t)nwin, &got, level));
+			assert_false(loc__span_least_stripes(
+				x, m, nwin / 16 + 1, nwin, pre, room, &got,
+				level));
+			assert_false(loc__span_least_stripes(
+				x, m, 2, 255, pre, room, &got, level));
+			free(x);
+			free(pre);
+			checked++;
+		}
+	}
+	if (loc__simd_level() == LOC_SIMD_NONE)
+		skip();
+	assert_true(checked >= 300);
+}
+
+/*
  * The 64-bit search past the 32-bit bound, at every level: k from 513 to
  * 5000 with gaps wide enough that floor(k/2) ceil(k/2) spread passes
  * INT32_MAX, random, periodic (windows a period apart tie: the first must
@@ -475,6 +538,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_span_matches_reference_on_large_machines),
 		cmocka_unit_test(test_vector_search_at_every_level),
+		cmocka_unit_test(test_striped_search),
 		cmocka_unit_test(test_vector_search_past_32_bits),
 		cmocka_unit_test(test_span_large_k_on_rings_and_meshes),
 		cmocka_unit_test(test_listing_free_ranks),
