@@ -349,6 +349,22 @@ static void _scan(span_t *s, int pass)
 	s->nwin = st.cnt;
 }
 
+/* dst[j] = src[j] + add: the ring's second lap of free ranks. */
+static void _plus(int *restrict dst, const int *restrict src, int cnt,
+		  int add)
+{
+	for (int j = 0; j < cnt; j++)
+		dst[j] = src[j] + add;
+}
+
+/* dst[j] = order[rank[j]]: a window's nodes. */
+static void _nodes(int *restrict dst, const int *restrict order,
+		   const int *restrict rank, int cnt)
+{
+	for (int j = 0; j < cnt; j++)
+		dst[j] = order[rank[j]];
+}
+
 static int _span_select(loc__ctx_t *ctx)
 {
 	int n = ctx->nnodes, m = ctx->nfree, *frank, *pick;
@@ -415,8 +431,7 @@ static int _span_select(loc__ctx_t *ctx)
 		}
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
-	for (int j = 0; j < s.ext; j++)
-		frank[m + j] = frank[j] + n;
+	_plus(frank + m, frank, s.ext, n);
 	s.frank = frank;
 	_scan(&s, 0);
 	s.limit = (double)s.best +
@@ -428,10 +443,8 @@ static int _span_select(loc__ctx_t *ctx)
 
 		if (!((double)s.cost[w] < loc__offer_bound(ctx)))
 			continue;
-		for (int j = 0; j < wrap; j++)
-			pick[j] = s.order[frank[st + j]];
-		for (int j = wrap; j < s.k; j++)
-			pick[j] = s.order[frank[st + j - m]];
+		_nodes(pick, s.order, frank + st, wrap);
+		_nodes(pick + wrap, s.order, frank + st + wrap - m, s.k - wrap);
 		rc = loc__offer(ctx, pick, (double)s.cost[w]);
 		if (rc)
 			return rc;
