@@ -12,6 +12,10 @@
 
 #include "loc_simd.h"
 
+/* A step between consecutive window totals is at most (k-1) far; below
+ * this its sums over 16 steps fit in 32 bits (the 64-bit searches). */
+#define LOC_SPAN_STEP_LIMIT (1LL << 27)
+
 typedef struct loc__span_least {
 	int64_t best; /* least total pairwise distance of a window */
 	int at;       /* its first window */
@@ -43,5 +47,21 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 			     uint32_t *scratch, size_t room,
 			     loc__span_least_t *out, loc_simd_t level);
+
+/*
+ * The 64-bit search with AVX-512 (st_span_stripes.c), for any k: sixteen
+ * stripes that cover x once, window totals per lane relative to its first
+ * window, chained at the end. Returns false, having done nothing useful,
+ * unless level is LOC_SIMD_AVX512, nwin >= 256 and scratch holds
+ * nwin + k + 784 values (room); and, after scoring, false when a step
+ * between totals might not fit in 32 bits ((k-1) far >= 2^27).
+ */
+bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
+			     uint32_t *scratch, size_t room,
+			     loc__span_least_t *out, loc_simd_t level);
+
+/* Window 0's total in 64 bits, sum over j < k of (2j - (k-1)) x[j]; the
+ * CPU must run AVX2. */
+int64_t loc__span_first_total(const int *x, int k);
 
 #endif

@@ -257,7 +257,6 @@ static void _least_avx512(const int *x, int k, int nwin, uint32_t *f,
  * with some L[l] below best - base (clamped to 32 bits) is looked at
  * lane by lane, in order, so ties keep the first window.
  */
-#define STEP_LIMIT (1LL << 27)
 
 static inline int32_t _step(const int *x, const uint32_t *p, int t, int k)
 {
@@ -275,7 +274,7 @@ static inline int32_t _clamp32(int64_t v)
 /* Window 0's total, sum over j of (2j - (k-1)) x[j], four lanes of 64 bits
  * at a time. */
 __attribute__((target("avx2")))
-static int64_t _first_total(const int *x, int k)
+int64_t loc__span_first_total(const int *x, int k)
 {
 	__m256i acc = _mm256_setzero_si256(), eight = _mm256_set1_epi64x(8);
 	__m256i c = _mm256_setr_epi64x(1 - k, 3 - k, 5 - k, 7 - k);
@@ -320,7 +319,7 @@ static void _least_steps(const int *x, const uint32_t *p, int k, int nwin,
 {
 	const __m256i km1 = _mm256_set1_epi32(k - 1);
 	__m256i tmax = _mm256_setzero_si256();
-	int64_t base = _first_total(x, k);
+	int64_t base = loc__span_first_total(x, k);
 	int32_t lane[8];
 	int t = 0, far = 0;
 
@@ -382,7 +381,7 @@ static void _least_steps16(const int *x, const uint32_t *p, int k, int nwin,
 {
 	const __m512i km1 = _mm512_set1_epi32(k - 1);
 	__m512i tmax = _mm512_setzero_si512();
-	int64_t base = _first_total(x, k);
+	int64_t base = loc__span_first_total(x, k);
 	int32_t lane[16];
 	int t = 0, far = 0;
 
@@ -422,6 +421,9 @@ static bool _least_wide(const int *x, int m, int k, int nwin, uint32_t *pre,
 	if ((double)(k / 2) * ((k + 1) / 2) *
 		    ((double)x[nwin + k - 1] - x[0]) >= 0x1p62)
 		return false;
+	if (loc__span_least_rotated(x, m, k, nwin, pre, 2 * (size_t)m + 2,
+				    out, level))
+		return true;
 	if (level == LOC_SIMD_AVX512) {
 		_prefix16(x, nwin + k, pre);
 		_least_steps16(x, pre, k, nwin, out);
@@ -429,7 +431,7 @@ static bool _least_wide(const int *x, int m, int k, int nwin, uint32_t *pre,
 		_prefixes(x, nwin + k, pre, pre + m + 1);
 		_least_steps(x, pre, k, nwin, out);
 	}
-	return (int64_t)(k - 1) * out->far < STEP_LIMIT;
+	return (int64_t)(k - 1) * out->far < LOC_SPAN_STEP_LIMIT;
 }
 
 bool loc__span_least_simd(const int *x, int m, int k, int nwin,
@@ -453,6 +455,10 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 	if (loc__span_least_stripes(x, m, k, nwin, pre, 2 * (size_t)m + 2,
 				    out, level)) {
 		/* Long stripes: the cheaper pass. */
+	} else if (loc__span_least_rotated(x, m, k, nwin, pre,
+					   2 * (size_t)m + 2, out, level)) {
+		/* Exact in 64 bits: no bound to check. */
+		return true;
 	} else if (level == LOC_SIMD_AVX512 && k >= 16) {
 		_least_avx512(x, k, nwin, pre, pre + m + 1, out);
 		out->next = (int32_t)(pre[nwin + k] + pre[m + 1 + nwin]);

@@ -329,6 +329,65 @@ static void test_striped_search(void **state)
 }
 
 /*
+ * The rotated search (st_span_stripes.c) with AVX-512, for any k up to
+ * twice nwin and totals past 32 bits: random gaps up to 64 wide, periodic
+ * ones (ties across lanes: the first must win) and shrinking ones, with
+ * the room it asks for; refused below 256 windows, with less room, below
+ * AVX-512, and after scoring when a step might not fit in 32 bits.
+ */
+static void test_rotated_search(void **state)
+{
+	uint64_t s = 41;
+	int checked = 0, refused = 0;
+
+	(void)state;
+	if (loc__simd_level() < LOC_SIMD_AVX512)
+		skip();
+	for (int trial = 0; trial < 600; trial++) {
+		int nwin = 256 + tu_below(&s, trial % 4 ? 3000 : 30000);
+		int k = 2 + tu_below(&s, trial % 3 ? 2 * nwin : nwin / 16 + 1);
+		int m = nwin + k + tu_below(&s, 3), kind = trial % 4;
+		int g = 1 + tu_below(&s, trial % 5 ? 4 : 64);
+		int *x = malloc(sizeof(int) * m);
+		size_t room = (size_t)nwin + k + 784;
+		uint32_t *pre = malloc(sizeof(uint32_t) * room);
+		loc__span_least_t got, want;
+
+		assert_true(x && pre);
+		x[0] = tu_below(&s, 5);
+		for (int i = 1, per = 1 + tu_below(&s, 40); i < m; i++)
+			x[i] = x[i - 1] +
+			       (kind == 0 ? 1 + tu_below(&s, g) :
+				kind == 1 ? (i % per ? 1 : 3) :
+				kind == 2 ? 1 + (m - i) * 4 / m :
+					    1 + tu_below(&s, 2));
+		for (int i = nwin + k; i < m; i++)
+			x[i] = x[i - 1] + 100000;
+		_ref_least(x, m, k, nwin, &want);
+		if (loc__span_least_rotated(x, m, k, nwin, pre, room, &got,
+					    LOC_SIMD_AVX512)) {
+			_assert_least(&got, &want);
+			checked++;
+		} else {
+			/* Refused only when a step might not fit. */
+			assert_true((int64_t)(k - 1) * want.far >=
+				    LOC_SPAN_STEP_LIMIT);
+			refused++;
+		}
+		assert_false(loc__span_least_rotated(x, m, k, nwin, pre,
+						     room - 800, &got,
+						     LOC_SIMD_AVX512));
+		assert_false(loc__span_least_rotated(x, m, k, 255, pre, room,
+						     &got, LOC_SIMD_AVX512));
+		assert_false(loc__span_least_rotated(x, m, k, nwin, pre, room,
+						     &got, LOC_SIMD_AVX2));
+		free(x);
+		free(pre);
+	}
+	assert_true(checked >= 400 && refused >= 10);
+}
+
+/*
  * The 64-bit search past the 32-bit bound, at every level: k from 513 to
  * 5000 with gaps wide enough that floor(k/2) ceil(k/2) spread passes
  * INT32_MAX, random, periodic (windows a period apart tie: the first must
@@ -539,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_span_matches_reference_on_large_machines),
 		cmocka_unit_test(test_vector_search_at_every_level),
 		cmocka_unit_test(test_striped_search),
+		cmocka_unit_test(test_rotated_search),
 		cmocka_unit_test(test_vector_search_past_32_bits),
 		cmocka_unit_test(test_span_large_k_on_rings_and_meshes),
 		cmocka_unit_test(test_listing_free_ranks),
