@@ -23,9 +23,13 @@
  * floor(k/2) ceil(k/2) times its spread; the 32-bit totals are kept only
  * when that bound fits for the caller's whole range, or for the widest
  * window met (k up to 512 at 32,768 nodes, and more on dense maps, or on
- * a ring's doubled ranks). Past it, the
- * steps between consecutive totals are scored instead, in 32-bit lanes,
- * with the totals themselves kept in 64 bits (_least_wide() below).
+ * a ring's doubled ranks). Past it, the steps between consecutive totals
+ * are scored instead, in 32-bit lanes, with the totals themselves kept in
+ * 64 bits (_least_wide() below).
+ *
+ * The cheaper searches of st_span_stripes.c come first where they apply:
+ * the striped one for 32-bit totals while 16 k <= nwin (AVX2, AVX-512),
+ * and the rotated one with AVX-512 for any k, in 64 bits.
  */
 #include <limits.h>
 
