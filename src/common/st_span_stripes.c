@@ -142,10 +142,12 @@ static void _slide16(const int32_t *xs, int k, int t0, int t1, __mmask16 in,
 	for (int r = t0; r < t1; r++) {
 		__m512i xa1 = _mm512_load_si512(xs + 16 * (r + 1));
 		__m512i xk = _mm512_load_si512(xs + 16 * (r + k));
-		/* Strictly less: each lane keeps its first least window. */
+		/* Strictly less: each lane keeps its first least window.
+		 * The least by min, not by the mask: one cycle a step on
+		 * the chain from one step to the next. */
 		__mmask16 lt = _mm512_mask_cmplt_epi32_mask(in, d, mn);
 
-		mn = _mm512_mask_mov_epi32(mn, lt, d);
+		mn = _mm512_mask_min_epi32(mn, in, mn, d);
 		arg = _mm512_mask_mov_epi32(arg, lt, t);
 		far = _mm512_mask_max_epi32(far, in, far,
 					    _mm512_sub_epi32(xk, xa));
@@ -292,6 +294,7 @@ static void _slide8(const int32_t *xs, int k, int t0, int t1, __m256i in,
 {
 	const __m256i km1 = _mm256_set1_epi32(k - 1);
 	const __m256i one = _mm256_set1_epi32(1);
+	const __m256i none = _mm256_set1_epi32(INT32_MAX);
 	__m256i d = s->d, w = s->w, mn = s->mn, arg = s->arg, far = s->far;
 	__m256i t = s->t;
 	__m256i xa = _mm256_load_si256((const __m256i *)(xs + 8 * t0));
@@ -303,7 +306,9 @@ static void _slide8(const int32_t *xs, int k, int t0, int t1, __m256i in,
 			(const __m256i *)(xs + 8 * (r + k)));
 		__m256i lt = _mm256_and_si256(in, _mm256_cmpgt_epi32(mn, d));
 
-		mn = _mm256_blendv_epi8(mn, d, lt);
+		/* As _slide16(): the least by min, lanes not scored at
+		 * INT32_MAX. */
+		mn = _mm256_min_epi32(mn, _mm256_blendv_epi8(none, d, in));
 		arg = _mm256_blendv_epi8(arg, t, lt);
 		/* Spreads are >= 0: a lane not scored adds 0. */
 		far = _mm256_max_epi32(
@@ -399,15 +404,17 @@ static inline __m512i _hi64(__m512i v)
 __attribute__((target("avx512f")))
 static __m512i _first_inner(const int32_t *xs, const stripes_t *st)
 {
-	__m512i acc = _mm512_setzero_si512(), before_s = acc;
+	__m512i before_s = _mm512_setzero_si512(), from_s = before_s;
 	uint32_t sum[16], part[16], start[17], w[16];
 
-	for (int r = 0; r < st->len; r++) {
-		if (r == st->s)
-			before_s = acc;
-		acc = _mm512_add_epi32(acc, _mm512_load_si512(xs + 16 * r));
-	}
-	_mm512_storeu_si512(sum, acc);
+	/* Two sums: no branch, and two chains of adds. */
+	for (int r = 0; r < st->s; r++)
+		before_s = _mm512_add_epi32(before_s,
+					    _mm512_load_si512(xs + 16 * r));
+	for (int r = st->s; r < st->len; r++)
+		from_s = _mm512_add_epi32(from_s,
+					  _mm512_load_si512(xs + 16 * r));
+	_mm512_storeu_si512(sum, _mm512_add_epi32(before_s, from_s));
 	_mm512_storeu_si512(part, before_s);
 	/* start[l] = P[l L]. */
 	start[0] = 0;
@@ -450,6 +457,7 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 	__m512i least_lo = _mm512_set1_epi64(INT64_MAX), least_hi = least_lo;
 	int64_t b[16];
 	int32_t rl[16];
+	__mmask16 met;
 
 	for (int t0 = 0; t0 < len; t0 += 16) {
 		int t1 = t0 + 16 < len ? t0 + 16 : len;
@@ -459,20 +467,20 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 				_mm512_sub_epi64(least_lo, base_lo))),
 			_mm512_cvtsepi64_epi32(
 				_mm512_sub_epi64(least_hi, base_hi)), 1);
-		__mmask16 met = 0;
+		const __m512i thr0 = thr;
 
-		for (int t = t0; t < t1; t++) {
+		/* Runs with one row offset, rotation and lane mask: they
+		 * change where t + s passes L, and past window nwin. */
+		for (int t = t0; t < t1;) {
+			int u = t1, wrap = t + st->s >= len;
 			__mmask16 in = t < st->ends ? in_all : in_rest;
-			int wrap = t + st->s >= len;
-			__m512i xa = _mm512_load_si512(xs + 16 * t);
-			__m512i xa1 = _mm512_load_si512(xs + 16 * (t + 1));
-			__m512i xk = _mm512_permutexvar_epi32(
-				wrap ? by_q1 : by_q,
-				_mm512_load_si512(
-					xs + 16 * (t + st->s - (wrap ? len : 0))));
-			/* Strictly less: each lane keeps its first least. */
-			__mmask16 lt = _mm512_mask_cmplt_epi32_mask(in, r, thr);
+			__m512i by = wrap ? by_q1 : by_q;
+			const int32_t *rows_k = xs + 16 * (st->s - (wrap ? len : 0));
 
+			if (t < st->ends && st->ends < u)
+				u = st->ends;
+			if (!wrap && len - st->s < u)
+				u = len - st->s;
 			if (t == st->ends) {
 				/* Lane last is at window nwin. */
 				_mm512_storeu_si512(rl, r);
@@ -480,19 +488,34 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 				_mm512_storeu_si512(b + 8, base_hi);
 				o->next_rel = b[st->last] + rl[st->last];
 			}
-			thr = _mm512_mask_mov_epi32(thr, lt, r);
-			arg = _mm512_mask_mov_epi32(arg, lt, t_v);
-			met |= lt;
-			far = _mm512_mask_max_epi32(far, in, far,
-						    _mm512_sub_epi32(xk, xa));
-			r = _mm512_add_epi32(
-				r, _mm512_sub_epi32(
-					   _mm512_mullo_epi32(
-						   km1, _mm512_add_epi32(xa, xk)),
-					   _mm512_slli_epi32(w, 1)));
-			w = _mm512_add_epi32(w, _mm512_sub_epi32(xk, xa1));
-			t_v = _mm512_add_epi32(t_v, one);
+			for (; t < u; t++) {
+				__m512i xa = _mm512_load_si512(xs + 16 * t);
+				__m512i xa1 = _mm512_load_si512(xs + 16 * (t + 1));
+				__m512i xk = _mm512_permutexvar_epi32(
+					by, _mm512_load_si512(rows_k + 16 * t));
+				/* Strictly less: each lane keeps its first
+				 * least. */
+				__mmask16 lt = _mm512_mask_cmplt_epi32_mask(in, r,
+									    thr);
+
+				thr = _mm512_mask_min_epi32(thr, in, thr, r);
+				arg = _mm512_mask_mov_epi32(arg, lt, t_v);
+				far = _mm512_mask_max_epi32(
+					far, in, far, _mm512_sub_epi32(xk, xa));
+				r = _mm512_add_epi32(
+					r, _mm512_sub_epi32(
+						   _mm512_mullo_epi32(
+							   km1, _mm512_add_epi32(
+									xa, xk)),
+						   _mm512_slli_epi32(w, 1)));
+				w = _mm512_add_epi32(w,
+						     _mm512_sub_epi32(xk, xa1));
+				t_v = _mm512_add_epi32(t_v, one);
+			}
 		}
+		/* thr only ever falls: below thr0 in the lanes that met a
+		 * new least. */
+		met = _mm512_cmplt_epi32_mask(thr, thr0);
 		/* A lane that met a new least: base + that R. */
 		least_lo = _mm512_mask_add_epi64(least_lo, (__mmask8)met,
 						 base_lo, _lo64(thr));
