@@ -2,8 +2,8 @@
 /*
  * st_span_stripes.c - span's least window with vectors, one stripe of
  * consecutive windows a lane: sixteen stripes with AVX-512, eight with
- * AVX2; and, with AVX-512, the rotated search for any k in 64 bits
- * (further down).
+ * AVX2 (st_span_rotated.c, for any k in 64 bits, lays its stripes out
+ * with loc__span_stripe16() here).
  *
  * st_span_simd.c scores a vector of consecutive windows a step, from
  * prefix sums built across the register: two in-register scans a step,
@@ -31,31 +31,17 @@
 #include <stddef.h>
 
 #include "st_span.h"
+#include "st_span_stripes.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-
-/* The stripes' layout. */
-typedef struct stripes {
-	int lanes; /* 16 or 8 */
-	int len;   /* L: windows a lane */
-	int rows;  /* striped rows written: L + k (rotated: L + 1), rounded
-		    * up to 16 */
-	int last;  /* the last lane with windows, */
-	int ends;  /* its count of them (1 .. L; L in the lanes before) */
-	int q, s;  /* rotated: k = q L + s */
-} stripes_t;
-
-/* L for n values in `lanes` stripes: a multiple of 16 but not of 32, so
- * the stripes' reads are an odd number of cache lines apart, never 4 KiB
- * apart, where they would share one L1 set (nwin = 16,334 with L = 1,024:
- * 6.5 us, not 4.0). */
-static int _stripe_len(int n, int lanes)
+int loc__span_stripe_len(int n, int lanes)
 {
 	int len = (n + 16 * lanes - 1) / (16 * lanes) * 16;
 
 	return len % 32 ? len : len + 16;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 
 /* In place: r[c] gets column c of the 16x16 matrix whose rows were r. */
 __attribute__((target("avx512f")))
@@ -92,10 +78,9 @@ static inline void _transpose16(__m512i r[16])
 	}
 }
 
-/* Rows [0, st->rows) of xs: row r, lane l is x[l L + r], 0 past x[m-1]. */
 __attribute__((target("avx512f")))
-static void _stripe16(const int *x, int m, const stripes_t *st,
-		      int32_t *xs)
+void loc__span_stripe16(const int *x, int m, const stripes_t *st,
+			int32_t *xs)
 {
 	for (int r0 = 0; r0 < st->rows; r0 += 16) {
 		__m512i r[16];
@@ -211,7 +196,7 @@ static void _least16(const int *x, int m, int k, const stripes_t *st,
 	int32_t lmn[16], larg[16], lfar[16];
 	slide16_t s;
 
-	_stripe16(x, m, st, xs);
+	loc__span_stripe16(x, m, st, xs);
 	_first_windows16(xs, k, &s);
 	s.mn = _mm512_set1_epi32(INT32_MAX);
 	s.arg = s.far = s.t = _mm512_setzero_si512();
@@ -373,211 +358,6 @@ static void _least8(const int *x, int m, int k, const stripes_t *st,
 	_reduce(st, lmn, larg, lfar, out);
 }
 
-/*
- * The rotated search, for any k and 64-bit totals. The sixteen stripes
- * cover x[0, nwin + k) once (L rows and one more, the next lane's first
- * value), and lane l reads x[i + k] = x[(l+q) L + t + s] from row t + s
- * of lane l + q, or past row L from row t + s - L of lane l + q + 1: one
- * lane rotation a step instead of k rows more a lane. A lane's windows
- * are totalled relative to its first window, D(l L + t) - D(l L), in a
- * 32-bit R (16 steps below LOC_SPAN_STEP_LIMIT) moved into a 64-bit base
- * every 16 steps; the lanes' first totals are then chained from window
- * 0's, D((l+1) L) = D(l L) + lane l's base after L steps. Only W needs a
- * start per lane, P[l L + k] - P[l L + 1] (exact modulo 2^32, as the
- * steps only need), from per-lane sums of the rows.
- */
-
-/* Lanes 0-7 and 8-15 of v in 64 bits. */
-__attribute__((target("avx512f")))
-static inline __m512i _lo64(__m512i v)
-{
-	return _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
-}
-
-__attribute__((target("avx512f")))
-static inline __m512i _hi64(__m512i v)
-{
-	return _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
-}
-
-/* Each lane's first inner sum, W = P[l L + k] - P[l L + 1], wrapping. */
-__attribute__((target("avx512f")))
-static __m512i _first_inner(const int32_t *xs, const stripes_t *st)
-{
-	__m512i before_s = _mm512_setzero_si512(), from_s = before_s;
-	uint32_t sum[16], part[16], start[17], w[16];
-
-	/* Two sums: no branch, and two chains of adds. */
-	for (int r = 0; r < st->s; r++)
-		before_s = _mm512_add_epi32(before_s,
-					    _mm512_load_si512(xs + 16 * r));
-	for (int r = st->s; r < st->len; r++)
-		from_s = _mm512_add_epi32(from_s,
-					  _mm512_load_si512(xs + 16 * r));
-	_mm512_storeu_si512(sum, _mm512_add_epi32(before_s, from_s));
-	_mm512_storeu_si512(part, before_s);
-	/* start[l] = P[l L]. */
-	start[0] = 0;
-	for (int l = 0; l < 16; l++)
-		start[l + 1] = start[l] + sum[l];
-	for (int l = 0; l < 16; l++) {
-		/* Lanes past the last with windows: any value. */
-		int a = l + st->q < 16 ? l + st->q : 15;
-
-		w[l] = start[a] + part[a] - (start[l] + (uint32_t)xs[l]);
-	}
-	return _mm512_loadu_si512(w);
-}
-
-/* Every lane's relative totals: per lane the least, its window, the base
- * after L steps, far, and (at nwin) *next_rel. */
-typedef struct rotated {
-	int64_t least[16], base[16], next_rel;
-	int32_t arg[16], far[16];
-} rotated_t;
-
-__attribute__((target("avx512f")))
-static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
-			   rotated_t *o)
-{
-	const int len = st->len;
-	const __m512i km1 = _mm512_set1_epi32(k - 1);
-	const __m512i one = _mm512_set1_epi32(1);
-	const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-					       10, 11, 12, 13, 14, 15);
-	const __m512i top = _mm512_set1_epi32(15);
-	const __m512i by_q = _mm512_min_epi32(
-		_mm512_add_epi32(iota, _mm512_set1_epi32(st->q)), top);
-	const __m512i by_q1 = _mm512_min_epi32(
-		_mm512_add_epi32(iota, _mm512_set1_epi32(st->q + 1)), top);
-	const __mmask16 in_all = (__mmask16)((2u << st->last) - 1);
-	const __mmask16 in_rest = (__mmask16)((1u << st->last) - 1);
-	__m512i w = _first_inner(xs, st), r = _mm512_setzero_si512();
-	__m512i arg = r, far = r, t_v = r, base_lo = r, base_hi = r;
-	__m512i least_lo = _mm512_set1_epi64(INT64_MAX), least_hi = least_lo;
-	int64_t b[16];
-	int32_t rl[16];
-	__mmask16 met;
-
-	for (int t0 = 0; t0 < len; t0 += 16) {
-		int t1 = t0 + 16 < len ? t0 + 16 : len;
-		/* Below thr, a lane's R beats its least so far (saturated). */
-		__m512i thr = _mm512_inserti64x4(
-			_mm512_castsi256_si512(_mm512_cvtsepi64_epi32(
-				_mm512_sub_epi64(least_lo, base_lo))),
-			_mm512_cvtsepi64_epi32(
-				_mm512_sub_epi64(least_hi, base_hi)), 1);
-		const __m512i thr0 = thr;
-
-		/* Runs with one row offset, rotation and lane mask: they
-		 * change where t + s passes L, and past window nwin. */
-		for (int t = t0; t < t1;) {
-			int u = t1, wrap = t + st->s >= len;
-			__mmask16 in = t < st->ends ? in_all : in_rest;
-			__m512i by = wrap ? by_q1 : by_q;
-			const int32_t *rows_k = xs + 16 * (st->s - (wrap ? len : 0));
-
-			if (t < st->ends && st->ends < u)
-				u = st->ends;
-			if (!wrap && len - st->s < u)
-				u = len - st->s;
-			if (t == st->ends) {
-				/* Lane last is at window nwin. */
-				_mm512_storeu_si512(rl, r);
-				_mm512_storeu_si512(b, base_lo);
-				_mm512_storeu_si512(b + 8, base_hi);
-				o->next_rel = b[st->last] + rl[st->last];
-			}
-			for (; t < u; t++) {
-				__m512i xa = _mm512_load_si512(xs + 16 * t);
-				__m512i xa1 = _mm512_load_si512(xs + 16 * (t + 1));
-				__m512i xk = _mm512_permutexvar_epi32(
-					by, _mm512_load_si512(rows_k + 16 * t));
-				/* Strictly less: each lane keeps its first
-				 * least. */
-				__mmask16 lt = _mm512_mask_cmplt_epi32_mask(in, r,
-									    thr);
-
-				thr = _mm512_mask_min_epi32(thr, in, thr, r);
-				arg = _mm512_mask_mov_epi32(arg, lt, t_v);
-				far = _mm512_mask_max_epi32(
-					far, in, far, _mm512_sub_epi32(xk, xa));
-				r = _mm512_add_epi32(
-					r, _mm512_sub_epi32(
-						   _mm512_mullo_epi32(
-							   km1, _mm512_add_epi32(
-									xa, xk)),
-						   _mm512_slli_epi32(w, 1)));
-				w = _mm512_add_epi32(w,
-						     _mm512_sub_epi32(xk, xa1));
-				t_v = _mm512_add_epi32(t_v, one);
-			}
-		}
-		/* thr only ever falls: below thr0 in the lanes that met a
-		 * new least. */
-		met = _mm512_cmplt_epi32_mask(thr, thr0);
-		/* A lane that met a new least: base + that R. */
-		least_lo = _mm512_mask_add_epi64(least_lo, (__mmask8)met,
-						 base_lo, _lo64(thr));
-		least_hi = _mm512_mask_add_epi64(least_hi, (__mmask8)(met >> 8),
-						 base_hi, _hi64(thr));
-		base_lo = _mm512_add_epi64(base_lo, _lo64(r));
-		base_hi = _mm512_add_epi64(base_hi, _hi64(r));
-		r = _mm512_setzero_si512();
-	}
-	_mm512_storeu_si512(o->base, base_lo);
-	_mm512_storeu_si512(o->base + 8, base_hi);
-	if (st->ends == len)
-		o->next_rel = o->base[st->last];
-	_mm512_storeu_si512(o->least, least_lo);
-	_mm512_storeu_si512(o->least + 8, least_hi);
-	_mm512_storeu_si512(o->arg, arg);
-	_mm512_storeu_si512(o->far, far);
-}
-
-bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
-			     uint32_t *scratch, size_t room,
-			     loc__span_least_t *out, loc_simd_t level)
-{
-	int32_t *xs = (int32_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-	stripes_t st = { .lanes = 16 };
-	rotated_t o;
-	int64_t first;
-
-	if (level != LOC_SIMD_AVX512 || k < 2 || nwin < 256 || nwin + k > m)
-		return false;
-	/* Every total, at most floor(k/2) ceil(k/2) spread, in an int64. */
-	if ((double)(k / 2) * ((k + 1) / 2) *
-		    ((double)x[nwin + k - 1] - x[0]) >= 0x1p62)
-		return false;
-	st.len = _stripe_len(nwin + k, 16);
-	st.rows = st.len + 16;
-	st.last = (nwin - 1) / st.len;
-	st.ends = nwin - st.last * st.len;
-	st.q = k / st.len;
-	st.s = k % st.len;
-	if ((size_t)16 * st.rows + 16 > room)
-		return false;
-	_stripe16(x, nwin + k, &st, xs);
-	_slide_rotated(xs, k, &st, &o);
-	first = loc__span_first_total(x, k);
-	out->best = INT64_MAX;
-	out->at = 0;
-	out->far = 0;
-	/* Lane by lane in window order, first = D(l L). */
-	for (int l = 0; l <= st.last; l++) {
-		if (first + o.least[l] < out->best) {
-			out->best = first + o.least[l];
-			out->at = l * st.len + o.arg[l];
-		}
-		out->far = o.far[l] > out->far ? o.far[l] : out->far;
-		if (l == st.last)
-			out->next = first + o.next_rel;
-		first += o.base[l];
-	}
-	return (int64_t)(k - 1) * out->far < LOC_SPAN_STEP_LIMIT;
-}
-
 bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 			     uint32_t *scratch, size_t room,
 			     loc__span_least_t *out, loc_simd_t level)
@@ -587,7 +367,7 @@ bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 
 	if (level == LOC_SIMD_NONE || k < 2 || nwin < 256 || nwin + k > m)
 		return false;
-	st.len = _stripe_len(nwin, st.lanes);
+	st.len = loc__span_stripe_len(nwin, st.lanes);
 	st.rows = (st.len + k + 15) / 16 * 16;
 	st.last = (nwin - 1) / st.len;
 	st.ends = nwin - st.last * st.len;
@@ -602,15 +382,6 @@ bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 	return true;
 }
 #else
-bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
-			     uint32_t *scratch, size_t room,
-			     loc__span_least_t *out, loc_simd_t level)
-{
-	(void)x, (void)m, (void)k, (void)nwin, (void)scratch, (void)room;
-	(void)out, (void)level;
-	return false;
-}
-
 bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 			     uint32_t *scratch, size_t room,
 			     loc__span_least_t *out, loc_simd_t level)

@@ -115,14 +115,31 @@ static void test_vector_search_at_every_level(void **state)
 }
 
 /*
+ * m increasing positions: gaps of 1 to g at random (kind 0), periodic
+ * ones (1: windows a period apart tie, the first must win), shrinking ones
+ * (2: the least at the very end) or 1-2 (3); from x[used] on, gaps of
+ * `after`, which no window's far may see.
+ */
+static void _positions(int *x, int m, int used, int kind, int g, int after,
+		       uint64_t *s)
+{
+	x[0] = tu_below(s, 5);
+	for (int i = 1, per = 1 + tu_below(s, 40); i < m; i++)
+		x[i] = x[i - 1] +
+		       (i >= used ? after :
+			kind == 0 ? 1 + tu_below(s, g) :
+			kind == 1 ? (i % per ? 1 : 3) :
+			kind == 2 ? 1 + (m - i) * 4 / m :
+				    1 + tu_below(s, 2));
+}
+
+/*
  * The striped search (st_span_stripes.c) at every level the CPU runs, on
  * the window counts and k it takes (nwin >= 256, 16 k <= nwin: its
  * stripes' lengths, the last stripe short or not, reads past x[m-1]
- * masked): random gaps, periodic
- * ones (windows a period apart tie, within a stripe and across two: the
- * first must win), and positions that shrink their gaps (the least at the
- * very end), with the room it asks for; refused on the k, counts and room
- * it does not take.
+ * masked), on _positions() of kinds 0-2 (ties within a stripe and across
+ * two), with the room it asks for; refused on the k, counts and room it
+ * does not take.
  */
 static void test_striped_search(void **state)
 {
@@ -142,16 +159,7 @@ static void test_striped_search(void **state)
 			loc__span_least_t got, want;
 
 			assert_true(x && pre);
-			x[0] = tu_below(&s, 5);
-			for (int i = 1, per = 1 + tu_below(&s, 40); i < m; i++)
-				x[i] = x[i - 1] +
-				       (kind == 0 ? 1 + tu_below(&s, 4) :
-					kind == 1 ? (i % per ? 1 : 3) :
-						    1 + (m - i) * 4 / m);
-			/* Past the windows, a wide gap no window's far may
-			 * see. */
-			for (int i = nwin + k; i < m; i++)
-				x[i] = x[i - 1] + 1000;
+			_positions(x, m, nwin + k, kind, 4, 1000, &s);
 			/* Gaps of 4 at most: every total fits in an int32. */
 			assert_true((int64_t)k * k * k < INT32_MAX);
 			_ref_least(x, m, k, nwin, &want);
@@ -177,10 +185,9 @@ static void test_striped_search(void **state)
 }
 
 /*
- * The rotated search (st_span_stripes.c) with AVX-512, for any k up to
- * twice nwin and totals past 32 bits: random gaps up to 64 wide, periodic
- * ones (ties across lanes: the first must win) and shrinking ones, with
- * the room it asks for; refused below 256 windows, with less room, below
+ * The rotated search (st_span_rotated.c) with AVX-512, for any k up to
+ * twice nwin and totals past 32 bits, on _positions() of every kind (gaps
+ * up to 64 wide; ties across lanes), with the room it asks for; refused below 256 windows, with less room, below
  * AVX-512, and after scoring when a step might not fit in 32 bits.
  */
 static void test_rotated_search(void **state)
@@ -202,15 +209,7 @@ static void test_rotated_search(void **state)
 		loc__span_least_t got, want;
 
 		assert_true(x && pre);
-		x[0] = tu_below(&s, 5);
-		for (int i = 1, per = 1 + tu_below(&s, 40); i < m; i++)
-			x[i] = x[i - 1] +
-			       (kind == 0 ? 1 + tu_below(&s, g) :
-				kind == 1 ? (i % per ? 1 : 3) :
-				kind == 2 ? 1 + (m - i) * 4 / m :
-					    1 + tu_below(&s, 2));
-		for (int i = nwin + k; i < m; i++)
-			x[i] = x[i - 1] + 100000;
+		_positions(x, m, nwin + k, kind, g, 100000, &s);
 		_ref_least(x, m, k, nwin, &want);
 		if (loc__span_least_rotated(x, m, k, nwin, pre, room, &got,
 					    LOC_SIMD_AVX512)) {
