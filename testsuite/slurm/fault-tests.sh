@@ -44,10 +44,12 @@
 #   d  slurmctld killed with -9 at random points of a stream of jobs and
 #      restarted with cluster.sh restart-ctld, 3 times (6 without --short;
 #      --restarts N): every job sbatch acknowledged at least 10 s before
-#      the next kill ("must survive") has exactly one COMPLETED jobcomp
-#      record; jobs acknowledged within 10 s before a kill may be lost by
-#      Slurm itself (it saves its job state every few seconds) and are
-#      counted apart, not failed; no node in two jobs at once
+#      the next kill ("must survive"; an ack logged within 1 s after a
+#      kill came from the killed slurmctld and counts as before it) has
+#      exactly one COMPLETED jobcomp record; jobs acknowledged within 10 s
+#      before a kill may be lost by Slurm itself (it saves its job state
+#      every few seconds) and are counted apart, not failed; no node in
+#      two jobs at once
 #   e  locality.conf edited to move the nodes of running jobs (the rows
 #      in reverse order with NodeName= Coords= lines, then the 64 nodes
 #      rewired as a 16x4 torus), each edit taken by scontrol reconfigure
@@ -84,6 +86,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 GRACE_MS=10000 # acknowledged this long before a kill: must survive it
+ACK_LAG_MS=1000 # an ack logged this soon after a kill came from the killed slurmctld
 
 BUILD="" PLUGDIR="" SHORT=0 ONLY="" CONTROL=a,b,c,d,e,f,g RESTARTS="" SEED=1 RUNROOT="" KEEP=0
 while [ $# -gt 0 ]; do
@@ -96,7 +99,7 @@ while [ $# -gt 0 ]; do
 	--seed) SEED=$2; shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,80p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,82p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "fault-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac

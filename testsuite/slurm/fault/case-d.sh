@@ -82,7 +82,10 @@ case_d() {
 	local tab=$D.table
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$tab"
 	# Every acknowledged job by the first kill after its ack: "must"
-	# when acknowledged GRACE before it (or after the last kill). Its
+	# when acknowledged GRACE before it (or after the last kill). An ack
+	# logged up to ACK_LAG after a kill's time came from the killed
+	# slurmctld (sbatch had its reply as the kill was sent; the restarted
+	# one answers seconds later): it counts as before that kill. Its
 	# records (by name: Slurm reuses the id of a job it lost) are then
 	# one COMPLETED record, or explained by the state-save window: one
 	# of the job's records starts or ends within GRACE before a kill, so
@@ -92,7 +95,7 @@ case_d() {
 	# record (same id and start as an earlier one) starting at the kill
 	# that resurrected it: until then the first slurmctld had it ended.
 	local summary
-	summary=$(awk -v grace="$GRACE_MS" -v clip="$D.clipped" '
+	summary=$(awk -v grace="$GRACE_MS" -v lag="$ACK_LAG_MS" -v clip="$D.clipped" '
 		function inwin(t,   k) {
 			if (t < 0) return 0
 			for (k = 1; k <= nk; k++)
@@ -134,7 +137,7 @@ case_d() {
 			for (i = 1; i <= n; i++) {
 				l = label[i]; must = 1
 				for (k = 1; k <= nk; k++)
-					if (kill[k] >= ack[l]) {
+					if (kill[k] + lag >= ack[l]) {
 						must = ack[l] <= kill[k] - grace
 						break
 					}
