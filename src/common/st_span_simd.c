@@ -27,9 +27,10 @@
  * are scored instead, in 32-bit lanes, with the totals themselves kept in
  * 64 bits (_least_wide() below).
  *
- * The cheaper searches of st_span_stripes.c come first where they apply:
- * the striped one for 32-bit totals while 16 k <= nwin (AVX2, AVX-512),
- * and the rotated one with AVX-512 for any k, in 64 bits.
+ * The cheaper searches come first where they apply: the striped one
+ * (st_span_stripes.c) for 32-bit totals while 16 k <= nwin (AVX2,
+ * AVX-512), and the rotated one (st_span_rotated.c) with AVX-512 for any
+ * k, in 64 bits.
  */
 #include <limits.h>
 
