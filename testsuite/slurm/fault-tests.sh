@@ -57,8 +57,9 @@
 #      new jobs never get a node a running job holds, each new model is
 #      logged, and on the idle machine a job lands where the last file
 #      puts it
-#   f  state files cut short at a slurmctld restart (kill -9 after the
-#      job state was saved): node_state cut in half stops slurmctld with
+#   f  state files cut short at a slurmctld restart (pending jobs held,
+#      kill -9 after the job state was saved, jobs released after the
+#      restart): node_state cut in half stops slurmctld with
 #      "fatal: Incomplete node data checkpoint file"; started with -i it
 #      logs the error, knows every job and places new ones beside them;
 #      job_state cut in half stops it with "fatal: Incomplete job state
