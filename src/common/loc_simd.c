@@ -12,7 +12,9 @@ static loc_simd_t _detect(void)
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx512f") &&
 	    __builtin_cpu_supports("avx512bw"))
-		return LOC_SIMD_AVX512;
+		return __builtin_cpu_supports("avx512vbmi2") ?
+			       LOC_SIMD_AVX512_VBMI2 :
+			       LOC_SIMD_AVX512;
 	if (__builtin_cpu_supports("avx2"))
 		return LOC_SIMD_AVX2;
 	return LOC_SIMD_NONE;

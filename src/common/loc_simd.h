@@ -12,6 +12,8 @@ typedef enum loc_simd {
 	LOC_SIMD_NONE = 0, /* portable C */
 	LOC_SIMD_AVX2,     /* x86-64 with AVX2 */
 	LOC_SIMD_AVX512,   /* x86-64 with AVX-512F and BW (and so AVX2) */
+	LOC_SIMD_AVX512_VBMI2, /* and VBMI2's byte compress (Ice Lake,
+				* Sapphire Rapids, Zen 4 and later) */
 } loc_simd_t;
 
 /* The widest level this CPU runs. Cheap: a feature word read. */

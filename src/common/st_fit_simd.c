@@ -93,7 +93,7 @@ int loc__fit_least_arc(const int *first, const int *last, int add, int from,
 		       int to, loc_simd_t level)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-	if (level == LOC_SIMD_AVX512)
+	if (level >= LOC_SIMD_AVX512)
 		return _least_avx512(first, last, add, from, to);
 	if (level == LOC_SIMD_AVX2)
 		return _least_avx2(first, last, add, from, to);

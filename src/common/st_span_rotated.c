@@ -183,7 +183,7 @@ bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
 	rotated_t o;
 	int64_t first;
 
-	if (level != LOC_SIMD_AVX512 || k < 2 || nwin < 256 || nwin + k > m)
+	if (level < LOC_SIMD_AVX512 || k < 2 || nwin < 256 || nwin + k > m)
 		return false;
 	/* Every total, at most floor(k/2) ceil(k/2) spread, in an int64. */
 	if ((double)(k / 2) * ((k + 1) / 2) *

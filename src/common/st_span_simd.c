@@ -429,7 +429,7 @@ static bool _least_wide(const int *x, int m, int k, int nwin, uint32_t *pre,
 	if (loc__span_least_rotated(x, m, k, nwin, pre, 2 * (size_t)m + 2,
 				    out, level))
 		return true;
-	if (level == LOC_SIMD_AVX512) {
+	if (level >= LOC_SIMD_AVX512) {
 		_prefix16(x, nwin + k, pre);
 		_least_steps16(x, pre, k, nwin, out);
 	} else {
@@ -464,7 +464,7 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 					   2 * (size_t)m + 2, out, level)) {
 		/* Exact in 64 bits: no bound to check. */
 		return true;
-	} else if (level == LOC_SIMD_AVX512 && k >= 16) {
+	} else if (level >= LOC_SIMD_AVX512 && k >= 16) {
 		_least_avx512(x, k, nwin, pre, pre + m + 1, out);
 		out->next = (int32_t)(pre[nwin + k] + pre[m + 1 + nwin]);
 	} else {

@@ -363,7 +363,7 @@ bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 			     loc__span_least_t *out, loc_simd_t level)
 {
 	int32_t *xs = (int32_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
-	stripes_t st = { .lanes = level == LOC_SIMD_AVX512 ? 16 : 8 };
+	stripes_t st = { .lanes = level >= LOC_SIMD_AVX512 ? 16 : 8 };
 
 	if (level == LOC_SIMD_NONE || k < 2 || nwin < 256 || nwin + k > m)
 		return false;
@@ -375,7 +375,7 @@ bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 	if (16 * (int64_t)k > nwin ||
 	    (size_t)st.lanes * st.rows + 16 > room)
 		return false;
-	if (level == LOC_SIMD_AVX512)
+	if (level >= LOC_SIMD_AVX512)
 		_least16(x, m, k, &st, xs, out);
 	else
 		_least8(x, m, k, &st, xs, out);
