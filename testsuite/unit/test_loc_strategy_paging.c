@@ -92,6 +92,49 @@ static void test_paging_shared_points(void **state)
 	loc_grid_destroy(g);
 }
 
+/* Paging(0) in row-major order is the first k free nodes in node order,
+ * walked for small k and listed from a bitmap for large k: both against
+ * that definition, on grids whose node counts are and are not multiples
+ * of 64, at every density. */
+static void test_paging_zero_is_first_free_nodes(void **state)
+{
+	int shapes[][3] = { { 8, 8, 1 }, { 10, 10, 1 }, { 7, 9, 5 },
+			    { 32, 32, 1 } };
+	uint64_t s = 11;
+	int large = 0;
+
+	(void)state;
+	for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
+		int nd = shapes[sh][2] > 1 ? 3 : 2;
+		loc_grid_t *g = tu_grid(nd, shapes[sh], sh % 2, 1);
+		int n = loc_grid_nnodes(g);
+		cfg_t c = { .strategy = LOC_STRATEGY_PAGING,
+			    .paging_index = LOC_PAGING_ROWMAJOR };
+		loc_alloc_t *a = tu_alloc_full(g, &c, LOC_CURVE_HILBERT, 1);
+		uint8_t cand[1024];
+		int out[1024], want[1024];
+
+		for (int trial = 0; trial < 200; trial++) {
+			int dens = tu_below(&s, 101), nfree = 0, k;
+
+			for (int v = 0; v < n; v++) {
+				cand[v] = tu_below(&s, 100) < dens;
+				if (cand[v])
+					want[nfree++] = v;
+			}
+			if (!nfree)
+				continue;
+			k = 1 + tu_below(&s, nfree);
+			large += (int64_t)k * 8 >= n;
+			assert_int_equal(tu_select(a, cand, k, out), 0);
+			assert_memory_equal(out, want, sizeof(int) * k);
+		}
+		loc_alloc_destroy(a);
+		loc_grid_destroy(g);
+	}
+	assert_true(large >= 200);
+}
+
 static void test_paging_rejects_negative_size(void **state)
 {
 	int dims[1] = { 4 };
@@ -452,6 +495,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paging_hand_examples),
 		cmocka_unit_test(test_paging_shared_points),
+		cmocka_unit_test(test_paging_zero_is_first_free_nodes),
 		cmocka_unit_test(test_paging_rejects_negative_size),
 		cmocka_unit_test(test_random_is_uniform_and_seeded),
 		cmocka_unit_test(test_random_large_is_uniform_and_state_only),
