@@ -40,6 +40,9 @@ struct loc_alloc {
 	uint8_t stamp;
 	uint64_t *sortbits; /* node-order marks for sorting the answer */
 	int bits_seq;       /* the offer sortbits holds (large ones), or -1 */
+	uint64_t *keptbits; /* without SL, the kept offer's marks (swapped
+			     * in from sortbits, its nodes not copied) */
+	int kept_seq;       /* the offer keptbits holds, or -1 */
 	int *point_dist;    /* BFS distances for required-node completion */
 	int *queue;
 	int *bucket;        /* 2 * (diameter + 2) counting-sort buckets */
@@ -97,11 +100,12 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 	a->scratch = malloc(sizeof(int) * 4 * (size_t)n);
 	a->seen = calloc(n, 1);
 	a->sortbits = calloc(LOC__BITS_WORDS(n), sizeof(uint64_t));
+	a->keptbits = calloc(LOC__BITS_WORDS(n), sizeof(uint64_t));
 	a->point_dist = malloc(sizeof(int) * loc_grid_npoints(grid));
 	a->queue = malloc(sizeof(int) * loc_grid_npoints(grid));
 	a->bucket = malloc(sizeof(int) * 2 * (loc_grid_diameter(grid) + 2));
 	if (!a->fm || !a->must || !a->scratch || !a->seen || !a->sortbits ||
-	    !a->point_dist || !a->queue || !a->bucket)
+	    !a->keptbits || !a->point_dist || !a->queue || !a->bucket)
 		goto nomem;
 	if (a->ops->interval_counts &&
 	    loc__freemap_track_runs(a->fm, loc_grid_all_torus(grid)))
@@ -135,6 +139,7 @@ void loc_alloc_destroy(loc_alloc_t *alloc)
 	free(alloc->scratch);
 	free(alloc->seen);
 	free(alloc->sortbits);
+	free(alloc->keptbits);
 	free(alloc->point_dist);
 	free(alloc->queue);
 	free(alloc->bucket);
@@ -256,7 +261,18 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 	}
 	a->offer[pos].cost = cost;
 	a->offer[pos].seq = seq;
-	memcpy(a->offer[pos].nodes, nodes, sizeof(int) * k);
+	if (a->keep == 1 && a->bits_seq == seq) {
+		/* The answer will be listed from these marks: keep them
+		 * (a pointer swap) rather than copy k nodes that would
+		 * not be read. */
+		uint64_t *t = a->keptbits;
+
+		a->keptbits = a->sortbits;
+		a->sortbits = t;
+		a->kept_seq = seq;
+	} else {
+		memcpy(a->offer[pos].nodes, nodes, sizeof(int) * k);
+	}
 	if (a->noffers < a->keep)
 		a->noffers++;
 	return 0;
@@ -501,6 +517,7 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 	a->noffers = 0;
 	a->nseq = 0;
 	a->bits_seq = -1;
+	a->kept_seq = -1;
 
 	rc = req->contiguous ? loc__contiguous_select(&ctx) : a->ops->select(&ctx);
 	if (rc && rc != LOC_ENOFIT)
@@ -514,7 +531,9 @@ static int _select(loc_alloc_t *a, const loc_request_t *req,
 					     "strategy found no placement for %d nodes%s",
 				     req->nodes,
 				     a->nmust ? " holding the required nodes" : "");
-	if (win->seq == a->bits_seq)
+	if (win->seq == a->kept_seq)
+		loc__bits_ones(a->keptbits, 0, a->nnodes, out, req->nodes);
+	else if (win->seq == a->bits_seq)
 		loc__bits_ones(a->sortbits, 0, a->nnodes, out, req->nodes);
 	else
 		loc__sort_nodes(win->nodes, req->nodes, a->nnodes,
