@@ -79,7 +79,8 @@ const loc__runhist_t *loc__rank_runs(loc__ctx_t *ctx);
 /*
  * Word-at-a-time scans of a bitmap (bits as in loc__rank_bits(): a zero
  * word must follow bit `to`'s word). Bits outside [from, to) count as 0.
- * In loc_bits.c.
+ * In loc_bits.c, but for the listing (loc__bits_ones(), loc__bits_ones_at())
+ * and loc__bits_of_marks(), which are in loc_bits_list.c.
  *
  * loc__bits_ones() writes the positions of the first max set bits,
  * ascending, to pos and returns how many (at most max).
