@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loc_hostlist.c - Slurm-style hostlist expressions: expansion of
- * "n[001-064],b1,rack[1-2]-n[01-04]" into names and compression back.
+ * "n[001-064],b1,rack[1-2]-n[01-04]" into names (compression back is
+ * loc_hostlist_compress.c).
  *
  * The expander is written for hostile input: every byte is checked, numbers
  * are bounded before they are converted and the number of names and their
@@ -15,9 +16,7 @@
 #include <string.h>
 
 #include "loc_hostlist.h"
-
-/* Longest number in a range: 18 decimal digits always fit 63 bits. */
-#define HL_DIGITS_MAX 18
+#include "loc_hostlist_internal.h"
 
 /*
  * Most bytes of names (NUL included) one expression may expand to: the
@@ -61,13 +60,6 @@ static int _is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
 	       c == '\f';
-}
-
-/* Returns whether c may appear in a host name. */
-static int _name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
 }
 
 /* Copies s (n bytes) into out (at least 64 bytes) with unprintable bytes
@@ -146,25 +138,6 @@ static hl_range_t *_item_range(hl_item_t *it)
 	return &it->range[it->nranges++];
 }
 
-/*
- * Reads a decimal number of at most HL_DIGITS_MAX digits from s[0..n).
- * Returns the digit count, 0 when s does not start with a digit, or -1
- * when the number is too long.
- */
-static int _number(const char *s, size_t n, unsigned long long *val)
-{
-	size_t i = 0;
-
-	*val = 0;
-	while (i < n && s[i] >= '0' && s[i] <= '9') {
-		if (i == HL_DIGITS_MAX)
-			return -1;
-		*val = *val * 10 + (unsigned)(s[i] - '0');
-		i++;
-	}
-	return (int)i;
-}
-
 /* Returns the digits "%0*llu" writes for width and every value lo..hi:
  * each number has max(width, its own digits). */
 static unsigned long long _digit_bytes(unsigned long long lo,
@@ -217,7 +190,7 @@ static int _parse_group(hl_item_t *it, hl_piece_t *pc, const char *g, size_t n,
 				     "empty range inside brackets");
 		for (dash = b; dash < e && g[dash] != '-'; dash++)
 			;
-		dl = _number(g + b, dash - b, &lo);
+		dl = loc__hostlist_number(g + b, dash - b, &lo);
 		if (dl < 0)
 			return _fail(err, item, ilen,
 				     "number is longer than %d digits",
@@ -230,7 +203,7 @@ static int _parse_group(hl_item_t *it, hl_piece_t *pc, const char *g, size_t n,
 		if (dash < e) {
 			size_t hb = dash + 1;
 
-			dh = _number(g + hb, e - hb, &hi);
+			dh = loc__hostlist_number(g + hb, e - hb, &hi);
 			if (dh < 0)
 				return _fail(err, item, ilen,
 					     "number is longer than %d digits",
@@ -326,7 +299,8 @@ static int _check_item(const char *s, size_t n, loc_error_t *err)
 			return _fail(err, s, n, "blank inside a name");
 		if (c < 0x21 || c > 0x7e)
 			return _fail(err, s, n, "invalid byte 0x%02x", c);
-		if (!_name_char(c) && c != '[' && c != ']' && c != ',')
+		if (!loc__hostlist_name_char(c) && c != '[' && c != ']' &&
+		    c != ',')
 			return _fail(err, s, n,
 				     "invalid character '%c' (names use letters, digits, '-', '_' and '.')",
 				     c);
@@ -537,128 +511,4 @@ void loc_hostlist_free(loc_hostlist_t *list)
 	free(list->names); /* the names live in the same block */
 	list->names = NULL;
 	list->count = 0;
-}
-
-/* Output with snprintf semantics: counts everything, stores what fits. */
-typedef struct hl_out {
-	char *buf;
-	size_t len;
-	size_t need;
-} hl_out_t;
-
-static void _put(hl_out_t *o, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++, o->need++)
-		if (o->need + 1 < o->len)
-			o->buf[o->need] = s[i];
-}
-
-static void _putnum(hl_out_t *o, unsigned long long v, int width)
-{
-	char t[48];
-	int n = snprintf(t, sizeof(t), "%0*llu", width, v);
-
-	_put(o, t, n);
-}
-
-/* Splits name into prefix length and trailing number; returns the digit
- * count (0 = no usable number). */
-static int _split(const char *name, size_t *plen, unsigned long long *val)
-{
-	size_t n = strlen(name), b = n;
-
-	while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
-		b--;
-	*plen = b;
-	if (b == n || n - b > HL_DIGITS_MAX)
-		return 0;
-	_number(name + b, n - b, val);
-	return (int)(n - b);
-}
-
-/* A name must survive expansion unchanged: only host name characters. */
-static int _name_ok(const char *name)
-{
-	if (!name || !*name)
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if (!_name_char(*p))
-			return 0;
-	return 1;
-}
-
-/* Formats v with width and compares with the digits s[0..n). */
-static int _same_digits(unsigned long long v, int width, const char *s,
-			size_t n)
-{
-	char t[48];
-	int len = snprintf(t, sizeof(t), "%0*llu", width, v);
-
-	return (size_t)len == n && !memcmp(t, s, n);
-}
-
-int loc_hostlist_compress(const char *const *names, int count, char *buf,
-			  size_t len)
-{
-	hl_out_t o = { .buf = buf, .len = buf ? len : 0 };
-	int i = 0;
-
-	if (count < 0 || (count > 0 && !names))
-		return LOC_EINVAL;
-	for (int k = 0; k < count; k++)
-		if (!_name_ok(names[k]))
-			return LOC_EINVAL;
-	while (i < count) {
-		size_t plen, pl2;
-		unsigned long long v, v2;
-		int w = _split(names[i], &plen, &v);
-		int j, runs = 0, single;
-
-		if (i)
-			_put(&o, ",", 1);
-		if (!w) {
-			_put(&o, names[i], strlen(names[i]));
-			i++;
-			continue;
-		}
-		/* The block: following names with the same prefix. */
-		for (j = i + 1; j < count; j++) {
-			if (!_split(names[j], &pl2, &v2) || pl2 != plen ||
-			    memcmp(names[i], names[j], plen))
-				break;
-		}
-		single = (j == i + 1);
-		_put(&o, names[i], plen);
-		if (!single)
-			_put(&o, "[", 1);
-		while (i < j) {
-			int wlo = _split(names[i], &plen, &v);
-			unsigned long long lo = v, hi = v;
-
-			i++;
-			while (i < j) {
-				int w2 = _split(names[i], &pl2, &v2);
-
-				if (v2 != hi + 1 ||
-				    !_same_digits(v2, wlo, names[i] + pl2, w2))
-					break;
-				hi = v2;
-				i++;
-			}
-			if (runs++)
-				_put(&o, ",", 1);
-			_putnum(&o, lo, wlo);
-			if (hi != lo) {
-				_put(&o, "-", 1);
-				_putnum(&o, hi, wlo);
-			}
-		}
-		if (!single)
-			_put(&o, "]", 1);
-	}
-	if (o.len)
-		o.buf[o.need < o.len ? o.need : o.len - 1] = '\0';
-	if (o.need > INT32_MAX)
-		return LOC_ERANGE;
-	return (int)o.need;
 }
