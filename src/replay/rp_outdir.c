@@ -13,9 +13,12 @@
 
 #include "rp_outdir.h"
 
-int rp_outdir_open(rp_outdir_t *od, const char *out, loc_error_t *err)
+/* Fills od->final, od->tmp (the template mkdtemp() completes) and parent
+ * (plen bytes) for out. */
+static int _paths(rp_outdir_t *od, const char *out, char *parent,
+		  size_t plen, loc_error_t *err)
 {
-	char parent[4096], name[4096];
+	char name[4096];
 	const char *slash;
 	size_t len = strlen(out);
 
@@ -30,19 +33,29 @@ int rp_outdir_open(rp_outdir_t *od, const char *out, loc_error_t *err)
 	od->final[len] = '\0';
 	slash = strrchr(od->final, '/');
 	if (slash) {
-		snprintf(parent, sizeof(parent), "%.*s",
+		snprintf(parent, plen, "%.*s",
 			 (int)(slash - od->final) ? (int)(slash - od->final)
 						  : 1,
 			 od->final);
 		snprintf(name, sizeof(name), "%s", slash + 1);
 	} else {
-		snprintf(parent, sizeof(parent), ".");
+		snprintf(parent, plen, ".");
 		snprintf(name, sizeof(name), "%s", od->final);
 	}
 	if (snprintf(od->tmp, sizeof(od->tmp), "%s/.%s.partial-XXXXXX", parent,
 		     name) >= (int)sizeof(od->tmp))
 		return loc_error_set(err, LOC_EINVAL, NULL, 0,
 				     "output path too long");
+	return 0;
+}
+
+int rp_outdir_open(rp_outdir_t *od, const char *out, loc_error_t *err)
+{
+	char parent[4096];
+	int rc = _paths(od, out, parent, sizeof(parent), err);
+
+	if (rc)
+		return rc;
 	if (!mkdtemp(od->tmp))
 		return loc_error_set(err, LOC_EIO, parent, 0,
 				     "cannot create the output directory "
@@ -50,6 +63,16 @@ int rp_outdir_open(rp_outdir_t *od, const char *out, loc_error_t *err)
 				     strerror(errno));
 	od->open = true;
 	return 0;
+}
+
+int rp_outdir_check(const char *out, loc_error_t *err)
+{
+	rp_outdir_t od;
+	int rc = rp_outdir_open(&od, out, err);
+
+	if (!rc)
+		rp_outdir_abort(&od);
+	return rc;
 }
 
 void rp_outdir_abort(rp_outdir_t *od)

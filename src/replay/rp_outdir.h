@@ -26,6 +26,14 @@ typedef struct rp_outdir {
 int rp_outdir_open(rp_outdir_t *od, const char *out, loc_error_t *err);
 
 /*
+ * Checks that rp_outdir_open() can make its temporary directory for out,
+ * by making one and removing it: called before a long run, so that a
+ * mistyped --out fails at once instead of after the run. Leaves nothing.
+ * Returns as rp_outdir_open().
+ */
+int rp_outdir_check(const char *out, loc_error_t *err);
+
+/*
  * Moves the finished files into place: the whole directory when out does
  * not exist yet, else file by file (replacing files of the same name,
  * keeping the others). Returns 0, or LOC_EIO with err naming the file;

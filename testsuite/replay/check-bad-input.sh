@@ -116,6 +116,24 @@ fi
 grep -q '^firstfit,3,.*,40,larger-than-machine$' "$tmp/dropped/rejected.csv" ||
 	fail "--drop-too-large: rejected.csv is $(cat "$tmp/dropped/rejected.csv" 2>&1)"
 
+# --out under a directory that does not exist fails before the trace is
+# read, leaving nothing behind: the trace is a FIFO nobody writes, on
+# which reading would block (timeout ends such a run with 124)
+mkfifo "$tmp/never-written" || fail "mkfifo failed"
+for bin in "$replay" "$advise"; do
+	prog=$(basename "$bin")
+	timeout 60 "$bin" --no-progress -c "$conf" -t "$tmp/never-written" \
+		-s firstfit -o "$tmp/no-such-dir/out" > "$tmp/stdout" \
+		2> "$tmp/stderr"
+	rc=$?
+	[ $rc = 4 ] ||
+		fail "$prog missing --out parent: exit $rc, not 4 (124: it read the trace first)"
+	grep -q "$tmp/no-such-dir: cannot create the output directory" \
+		"$tmp/stderr" ||
+		fail "$prog missing --out parent: stderr is $(cat "$tmp/stderr")"
+	[ -e "$tmp/no-such-dir" ] && fail "$prog created $tmp/no-such-dir"
+done
+
 # a good replay into a directory that exists keeps the other files there
 mkdir -p "$tmp/existing" && echo keep > "$tmp/existing/mine.txt"
 "$replay" -c "$conf" -t "$sacct" -s firstfit --no-svg -q -o "$tmp/existing/" ||
