@@ -94,11 +94,6 @@ int main(int argc, char **argv)
 	double t_start = rp_now();
 
 	rp_cli_parse(argc, argv, &o, RP_MODE_ADVISE);
-	/* A mistyped --out fails now, not after reading the trace and the
-	 * run (the modes that write no output directory aside). */
-	if (!o.show_config && !o.dry_run && !o.export_jobs &&
-	    rp_outdir_check(o.out, &err))
-		rp_die_err(EXIT_RUNTIME, &err);
 	current = o.current ? o.current : RP_DEFAULT_CURRENT;
 	if (o.curve && loc_curve_kind_parse(o.curve) < 0)
 		rp_usage_error("--curve: unknown curve '%s'", o.curve);

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "rp_cli.h"
+#include "rp_outdir.h"
 
 const char *rp_prog = "locality-replay";
 
@@ -490,8 +491,16 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	if (o->machine.nnode_weights && !rp_has_machine(o))
 		rp_usage_error("%s", "--node-weight needs a machine: --config "
 				     "FILE, --grid DIMS or --derive-grid");
-	if (!o->out && !o->show_config && !o->dry_run && !o->export_jobs)
-		rp_usage_error("%s", "--out DIR is required");
+	if (!o->show_config && !o->dry_run && !o->export_jobs) {
+		loc_error_t err = { 0 };
+
+		if (!o->out)
+			rp_usage_error("%s", "--out DIR is required");
+		/* A mistyped --out fails now, not after reading the trace
+		 * and the run. */
+		if (rp_outdir_check(o->out, &err))
+			rp_die_err(EXIT_RUNTIME, &err);
+	}
 	if (o->update_golden && !o->golden)
 		rp_usage_error("%s", "--update-golden needs --golden FILE");
 	if (advise)

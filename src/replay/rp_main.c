@@ -65,11 +65,6 @@ int main(int argc, char **argv)
 	double t_start = rp_now();
 
 	rp_cli_parse(argc, argv, &o, RP_MODE_REPLAY);
-	/* A mistyped --out fails now, not after reading the trace and the
-	 * run (the modes that write no output directory aside). */
-	if (!o.show_config && !o.dry_run && !o.export_jobs &&
-	    rp_outdir_check(o.out, &err))
-		rp_die_err(EXIT_RUNTIME, &err);
 	if (rp_input_load(&o, &in, &err))
 		rp_die_err(err.code == LOC_ENOMEM ? EXIT_RUNTIME : EXIT_INPUT,
 			   &err);
