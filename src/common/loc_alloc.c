@@ -193,6 +193,17 @@ static bool _offer_before(double cost, int seq, const loc_offer_t *o)
  * the node bitmap, which is also the answer in node order should the
  * offer win.
  */
+/* The bitmap check's pass, once the offer's k nodes are stamped: k
+ * stamped free nodes, else the offer is not k distinct free nodes. */
+static int _count_marks(loc_alloc_t *a, int k, uint8_t stamp, int seq)
+{
+	if (loc__bits_of_marks(a->seen, stamp, a->free, a->nnodes,
+			       a->sortbits, loc__simd_level()) != k)
+		return LOC_EINVAL;
+	a->bits_seq = seq;
+	return 0;
+}
+
 static int _check_offer(loc_alloc_t *a, const int *nodes, int k, int seq)
 {
 	const uint8_t *fr = a->free;
@@ -206,11 +217,7 @@ static int _check_offer(loc_alloc_t *a, const int *nodes, int k, int seq)
 				return LOC_EINVAL;
 			seen[nodes[i]] = stamp;
 		}
-		if (loc__bits_of_marks(seen, stamp, fr, (int)n, a->sortbits,
-				       loc__simd_level()) != k)
-			return LOC_EINVAL;
-		a->bits_seq = seq;
-		return 0;
+		return _count_marks(a, k, stamp, seq);
 	}
 	for (int i = 0; i < k; i++) {
 		unsigned int v = (unsigned int)nodes[i];
@@ -223,24 +230,13 @@ static int _check_offer(loc_alloc_t *a, const int *nodes, int k, int seq)
 	return bad ? LOC_EINVAL : 0;
 }
 
-int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
+/* Keeps offer seq of cost among the best (nodes: its k nodes, or NULL
+ * when only its node bitmap, one kept, will be read). */
+static int _keep_offer(loc_alloc_t *a, const int *nodes, int k, int seq,
+		       double cost)
 {
-	loc_alloc_t *a = ctx->alloc;
-	int seq = a->nseq++, pos, k = ctx->k;
+	int pos;
 
-	/* k in a local: the checks' byte stores could alias ctx->k. */
-	if (_check_offer(a, nodes, k, seq))
-		return LOC_EINVAL;
-	/* Contiguous requests with required nodes: only offers that
-	 * contain all of them count. */
-	if (a->nmust) {
-		int must_hit = 0;
-
-		for (int i = 0; i < k; i++)
-			must_hit += a->must[nodes[i]];
-		if (must_hit != a->nmust)
-			return 0;
-	}
 	if (isnan(cost))
 		return LOC_EINVAL;
 	if (a->noffers == a->keep &&
@@ -276,6 +272,113 @@ int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
 	if (a->noffers < a->keep)
 		a->noffers++;
 	return 0;
+}
+
+int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost)
+{
+	loc_alloc_t *a = ctx->alloc;
+	int seq = a->nseq++, k = ctx->k;
+
+	/* k in a local: the checks' byte stores could alias ctx->k. */
+	if (_check_offer(a, nodes, k, seq))
+		return LOC_EINVAL;
+	/* Contiguous requests with required nodes: only offers that
+	 * contain all of them count. */
+	if (a->nmust) {
+		int must_hit = 0;
+
+		for (int i = 0; i < k; i++)
+			must_hit += a->must[nodes[i]];
+		if (must_hit != a->nmust)
+			return 0;
+	}
+	return _keep_offer(a, nodes, k, seq, cost);
+}
+
+/* Stamps order[r] for the ranks r = ranks[i] (ranks NULL: i) with i in
+ * [from, to); false on a rank out of range. */
+static bool _stamp_ranks(const int *order, const int *ranks, int from,
+			 int to, unsigned int n, uint8_t *seen, uint8_t stamp)
+{
+	if (!ranks) {
+		for (int i = from; i < to; i++)
+			seen[order[i]] = stamp;
+		return true;
+	}
+	for (int i = from; i < to; i++) {
+		if ((unsigned int)ranks[i] >= n)
+			return false;
+		seen[order[ranks[i]]] = stamp;
+	}
+	return true;
+}
+
+/* dst[j] = order[src[j]] for j < cnt; nonzero on a rank out of range
+ * (which reads node 0). */
+static inline unsigned int _map_run(const int *order, const int *src,
+				    int cnt, unsigned int n, int *dst)
+{
+	unsigned int bad = 0;
+
+	for (int j = 0; j < cnt; j++) {
+		unsigned int r = (unsigned int)src[j];
+
+		bad |= r >= n;
+		dst[j] = order[r < n ? r : 0];
+	}
+	return bad;
+}
+
+/* Writes order[ranks[(start + j) mod len]] (ranks NULL: the rank itself)
+ * for j < k into buf, without a division per node; false on a rank out
+ * of range. */
+static bool _map_ranks(const int *order, const int *ranks, int len,
+		       int start, int k, unsigned int n, int *buf)
+{
+	int a = len - start < k ? len - start : k;
+
+	if (!ranks) {
+		memcpy(buf, order + start, sizeof(int) * a);
+		memcpy(buf + a, order, sizeof(int) * (k - a));
+		return true;
+	}
+	return !(_map_run(order, ranks + start, a, n, buf) |
+		 _map_run(order, ranks, k - a, n, buf + a));
+}
+
+/*
+ * As mapping the ranks into buf and offering those nodes; when the offer
+ * takes the bitmap check and is the one kept (no SL, no required nodes),
+ * the nodes are stamped straight from the ranks and never listed: the
+ * answer comes from the bitmap.
+ */
+int loc__offer_ranks(loc__ctx_t *ctx, const int *ranks, int len, int start,
+		     int *buf, double cost)
+{
+	loc_alloc_t *a = ctx->alloc;
+	const int *order = loc_curve_order(a->curve);
+	int k = ctx->k, seq, a_end;
+	unsigned int n = (unsigned int)a->nnodes;
+	uint8_t stamp;
+
+	if (start < 0 || start >= len || k > len || (unsigned int)len > n ||
+	    (!ranks && (unsigned int)len != n))
+		return LOC_EINVAL;
+	if (a->keep != 1 || a->nmust || (int64_t)k * OFFER_BITS_RATIO < n) {
+		if (!_map_ranks(order, ranks, len, start, k, n, buf))
+			return LOC_EINVAL;
+		return loc__offer(ctx, buf, cost);
+	}
+	seq = a->nseq++;
+	stamp = _next_stamp(a);
+	a->bits_seq = -1;
+	a_end = len - start < k ? len : start + k;
+	if (!_stamp_ranks(order, ranks, start, a_end, n, a->seen, stamp) ||
+	    !_stamp_ranks(order, ranks, 0, k - (a_end - start), n, a->seen,
+			  stamp) ||
+	    _count_marks(a, k, stamp, seq))
+		return LOC_EINVAL;
+	return _keep_offer(a, NULL, k, seq, cost);
 }
 
 double loc__offer_bound(const loc__ctx_t *ctx)

@@ -46,6 +46,18 @@ typedef struct loc__ctx {
 int loc__offer(loc__ctx_t *ctx, const int *nodes, double cost);
 
 /*
+ * Offers the nodes at ranks ranks[(start + j) mod len] for j < ctx->k
+ * (ranks NULL: the ranks (start + j) mod len, len the node count) with
+ * cost: as writing them into buf (room for k; buf may be ranks when start
+ * is 0) and calling loc__offer(), which it does for small offers. Large
+ * offers that will be answered from their node bitmap are stamped
+ * straight from the ranks, without the list. LOC_EINVAL also for start or
+ * len out of range.
+ */
+int loc__offer_ranks(loc__ctx_t *ctx, const int *ranks, int len, int start,
+		     int *buf, double cost);
+
+/*
  * Returns the cost an offer needs to beat to be kept (+inf before the
  * first offer): lets a strategy skip building hopeless placements.
  */

@@ -313,26 +313,6 @@ static void _collect_windows(fit_t *f, const int *frank, int m)
 	}
 }
 
-/* Writes order[src[s + j]] (src NULL: order[s + j]) for j < k, with the
- * index wrapping at len, without a division per node. */
-static void _pick_wrapped(const int *order, const int *src, int len, int s,
-			  int k, int *pick)
-{
-	int a = len - s < k ? len - s : k;
-
-	if (src) {
-		for (int j = 0; j < a; j++)
-			pick[j] = order[src[s + j]];
-		for (int j = a; j < k; j++)
-			pick[j] = order[src[s + j - len]];
-		return;
-	}
-	for (int j = 0; j < a; j++)
-		pick[j] = order[s + j];
-	for (int j = a; j < k; j++)
-		pick[j] = order[s + j - len];
-}
-
 static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
 {
 	loc__ctx_t *ctx = f->ctx;
@@ -343,17 +323,17 @@ static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
 		if (!((double)f->cost[c] < loc__offer_bound(ctx)))
 			continue;
 		if (frank) {
-			_pick_wrapped(f->order, frank, m, f->cand[c], f->k,
-				      pick);
+			rc = loc__offer_ranks(ctx, frank, m, f->cand[c], pick,
+					      (double)f->cost[c]);
 		} else {
 			int i = f->cand[c] / 2;
 			int s = _ist(f, i) +
 				(f->cand[c] % 2 ? _ilen(f, i) - f->k : 0);
 
-			_pick_wrapped(f->order, NULL, f->n,
-				      s < f->n ? s : s - f->n, f->k, pick);
+			rc = loc__offer_ranks(ctx, NULL, f->n,
+					      s < f->n ? s : s - f->n, pick,
+					      (double)f->cost[c]);
 		}
-		rc = loc__offer(ctx, pick, (double)f->cost[c]);
 		if (rc)
 			return rc;
 	}

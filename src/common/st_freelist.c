@@ -27,14 +27,13 @@ static int _freelist_select(loc__ctx_t *ctx)
 		bits = loc__rank_bits(ctx);
 
 	if (bits) {
-		n = loc__bits_ones(bits, 0, ctx->nnodes, pick, k);
-		for (int i = 0; i < n; i++)
-			pick[i] = order[pick[i]];
-	} else {
-		for (int r = 0; r < ctx->nnodes && n < k; r++) {
-			pick[n] = order[r];
-			n += ctx->free[order[r]];
-		}
+		if (loc__bits_ones(bits, 0, ctx->nnodes, pick, k) < k)
+			return LOC_ENOFIT;
+		return loc__offer_ranks(ctx, pick, k, 0, pick, 0.0);
+	}
+	for (int r = 0; r < ctx->nnodes && n < k; r++) {
+		pick[n] = order[r];
+		n += ctx->free[order[r]];
 	}
 	if (n < k)
 		return LOC_ENOFIT;

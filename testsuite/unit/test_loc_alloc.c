@@ -419,6 +419,91 @@ static void test_bad_offers_are_refused(void **state)
 	loc_grid_destroy(g);
 }
 
+/*
+ * Offers by rank (loc__offer_ranks()) are checked as offers by node, on
+ * both paths (k = 20 listed and checked node by node, k = 300 stamped
+ * straight from the ranks): a ring of free ranks from the back with its
+ * wrap, and the ranks themselves (NULL) over a stretch of free ranks that
+ * wraps, are taken; a busy node's rank, a repeated or out-of-range rank,
+ * and a start or length out of range are refused.
+ */
+static void test_offers_by_rank_are_checked_alike(void **state)
+{
+	int dims[2] = { 32, 32 }, n = 1024, out[1024];
+	loc_grid_t *g = tu_grid(2, dims, true, 1);
+	uint8_t cand[1024];
+	loc_policy_t pol;
+	loc_alloc_t *a;
+	loc_view_t view = { .candidate = cand };
+	loc_request_t req = { .nodes = 10 };
+	loc__ctx_t ctx = { 0 };
+	int nfree = 0, busy = -1, franks[1024], buf[1024];
+	const int *order;
+	uint64_t s = 13;
+
+	(void)state;
+	loc_policy_init(&pol);
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	a = loc_alloc_create(g, &pol, NULL);
+	assert_non_null(a);
+	order = loc_curve_order(loc_alloc_curve(a));
+	/* Ranks below 100 and from 700 on free, random between. */
+	for (int r = 0; r < n; r++)
+		cand[order[r]] = r < 100 || r >= 700 || tu_below(&s, 2);
+	for (int r = 0; r < n; r++) {
+		if (cand[order[r]])
+			franks[nfree++] = r;
+		else
+			busy = r;
+	}
+	assert_true(nfree > 500 && busy >= 0);
+	assert_int_equal(loc_alloc_select(a, &req, &view, out, NULL), 0);
+	ctx.alloc = a;
+	ctx.nnodes = n;
+	for (int k = 20; k <= 300; k += 280) {
+		/* Starts k - 5 from the end: the ring wraps. */
+		int start = nfree - k + 5;
+
+		ctx.k = k;
+		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, start,
+						  buf, 1.0), 0);
+		assert_int_equal(loc__offer_ranks(&ctx, NULL, n, n - k + 5,
+						  buf, 1.0), 0);
+		/* The ranks themselves from 200 hold busy ones. */
+		assert_int_equal(loc__offer_ranks(&ctx, NULL, n, 200, buf,
+						  1.0), LOC_EINVAL);
+		for (int fault = 0; fault < 4; fault++) {
+			/* In the wrapped part, then in the first. */
+			int at = fault % 2 ? tu_below(&s, 5) :
+					     start + tu_below(&s, k - 5);
+			int keep = franks[at];
+			static const int bad[4] = { 0, 0, 1024, -1 };
+
+			franks[at] = fault == 0 ? busy :
+				     fault == 1 ? franks[(at + 1) % nfree] :
+						  bad[fault];
+			assert_int_equal(loc__offer_ranks(&ctx, franks, nfree,
+							  start, buf, 1.0),
+					 LOC_EINVAL);
+			franks[at] = keep;
+		}
+		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, nfree,
+						  buf, 1.0), LOC_EINVAL);
+		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, -1,
+						  buf, 1.0), LOC_EINVAL);
+		assert_int_equal(loc__offer_ranks(&ctx, franks, k - 1, 0,
+						  buf, 1.0), LOC_EINVAL);
+		assert_int_equal(loc__offer_ranks(&ctx, franks, n + 1, 0,
+						  buf, 1.0), LOC_EINVAL);
+		assert_int_equal(loc__offer_ranks(&ctx, NULL, n - 1, 0, buf,
+						  1.0), LOC_EINVAL);
+		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, start,
+						  buf, 1.0), 0);
+	}
+	loc_alloc_destroy(a);
+	loc_grid_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_bad_policy_is_rejected),
 		cmocka_unit_test(test_marks_read_back_at_every_level),
 		cmocka_unit_test(test_bad_offers_are_refused),
+		cmocka_unit_test(test_offers_by_rank_are_checked_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
