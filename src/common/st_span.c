@@ -349,22 +349,6 @@ static void _scan(span_t *s, int pass)
 	s->nwin = st.cnt;
 }
 
-/* dst[j] = src[j] + add: the ring's second lap of free ranks. */
-static void _plus(int *restrict dst, const int *restrict src, int cnt,
-		  int add)
-{
-	for (int j = 0; j < cnt; j++)
-		dst[j] = src[j] + add;
-}
-
-/* dst[j] = order[rank[j]]: a window's nodes. */
-static void _nodes(int *restrict dst, const int *restrict order,
-		   const int *restrict rank, int cnt)
-{
-	for (int j = 0; j < cnt; j++)
-		dst[j] = order[rank[j]];
-}
-
 static int _span_select(loc__ctx_t *ctx)
 {
 	int n = ctx->nnodes, m = ctx->nfree, *frank, *pick;
@@ -395,9 +379,7 @@ static int _span_select(loc__ctx_t *ctx)
 	if (s.k == m) {
 		/* Every free node: one set, nothing to choose. */
 		loc__bits_ones(loc__rank_bits(ctx), 0, n, pick, m);
-		for (int j = 0; j < m; j++)
-			pick[j] = s.order[pick[j]];
-		return loc__offer(ctx, pick, 0.0);
+		return loc__offer_ranks(ctx, pick, m, 0, pick, 0.0);
 	}
 	if (s.k == 1) {
 		/* Every window of one node totals 0: the first free ranks
@@ -425,13 +407,12 @@ static int _span_select(loc__ctx_t *ctx)
 
 			if (!((double)total < loc__offer_bound(ctx)))
 				return 0;
-			for (int j = 0; j < s.k; j++)
-				pick[j] = s.order[iv[0] + j];
-			return loc__offer(ctx, pick, (double)total);
+			return loc__offer_ranks(ctx, NULL, n, iv[0], pick,
+						(double)total);
 		}
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
-	_plus(frank + m, frank, s.ext, n);
+	loc__span_plus(frank + m, frank, s.ext, n, loc__simd_level());
 	s.frank = frank;
 	_scan(&s, 0);
 	s.limit = (double)s.best +
@@ -439,13 +420,12 @@ static int _span_select(loc__ctx_t *ctx)
 	if (s.limit > (double)s.best && s.nwin < s.maxwin)
 		_scan(&s, 1);
 	for (int w = 0; w < s.nwin; w++) {
-		int rc, st = s.win[w], wrap = m - st < s.k ? m - st : s.k;
+		int rc;
 
 		if (!((double)s.cost[w] < loc__offer_bound(ctx)))
 			continue;
-		_nodes(pick, s.order, frank + st, wrap);
-		_nodes(pick + wrap, s.order, frank + st + wrap - m, s.k - wrap);
-		rc = loc__offer(ctx, pick, (double)s.cost[w]);
+		rc = loc__offer_ranks(ctx, frank, m, s.win[w], pick,
+				      (double)s.cost[w]);
 		if (rc)
 			return rc;
 	}

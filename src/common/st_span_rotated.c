@@ -199,7 +199,7 @@ bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
 		return false;
 	loc__span_stripe16(x, nwin + k, &st, xs);
 	_slide_rotated(xs, k, &st, &o);
-	first = loc__span_first_total(x, k);
+	first = loc__span_first_total(x, k, level);
 	out->best = INT64_MAX;
 	out->at = 0;
 	out->far = 0;

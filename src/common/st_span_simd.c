@@ -279,11 +279,11 @@ static inline int32_t _clamp32(int64_t v)
 /* Window 0's total, sum over j of (2j - (k-1)) x[j], four lanes of 64 bits
  * at a time. */
 __attribute__((target("avx2")))
-int64_t loc__span_first_total(const int *x, int k)
+static int64_t _first_total4(const int *x, int k, int *done)
 {
 	__m256i acc = _mm256_setzero_si256(), eight = _mm256_set1_epi64x(8);
 	__m256i c = _mm256_setr_epi64x(1 - k, 3 - k, 5 - k, 7 - k);
-	int64_t lane[4], d;
+	int64_t lane[4];
 	int j = 0;
 
 	for (; j + 4 <= k; j += 4) {
@@ -295,10 +295,63 @@ int64_t loc__span_first_total(const int *x, int k)
 		c = _mm256_add_epi64(c, eight);
 	}
 	_mm256_storeu_si256((__m256i *)lane, acc);
-	d = lane[0] + lane[1] + lane[2] + lane[3];
+	*done = j;
+	return lane[0] + lane[1] + lane[2] + lane[3];
+}
+
+/* The same, sixteen at a time in two chains of eight 64-bit lanes. */
+__attribute__((target("avx512f")))
+static int64_t _first_total16(const int *x, int k, int *done)
+{
+	const __m512i step = _mm512_set1_epi64(32);
+	__m512i acc0 = _mm512_setzero_si512(), acc1 = acc0;
+	__m512i c0 = _mm512_setr_epi64(1 - k, 3 - k, 5 - k, 7 - k, 9 - k,
+				       11 - k, 13 - k, 15 - k);
+	__m512i c1 = _mm512_add_epi64(c0, _mm512_set1_epi64(16));
+	int j = 0;
+
+	for (; j + 16 <= k; j += 16) {
+		__m512i x0 = _mm512_cvtepi32_epi64(
+			_mm256_loadu_si256((const __m256i *)(x + j)));
+		__m512i x1 = _mm512_cvtepi32_epi64(
+			_mm256_loadu_si256((const __m256i *)(x + j + 8)));
+
+		acc0 = _mm512_add_epi64(acc0, _mm512_mul_epi32(x0, c0));
+		acc1 = _mm512_add_epi64(acc1, _mm512_mul_epi32(x1, c1));
+		c0 = _mm512_add_epi64(c0, step);
+		c1 = _mm512_add_epi64(c1, step);
+	}
+	*done = j;
+	return _mm512_reduce_add_epi64(_mm512_add_epi64(acc0, acc1));
+}
+
+int64_t loc__span_first_total(const int *x, int k, loc_simd_t level)
+{
+	int64_t d = 0;
+	int j = 0;
+
+	if (level >= LOC_SIMD_AVX512)
+		d = _first_total16(x, k, &j);
+	else if (level >= LOC_SIMD_AVX2)
+		d = _first_total4(x, k, &j);
 	for (; j < k; j++)
 		d += (2 * (int64_t)j - (k - 1)) * x[j];
 	return d;
+}
+
+/* dst[j] = src[j] + add, eight at a time. */
+__attribute__((target("avx2")))
+static int _plus8(int *dst, const int *src, int cnt, int add)
+{
+	const __m256i a = _mm256_set1_epi32(add);
+	int j = 0;
+
+	for (; j + 8 <= cnt; j += 8)
+		_mm256_storeu_si256(
+			(__m256i *)(dst + j),
+			_mm256_add_epi32(a, _mm256_loadu_si256(
+						    (const __m256i *)(src + j))));
+	return j;
 }
 
 /* The windows after the last block, and window nwin's total. */
@@ -324,7 +377,7 @@ static void _least_steps(const int *x, const uint32_t *p, int k, int nwin,
 {
 	const __m256i km1 = _mm256_set1_epi32(k - 1);
 	__m256i tmax = _mm256_setzero_si256();
-	int64_t base = loc__span_first_total(x, k);
+	int64_t base = loc__span_first_total(x, k, LOC_SIMD_AVX2);
 	int32_t lane[8];
 	int t = 0, far = 0;
 
@@ -386,7 +439,7 @@ static void _least_steps16(const int *x, const uint32_t *p, int k, int nwin,
 {
 	const __m512i km1 = _mm512_set1_epi32(k - 1);
 	__m512i tmax = _mm512_setzero_si512();
-	int64_t base = loc__span_first_total(x, k);
+	int64_t base = loc__span_first_total(x, k, LOC_SIMD_AVX512);
 	int32_t lane[16];
 	int t = 0, far = 0;
 
@@ -477,7 +530,34 @@ bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 		return true;
 	return _least_wide(x, m, k, nwin, pre, out, level);
 }
+
+void loc__span_plus(int *dst, const int *src, int cnt, int add,
+		    loc_simd_t level)
+{
+	int j = level >= LOC_SIMD_AVX2 ? _plus8(dst, src, cnt, add) : 0;
+
+	for (; j < cnt; j++)
+		dst[j] = src[j] + add;
+}
 #else
+void loc__span_plus(int *dst, const int *src, int cnt, int add,
+		    loc_simd_t level)
+{
+	(void)level;
+	for (int j = 0; j < cnt; j++)
+		dst[j] = src[j] + add;
+}
+
+int64_t loc__span_first_total(const int *x, int k, loc_simd_t level)
+{
+	int64_t d = 0;
+
+	(void)level;
+	for (int j = 0; j < k; j++)
+		d += (2 * (int64_t)j - (k - 1)) * x[j];
+	return d;
+}
+
 bool loc__span_least_simd(const int *x, int m, int k, int nwin,
 			  uint32_t *pre, loc__span_least_t *out,
 			  loc_simd_t level)

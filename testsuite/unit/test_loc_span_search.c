@@ -4,7 +4,8 @@
  * (st_span_simd.c, st_span_stripes.c) at every level this CPU runs,
  * against 64-bit prefix sums: the 32-bit passes, the striped and rotated
  * searches, and the 64-bit step search past the 32-bit bound, with their
- * ties, short tails and refusals.
+ * ties, short tails and refusals; and the first window's total and the
+ * ring's second lap that the searches build on.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -299,6 +300,43 @@ static void test_vector_search_past_32_bits(void **state)
 	assert_true(checked >= 80 && refused >= 20);
 }
 
+/*
+ * loc__span_first_total() and loc__span_plus() at every level, scalar
+ * included, against a plain loop: k and cnt across the vector widths and
+ * their tails, positions past 65,536 (a ring's doubled ranks) and sums
+ * past 32 bits.
+ */
+static void test_first_total_and_plus(void **state)
+{
+	static const int ks[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31,
+				  32, 33, 100, 4095, 4096, 4097, 20000 };
+	uint64_t s = 31;
+	int x[20000 + 1], got[20000 + 1];
+
+	(void)state;
+	for (int level = LOC_SIMD_NONE; level <= (int)loc__simd_level();
+	     level++) {
+		for (size_t t = 0; t < sizeof(ks) / sizeof(ks[0]); t++) {
+			int k = ks[t], add = tu_below(&s, 65537);
+			int64_t want = 0;
+
+			x[0] = tu_below(&s, 4);
+			for (int j = 1; j < k; j++)
+				x[j] = x[j - 1] + 1 + tu_below(&s, 6);
+			for (int j = 0; j < k; j++)
+				want += (2 * (int64_t)j - (k - 1)) * x[j];
+			assert_int_equal(loc__span_first_total(x, k, level),
+					 want);
+			/* One value past cnt must stay as it was. */
+			got[k] = -7;
+			loc__span_plus(got, x, k, add, level);
+			for (int j = 0; j < k; j++)
+				assert_int_equal(got[j], x[j] + add);
+			assert_int_equal(got[k], -7);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_striped_search),
 		cmocka_unit_test(test_rotated_search),
 		cmocka_unit_test(test_vector_search_past_32_bits),
+		cmocka_unit_test(test_first_total_and_plus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
