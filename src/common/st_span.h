@@ -60,8 +60,8 @@ bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
 			     uint32_t *scratch, size_t room,
 			     loc__span_least_t *out, loc_simd_t level);
 
-/* Window 0's total in 64 bits, sum over j < k of (2j - (k-1)) x[j], with
- * the vectors of level (at most loc__simd_level()). */
+/* Window 0's total in 64 bits, sum over j < k of (2j - (k-1)) x[j] (x
+ * ascending), with the vectors of level (at most loc__simd_level()). */
 int64_t loc__span_first_total(const int *x, int k, loc_simd_t level);
 
 /* dst[j] = src[j] + add for j < cnt (dst and src apart): the ring's

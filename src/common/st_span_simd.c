@@ -299,30 +299,54 @@ static int64_t _first_total4(const int *x, int k, int *done)
 	return lane[0] + lane[1] + lane[2] + lane[3];
 }
 
-/* The same, sixteen at a time in two chains of eight 64-bit lanes. */
+/*
+ * The same with AVX-512 over y[j] = x[j] - x[0], the same total as the
+ * coefficients sum to 0: sixteen products a step in 32 bits, each at most
+ * (k-1) (x[k-1] - x[0]), summed in 32-bit lanes for as many steps as
+ * surely fit, then into 64-bit ones. Returns false, having done nothing,
+ * when one product might not fit.
+ */
 __attribute__((target("avx512f")))
-static int64_t _first_total16(const int *x, int k, int *done)
+static bool _first_total16(const int *x, int k, int64_t *d)
 {
-	const __m512i step = _mm512_set1_epi64(32);
-	__m512i acc0 = _mm512_setzero_si512(), acc1 = acc0;
-	__m512i c0 = _mm512_setr_epi64(1 - k, 3 - k, 5 - k, 7 - k, 9 - k,
-				       11 - k, 13 - k, 15 - k);
-	__m512i c1 = _mm512_add_epi64(c0, _mm512_set1_epi64(16));
-	int j = 0;
+	const int64_t per = (int64_t)(k - 1) * ((int64_t)x[k - 1] - x[0]);
+	const __m512i x0 = _mm512_set1_epi32(x[0]);
+	const __m512i step = _mm512_set1_epi32(32);
+	__m512i c = _mm512_setr_epi32(1 - k, 3 - k, 5 - k, 7 - k, 9 - k,
+				      11 - k, 13 - k, 15 - k, 17 - k, 19 - k,
+				      21 - k, 23 - k, 25 - k, 27 - k, 29 - k,
+				      31 - k);
+	__m512i lo = _mm512_setzero_si512(), hi = lo;
+	int64_t tail = 0;
+	int j = 0, run;
 
-	for (; j + 16 <= k; j += 16) {
-		__m512i x0 = _mm512_cvtepi32_epi64(
-			_mm256_loadu_si256((const __m256i *)(x + j)));
-		__m512i x1 = _mm512_cvtepi32_epi64(
-			_mm256_loadu_si256((const __m256i *)(x + j + 8)));
+	if (per >= INT32_MAX)
+		return false;
+	/* Steps a 32-bit lane holds: |sum| < run per <= INT32_MAX. */
+	run = per ? (int)(INT32_MAX / per) : 1 << 20;
+	run = run < (1 << 20) ? run : 1 << 20;
+	while (j + 16 <= k) {
+		__m512i acc = _mm512_setzero_si512();
 
-		acc0 = _mm512_add_epi64(acc0, _mm512_mul_epi32(x0, c0));
-		acc1 = _mm512_add_epi64(acc1, _mm512_mul_epi32(x1, c1));
-		c0 = _mm512_add_epi64(c0, step);
-		c1 = _mm512_add_epi64(c1, step);
+		for (int left = run; left > 0 && j + 16 <= k;
+		     left--, j += 16) {
+			acc = _mm512_add_epi32(
+				acc, _mm512_mullo_epi32(
+					     c, _mm512_sub_epi32(
+							_mm512_loadu_si512(x + j),
+							x0)));
+			c = _mm512_add_epi32(c, step);
+		}
+		lo = _mm512_add_epi64(
+			lo, _mm512_cvtepi32_epi64(_mm512_castsi512_si256(acc)));
+		hi = _mm512_add_epi64(
+			hi,
+			_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(acc, 1)));
 	}
-	*done = j;
-	return _mm512_reduce_add_epi64(_mm512_add_epi64(acc0, acc1));
+	for (; j < k; j++)
+		tail += (2 * (int64_t)j - (k - 1)) * ((int64_t)x[j] - x[0]);
+	*d = _mm512_reduce_add_epi64(_mm512_add_epi64(lo, hi)) + tail;
+	return true;
 }
 
 int64_t loc__span_first_total(const int *x, int k, loc_simd_t level)
@@ -330,9 +354,9 @@ int64_t loc__span_first_total(const int *x, int k, loc_simd_t level)
 	int64_t d = 0;
 	int j = 0;
 
-	if (level >= LOC_SIMD_AVX512)
-		d = _first_total16(x, k, &j);
-	else if (level >= LOC_SIMD_AVX2)
+	if (level >= LOC_SIMD_AVX512 && _first_total16(x, k, &d))
+		return d;
+	if (level >= LOC_SIMD_AVX2)
 		d = _first_total4(x, k, &j);
 	for (; j < k; j++)
 		d += (2 * (int64_t)j - (k - 1)) * x[j];

@@ -304,7 +304,7 @@ static void test_vector_search_past_32_bits(void **state)
  * loc__span_first_total() and loc__span_plus() at every level, scalar
  * included, against a plain loop: k and cnt across the vector widths and
  * their tails, positions past 65,536 (a ring's doubled ranks) and sums
- * past 32 bits.
+ * past 32 bits, and gaps so wide that products do not fit in 32 bits.
  */
 static void test_first_total_and_plus(void **state)
 {
@@ -316,13 +316,16 @@ static void test_first_total_and_plus(void **state)
 	(void)state;
 	for (int level = LOC_SIMD_NONE; level <= (int)loc__simd_level();
 	     level++) {
-		for (size_t t = 0; t < sizeof(ks) / sizeof(ks[0]); t++) {
-			int k = ks[t], add = tu_below(&s, 65537);
+		for (size_t t = 0; t < 2 * sizeof(ks) / sizeof(ks[0]); t++) {
+			int k = ks[t / 2], add = tu_below(&s, 65537);
+			/* Odd t: gaps so wide (up to 400,000, for k up to
+			 * 4,097) that products pass 32 bits. */
+			int gap = t % 2 && k <= 4097 ? 400000 : 6;
 			int64_t want = 0;
 
 			x[0] = tu_below(&s, 4);
 			for (int j = 1; j < k; j++)
-				x[j] = x[j - 1] + 1 + tu_below(&s, 6);
+				x[j] = x[j - 1] + 1 + tu_below(&s, gap);
 			for (int j = 0; j < k; j++)
 				want += (2 * (int64_t)j - (k - 1)) * x[j];
 			assert_int_equal(loc__span_first_total(x, k, level),
