@@ -68,20 +68,22 @@ static __m512i _first_inner(const int32_t *xs, const stripes_t *st)
 	return _mm512_loadu_si512(w);
 }
 
-/* Every lane's relative totals: per lane the least, its window, the base
- * after L steps, far, and (at nwin) *next_rel. */
+/* Every lane's relative totals: per lane the least, the block of 16
+ * steps that first reached it and its total there relative to the
+ * block's first window, the base after L steps, far, and (at nwin)
+ * *next_rel. */
 typedef struct rotated {
 	int64_t least[16], base[16], next_rel;
-	int32_t arg[16], far[16];
+	int32_t blk[16], rel[16], far[16];
 } rotated_t;
 
+/* wblk[16 b + l]: lane l's W at the first window of block b. */
 __attribute__((target("avx512f")))
 static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
-			   rotated_t *o)
+			   int32_t *wblk, rotated_t *o)
 {
 	const int len = st->len;
 	const __m512i km1 = _mm512_set1_epi32(k - 1);
-	const __m512i one = _mm512_set1_epi32(1);
 	const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
 					       10, 11, 12, 13, 14, 15);
 	const __m512i top = _mm512_set1_epi32(15);
@@ -92,12 +94,16 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 	const __mmask16 in_all = (__mmask16)((2u << st->last) - 1);
 	const __mmask16 in_rest = (__mmask16)((1u << st->last) - 1);
 	__m512i w = _first_inner(xs, st), r = _mm512_setzero_si512();
-	__m512i arg = r, far = r, t_v = r, base_lo = r, base_hi = r;
+	__m512i blk = r, rel = r, far = r, base_lo = r, base_hi = r;
 	__m512i least_lo = _mm512_set1_epi64(INT64_MAX), least_hi = least_lo;
 	int64_t b[16];
 	int32_t rl[16];
 	__mmask16 met;
 
+	/* Each lane's least is only kept per block: which window of the
+	 * block reached it is found again for the winning lane alone
+	 * (_first_at()), which takes three operations a step off the
+	 * loop. */
 	for (int t0 = 0; t0 < len; t0 += 16) {
 		int t1 = t0 + 16 < len ? t0 + 16 : len;
 		/* Below thr, a lane's R beats its least so far (saturated). */
@@ -107,6 +113,8 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 			_mm512_cvtsepi64_epi32(
 				_mm512_sub_epi64(least_hi, base_hi)), 1);
 		const __m512i thr0 = thr;
+
+		_mm512_store_si512(wblk + t0, w);
 
 		/* Runs with one row offset, rotation and lane mask: they
 		 * change where t + s passes L, and past window nwin. */
@@ -132,13 +140,7 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 				__m512i xa1 = _mm512_load_si512(xs + 16 * (t + 1));
 				__m512i xk = _mm512_permutexvar_epi32(
 					by, _mm512_load_si512(rows_k + 16 * t));
-				/* Strictly less: each lane keeps its first
-				 * least. */
-				__mmask16 lt = _mm512_mask_cmplt_epi32_mask(in, r,
-									    thr);
-
 				thr = _mm512_mask_min_epi32(thr, in, thr, r);
-				arg = _mm512_mask_mov_epi32(arg, lt, t_v);
 				far = _mm512_mask_max_epi32(
 					far, in, far, _mm512_sub_epi32(xk, xa));
 				r = _mm512_add_epi32(
@@ -149,12 +151,13 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 						   _mm512_slli_epi32(w, 1)));
 				w = _mm512_add_epi32(w,
 						     _mm512_sub_epi32(xk, xa1));
-				t_v = _mm512_add_epi32(t_v, one);
 			}
 		}
 		/* thr only ever falls: below thr0 in the lanes that met a
-		 * new least. */
+		 * new least (strictly: each lane keeps its first least). */
 		met = _mm512_cmplt_epi32_mask(thr, thr0);
+		blk = _mm512_mask_mov_epi32(blk, met, _mm512_set1_epi32(t0));
+		rel = _mm512_mask_mov_epi32(rel, met, thr);
 		/* A lane that met a new least: base + that R. */
 		least_lo = _mm512_mask_add_epi64(least_lo, (__mmask8)met,
 						 base_lo, _lo64(thr));
@@ -170,8 +173,28 @@ static void _slide_rotated(const int32_t *xs, int k, const stripes_t *st,
 		o->next_rel = o->base[st->last];
 	_mm512_storeu_si512(o->least, least_lo);
 	_mm512_storeu_si512(o->least + 8, least_hi);
-	_mm512_storeu_si512(o->arg, arg);
+	_mm512_storeu_si512(o->blk, blk);
+	_mm512_storeu_si512(o->rel, rel);
 	_mm512_storeu_si512(o->far, far);
+}
+
+/* The first window t of lane l's block from t0 whose total, relative to
+ * the block's first, is rel: the kernel's steps for one lane, in the
+ * same wrapping 32-bit arithmetic, from W = w at t0 (window i0 + t of x). */
+static int _first_at(const int *x, int k, int i0, int t0, uint32_t w,
+		     int32_t rel)
+{
+	uint32_t r = 0;
+	int t = t0;
+
+	for (; (int32_t)r != rel && t < t0 + 15; t++) {
+		const uint32_t xa = (uint32_t)x[i0 + t];
+		const uint32_t xk = (uint32_t)x[i0 + t + k];
+
+		r += (uint32_t)(k - 1) * (xa + xk) - 2 * w;
+		w += xk - (uint32_t)x[i0 + t + 1];
+	}
+	return t;
 }
 
 bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
@@ -182,6 +205,7 @@ bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
 	stripes_t st = { .lanes = 16 };
 	rotated_t o;
 	int64_t first;
+	int lane = 0;
 
 	if (level < LOC_SIMD_AVX512 || k < 2 || nwin < 256 || nwin + k > m)
 		return false;
@@ -195,25 +219,29 @@ bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
 	st.ends = nwin - st.last * st.len;
 	st.q = k / st.len;
 	st.s = k % st.len;
-	if ((size_t)16 * st.rows + 16 > room)
+	/* The rows, then W per block of 16 rows (len a multiple of 16). */
+	if ((size_t)16 * st.rows + st.len + 16 > room)
 		return false;
 	loc__span_stripe16(x, nwin + k, &st, xs);
-	_slide_rotated(xs, k, &st, &o);
+	_slide_rotated(xs, k, &st, xs + 16 * st.rows, &o);
 	first = loc__span_first_total(x, k, level);
 	out->best = INT64_MAX;
-	out->at = 0;
 	out->far = 0;
 	/* Lane by lane in window order, first = D(l L). */
 	for (int l = 0; l <= st.last; l++) {
 		if (first + o.least[l] < out->best) {
 			out->best = first + o.least[l];
-			out->at = l * st.len + o.arg[l];
+			lane = l;
 		}
 		out->far = o.far[l] > out->far ? o.far[l] : out->far;
 		if (l == st.last)
 			out->next = first + o.next_rel;
 		first += o.base[l];
 	}
+	out->at = lane * st.len +
+		  _first_at(x, k, lane * st.len, o.blk[lane],
+			    (uint32_t)xs[16 * st.rows + o.blk[lane] + lane],
+			    o.rel[lane]);
 	return (int64_t)(k - 1) * out->far < LOC_SPAN_STEP_LIMIT;
 }
 #else

@@ -205,7 +205,7 @@ static void test_rotated_search(void **state)
 		int m = nwin + k + tu_below(&s, 3), kind = trial % 4;
 		int g = 1 + tu_below(&s, trial % 5 ? 4 : 64);
 		int *x = malloc(sizeof(int) * m);
-		size_t room = (size_t)nwin + k + 784;
+		size_t room = (size_t)nwin + k + (nwin + k) / 16 + 816;
 		uint32_t *pre = malloc(sizeof(uint32_t) * room);
 		loc__span_least_t got, want;
 
