@@ -369,24 +369,43 @@ static void test_marks_read_back_at_every_level(void **state)
  * through their marks' count; both paths, each fault alone. The map is
  * the one the last select loaded.
  */
-static void test_bad_offers_are_refused(void **state)
+/* A freelist allocator on a 32x32 torus (*g), to offer to by hand. */
+static loc_alloc_t *_offer_target(loc_grid_t **g)
 {
-	int dims[2] = { 32, 32 }, n = 1024, out[1024], nodes[300];
-	loc_grid_t *g = tu_grid(2, dims, true, 1);
-	uint8_t cand[1024];
+	int dims[2] = { 32, 32 };
 	loc_policy_t pol;
 	loc_alloc_t *a;
+
+	*g = tu_grid(2, dims, true, 1);
+	loc_policy_init(&pol);
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	a = loc_alloc_create(*g, &pol, NULL);
+	assert_non_null(a);
+	return a;
+}
+
+/* Loads the candidate map cand into a (one select), for ctx's offers. */
+static void _load_map(loc_alloc_t *a, uint8_t *cand, loc__ctx_t *ctx)
+{
 	loc_view_t view = { .candidate = cand };
 	loc_request_t req = { .nodes = 10 };
+	int out[10];
+
+	assert_int_equal(loc_alloc_select(a, &req, &view, out, NULL), 0);
+	ctx->alloc = a;
+}
+
+static void test_bad_offers_are_refused(void **state)
+{
+	int n = 1024, nodes[300];
+	uint8_t cand[1024];
+	loc_grid_t *g;
+	loc_alloc_t *a = _offer_target(&g);
 	loc__ctx_t ctx = { 0 };
 	int nfree = 0, busy = -1, free_nodes[1024];
 	uint64_t s = 12;
 
 	(void)state;
-	loc_policy_init(&pol);
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	a = loc_alloc_create(g, &pol, NULL);
-	assert_non_null(a);
 	for (int v = 0; v < n; v++) {
 		cand[v] = tu_below(&s, 2);
 		if (cand[v])
@@ -395,8 +414,7 @@ static void test_bad_offers_are_refused(void **state)
 			busy = v;
 	}
 	assert_true(nfree > 300 && busy >= 0);
-	assert_int_equal(loc_alloc_select(a, &req, &view, out, NULL), 0);
-	ctx.alloc = a;
+	_load_map(a, cand, &ctx);
 	for (int k = 20; k <= 300; k += 280) {
 		ctx.k = k;
 		/* Free nodes from the back, out of order. */
@@ -429,24 +447,16 @@ static void test_bad_offers_are_refused(void **state)
  */
 static void test_offers_by_rank_are_checked_alike(void **state)
 {
-	int dims[2] = { 32, 32 }, n = 1024, out[1024];
-	loc_grid_t *g = tu_grid(2, dims, true, 1);
+	int n = 1024;
 	uint8_t cand[1024];
-	loc_policy_t pol;
-	loc_alloc_t *a;
-	loc_view_t view = { .candidate = cand };
-	loc_request_t req = { .nodes = 10 };
+	loc_grid_t *g;
+	loc_alloc_t *a = _offer_target(&g);
+	const int *order = loc_curve_order(loc_alloc_curve(a));
 	loc__ctx_t ctx = { 0 };
 	int nfree = 0, busy = -1, franks[1024], buf[1024];
-	const int *order;
 	uint64_t s = 13;
 
 	(void)state;
-	loc_policy_init(&pol);
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	a = loc_alloc_create(g, &pol, NULL);
-	assert_non_null(a);
-	order = loc_curve_order(loc_alloc_curve(a));
 	/* Ranks below 100 and from 700 on free, random between. */
 	for (int r = 0; r < n; r++)
 		cand[order[r]] = r < 100 || r >= 700 || tu_below(&s, 2);
@@ -457,9 +467,7 @@ static void test_offers_by_rank_are_checked_alike(void **state)
 			busy = r;
 	}
 	assert_true(nfree > 500 && busy >= 0);
-	assert_int_equal(loc_alloc_select(a, &req, &view, out, NULL), 0);
-	ctx.alloc = a;
-	ctx.nnodes = n;
+	_load_map(a, cand, &ctx);
 	for (int k = 20; k <= 300; k += 280) {
 		/* Starts k - 5 from the end: the ring wraps. */
 		int start = nfree - k + 5;
