@@ -181,6 +181,29 @@ wait_state() {
 	return 1
 }
 
+# hold_pending - holds every pending job, then waits for slurmctld to
+# save its job state, so that a kill -9 then finds no job started since
+# the save. (A job started after the save is recovered pending while its
+# batch script runs; slurmctld kills that script and revokes the job's
+# credential on its nodes, and the job fails if it is started there
+# again: Slurm's own state-save window, whichever plugin runs.) Sets
+# HELD_JOBS.
+hold_pending() {
+	local id
+	HELD_JOBS=$(squeue -h -t PD -o %i 2>/dev/null)
+	# One at a time: a job that started meanwhile fails its own hold only.
+	for id in $HELD_JOBS; do scontrol hold "$id" >/dev/null 2>&1; done
+	sleep 11
+}
+
+# release_held - releases the jobs hold_pending held (those the restarted
+# slurmctld still knows).
+release_held() {
+	local id
+	for id in $HELD_JOBS; do scontrol release "$id" >/dev/null 2>&1; done
+	HELD_JOBS=""
+}
+
 # wait_empty SECS - until no job is left in slurmctld, bounded.
 wait_empty() {
 	local end=$((SECONDS + $1)) left

@@ -11,29 +11,6 @@ f_kill() {
 	sleep 1
 }
 
-# f_hold - holds every pending job, then waits for slurmctld to save its
-# job state: a kill then finds no job started since the save. (A job
-# started after the save is recovered pending while its batch script
-# runs; slurmctld kills that script and revokes the job's credential on
-# its nodes, and the job fails if it is started there again: Slurm's own
-# loss, which an unlucky start a moment before the kill used to show as
-# one of ours.) Sets F_HELD.
-f_hold() {
-	local id
-	F_HELD=$(squeue -h -t PD -o %i 2>/dev/null)
-	# One at a time: a job that started meanwhile fails its own hold only.
-	for id in $F_HELD; do scontrol hold "$id" >/dev/null 2>&1; done
-	sleep 11
-}
-
-# f_release - releases the jobs f_hold held (those the restarted
-# slurmctld still knows).
-f_release() {
-	local id
-	for id in $F_HELD; do scontrol release "$id" >/dev/null 2>&1; done
-	F_HELD=""
-}
-
 # f_restart FLAGS LOG - cluster.sh restart-ctld; returns its status.
 f_restart() {
 	"$CLUSTER" restart-ctld --dir "$CURRENT" ${1:+--flags "$1"} >>"$2" 2>&1
@@ -96,11 +73,11 @@ case_f() {
 	stream "F1-$sel" "$STREAM_F" 8 20
 	wait "$SUBMITTER"
 	SUBMITTER=""
-	f_hold
+	hold_pending
 	f_kill
 	f_cut_restart "$st/node_state" node_state 'Incomplete node data checkpoint file'
 	local started=$?
-	f_release
+	release_held
 	bad1=$F_WHY
 	note "f ($sel): $F_CUT"
 	if [ $started = 0 ]; then
@@ -120,12 +97,12 @@ case_f() {
 	stream "F2-$sel" "$STREAM_F" 8 20
 	wait "$SUBMITTER"
 	SUBMITTER=""
-	f_hold
+	hold_pending
 	alive=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
 	f_kill
 	f_cut_restart "$st/job_state" job_state 'Incomplete job state save file'
 	bad2=$F_WHY
-	f_release
+	release_held
 	note "f ($sel): $F_CUT, $(echo "$alive" | wc -w) jobs in the queue at the kill"
 	recovered=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
 	# Jobs in the queue at the kill that the cut file no longer holds.
@@ -135,7 +112,7 @@ case_f() {
 	echo "$recovered" >"$F.recovered"
 
 	# 3: locality.conf cut short in the middle of its Strategy= line.
-	f_hold
+	hold_pending
 	f_kill
 	cp "$conf" "$F.locality.conf"
 	head -c "$(grep -b -m1 '^Strategy=' "$conf" | cut -d: -f1)" "$F.locality.conf" >"$conf"
@@ -155,7 +132,7 @@ case_f() {
 	fi
 	cp "$F.locality.conf" "$conf"
 	f_restart "" "$rlog" || bad3="${bad3:+$bad3; }slurmctld did not start with the fixed file"
-	f_release
+	release_held
 	# Every job recovered at step 2 is still known.
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table3"
 	alive=$(for id in $recovered; do
