@@ -45,7 +45,6 @@ enum { FIT_FIRST, FIT_BEST, FIT_SUMSQ };
 
 typedef struct fit {
 	loc__ctx_t *ctx;
-	const int *order;   /* rank -> node */
 	int n, k, ring, kind;
 	/* Free intervals in rank order (a wrapping one comes last): interval
 	 * i runs from rank iv[2i] to iv[2i+1] (exclusive, may exceed n). */
@@ -390,7 +389,6 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 	int n = ctx->nnodes, *frank, m;
 	fit_t f = {
 		.ctx = ctx,
-		.order = loc_curve_order(ctx->curve),
 		.n = n,
 		.k = ctx->k,
 		.ring = loc_grid_all_torus(ctx->grid),
