@@ -49,13 +49,13 @@ bool loc__span_least_stripes(const int *x, int m, int k, int nwin,
 			     loc__span_least_t *out, loc_simd_t level);
 
 /*
- * The 64-bit search with AVX-512 (st_span_rotated.c), for any k: sixteen
- * stripes that cover x once, window totals per lane relative to its first
- * window, chained at the end. Returns false, having done nothing useful,
- * unless level is LOC_SIMD_AVX512 or above, nwin >= 256 and scratch holds
- * nwin + k + (nwin + k) / 16 + 816 values (room); and, after scoring,
- * false when a step between totals might not fit in 32 bits
- * ((k-1) far >= 2^27).
+ * The 64-bit search for any k (st_span_rotated.c): sixteen stripes with
+ * AVX-512, eight with AVX2, that cover x once, window totals per lane
+ * relative to its first window, chained at the end. Returns false, having
+ * done nothing useful, unless level is LOC_SIMD_AVX2 or above,
+ * nwin >= 256 and scratch holds nwin + k + (nwin + k) / 16 + 816 values
+ * (room); and, after scoring, false when a step between totals might not
+ * fit in 32 bits ((k-1) far >= 2^27).
  */
 bool loc__span_least_rotated(const int *x, int m, int k, int nwin,
 			     uint32_t *scratch, size_t room,

@@ -28,9 +28,10 @@
  * 64 bits (_least_wide() below).
  *
  * The cheaper searches come first where they apply: the striped one
- * (st_span_stripes.c) for 32-bit totals while 16 k <= nwin (AVX2,
- * AVX-512), and the rotated one (st_span_rotated.c) with AVX-512 for any
- * k, in 64 bits.
+ * (st_span_stripes.c) for 32-bit totals while 16 k <= nwin, and the
+ * rotated one (st_span_rotated.c) for any k, in 64 bits (both with AVX2
+ * and AVX-512). The passes here run for fewer than 256 windows, and
+ * when a step between totals might not fit in 32 bits.
  */
 #include <limits.h>
 

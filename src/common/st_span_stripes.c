@@ -3,7 +3,7 @@
  * st_span_stripes.c - span's least window with vectors, one stripe of
  * consecutive windows a lane: sixteen stripes with AVX-512, eight with
  * AVX2 (st_span_rotated.c, for any k in 64 bits, lays its stripes out
- * with loc__span_stripe16() here).
+ * with loc__span_stripe16() and loc__span_stripe8() here).
  *
  * st_span_simd.c scores a vector of consecutive windows a step, from
  * prefix sums built across the register: two in-register scans a step,
@@ -239,9 +239,8 @@ static inline void _transpose8(__m256i r[8])
 	}
 }
 
-/* As _stripe16(), eight lanes. */
 __attribute__((target("avx2")))
-static void _stripe8(const int *x, int m, const stripes_t *st, int32_t *xs)
+void loc__span_stripe8(const int *x, int m, const stripes_t *st, int32_t *xs)
 {
 	const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
 
@@ -344,7 +343,7 @@ static void _least8(const int *x, int m, int k, const stripes_t *st,
 	int32_t lmn[8], larg[8], lfar[8];
 	slide8_t s;
 
-	_stripe8(x, m, st, xs);
+	loc__span_stripe8(x, m, st, xs);
 	_first_windows8(xs, k, &s);
 	s.mn = _mm256_set1_epi32(INT32_MAX);
 	s.arg = s.far = s.t = _mm256_setzero_si256();

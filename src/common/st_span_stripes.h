@@ -32,6 +32,12 @@ int loc__span_stripe_len(int n, int lanes);
 __attribute__((target("avx512f")))
 void loc__span_stripe16(const int *x, int n, const stripes_t *st,
 			int32_t *xs);
+
+/* As loc__span_stripe16(), eight lanes (32-byte aligned). The CPU must
+ * run AVX2. */
+__attribute__((target("avx2")))
+void loc__span_stripe8(const int *x, int n, const stripes_t *st,
+		       int32_t *xs);
 #endif
 
 #endif

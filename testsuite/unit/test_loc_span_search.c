@@ -186,53 +186,61 @@ static void test_striped_search(void **state)
 }
 
 /*
- * The rotated search (st_span_rotated.c) with AVX-512, for any k up to
- * twice nwin and totals past 32 bits, on _positions() of every kind (gaps
- * up to 64 wide; ties across lanes), with the room it asks for; refused below 256 windows, with less room, below
- * AVX-512, and after scoring when a step might not fit in 32 bits.
+ * The rotated search (st_span_rotated.c) at every level the CPU runs
+ * (sixteen lanes with AVX-512, eight with AVX2), for any k up to twice
+ * nwin and totals past 32 bits, on _positions() of every kind (gaps up
+ * to 64 wide; ties across lanes), with the room it asks for; refused
+ * below 256 windows, with less room, without vectors, and after scoring
+ * when a step might not fit in 32 bits.
  */
 static void test_rotated_search(void **state)
 {
 	uint64_t s = 41;
-	int checked = 0, refused = 0;
 
 	(void)state;
-	if (loc__simd_level() < LOC_SIMD_AVX512)
+	if (loc__simd_level() == LOC_SIMD_NONE)
 		skip();
-	for (int trial = 0; trial < 600; trial++) {
-		int nwin = 256 + tu_below(&s, trial % 4 ? 3000 : 30000);
-		int k = 2 + tu_below(&s, trial % 3 ? 2 * nwin : nwin / 16 + 1);
-		int m = nwin + k + tu_below(&s, 3), kind = trial % 4;
-		int g = 1 + tu_below(&s, trial % 5 ? 4 : 64);
-		int *x = malloc(sizeof(int) * m);
-		size_t room = (size_t)nwin + k + (nwin + k) / 16 + 816;
-		uint32_t *pre = malloc(sizeof(uint32_t) * room);
-		loc__span_least_t got, want;
+	for (int level = LOC_SIMD_AVX2; level <= (int)loc__simd_level() &&
+					level <= LOC_SIMD_AVX512;
+	     level++) {
+		int checked = 0, refused = 0;
 
-		assert_true(x && pre);
-		_positions(x, m, nwin + k, kind, g, 100000, &s);
-		_ref_least(x, m, k, nwin, &want);
-		if (loc__span_least_rotated(x, m, k, nwin, pre, room, &got,
-					    LOC_SIMD_AVX512)) {
-			_assert_least(&got, &want);
-			checked++;
-		} else {
-			/* Refused only when a step might not fit. */
-			assert_true((int64_t)(k - 1) * want.far >=
-				    LOC_SPAN_STEP_LIMIT);
-			refused++;
+		for (int trial = 0; trial < 600; trial++) {
+			int nwin = 256 + tu_below(&s, trial % 4 ? 3000 : 30000);
+			int k = 2 + tu_below(&s, trial % 3 ? 2 * nwin
+							   : nwin / 16 + 1);
+			int m = nwin + k + tu_below(&s, 3), kind = trial % 4;
+			int g = 1 + tu_below(&s, trial % 5 ? 4 : 64);
+			int *x = malloc(sizeof(int) * m);
+			size_t room = (size_t)nwin + k + (nwin + k) / 16 + 816;
+			uint32_t *pre = malloc(sizeof(uint32_t) * room);
+			loc__span_least_t got, want;
+
+			assert_true(x && pre);
+			_positions(x, m, nwin + k, kind, g, 100000, &s);
+			_ref_least(x, m, k, nwin, &want);
+			if (loc__span_least_rotated(x, m, k, nwin, pre, room,
+						    &got, level)) {
+				_assert_least(&got, &want);
+				checked++;
+			} else {
+				/* Refused only when a step might not fit. */
+				assert_true((int64_t)(k - 1) * want.far >=
+					    LOC_SPAN_STEP_LIMIT);
+				refused++;
+			}
+			assert_false(loc__span_least_rotated(
+				x, m, k, nwin, pre, room - 800, &got, level));
+			assert_false(loc__span_least_rotated(
+				x, m, k, 255, pre, room, &got, level));
+			assert_false(loc__span_least_rotated(
+				x, m, k, nwin, pre, room, &got,
+				LOC_SIMD_NONE));
+			free(x);
+			free(pre);
 		}
-		assert_false(loc__span_least_rotated(x, m, k, nwin, pre,
-						     room - 800, &got,
-						     LOC_SIMD_AVX512));
-		assert_false(loc__span_least_rotated(x, m, k, 255, pre, room,
-						     &got, LOC_SIMD_AVX512));
-		assert_false(loc__span_least_rotated(x, m, k, nwin, pre, room,
-						     &got, LOC_SIMD_AVX2));
-		free(x);
-		free(pre);
+		assert_true(checked >= 400 && refused >= 10);
 	}
-	assert_true(checked >= 400 && refused >= 10);
 }
 
 /*
