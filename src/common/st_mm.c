@@ -67,6 +67,8 @@ static void _mm_fini(void *state)
 	free(st->rad_end);
 	free(st->point_free);
 	free(st->pf8);
+	free(st->pad);
+	free(st->pad_delta);
 	free(st->axis_has);
 	free(st->cand);
 	free(st->eval);
@@ -139,11 +141,8 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->coord = malloc(sizeof(int) * np * st->nd);
 	st->sh = loc__shells_create(grid);
 	st->point_free = calloc(np + 1, sizeof(int));
-	if (st->npp <= UINT8_MAX) {
-		st->pf8 = calloc(np + 1, 1);
-		if (!st->pf8)
-			goto nomem;
-	}
+	if (st->npp <= UINT8_MAX && loc__mm_build_pad(st))
+		goto nomem;
 	st->axis_has = malloc((size_t)st->nd * st->maxlen);
 	st->cand = malloc(sizeof(int) * np);
 	st->eval = malloc(sizeof(int) * np);

@@ -20,6 +20,9 @@
 
 #define MM_OUT (-(1 << 28))        /* axis table: off a mesh edge */
 #define MM_MAX_OFFSETS (1L << 23)  /* offset table limit (about 100 MB) */
+#define MM_PAD_MAX 32              /* padded copy: at most this many bytes
+				    * per point (3D mesh 27, 4D torus 16) */
+#define MM_PAD_RUNS 3              /* a padded row: wrap, copy, wrap */
 
 typedef struct loc__mm {
 	int nd, npoints, nnodes;
@@ -43,9 +46,18 @@ typedef struct loc__mm {
 	loc__shells_t *sh;
 	int *point_free;         /* [npoints + 1] free nodes per point; the
 				  * last entry stays 0 (off a mesh edge) */
-	uint8_t *pf8;            /* the same in bytes when nodes_per_point
-				  * fits (else NULL): the walk's random
-				  * reads then stay in the L1 cache */
+	uint8_t *pf8;            /* the same in bytes, the padded copy's
+				  * source (NULL without it) */
+	uint8_t *pad;            /* pf8 padded by every offset's reach, the
+				  * wrap copied on a torus, 0 off a mesh:
+				  * a walked point is one add from its
+				  * centre's (NULL when too large) */
+	size_t pad_size;
+	int pad_stride[LOC_MAX_DIMS];
+	int *pad_delta;          /* [noff] the sorted offsets in pad */
+	int pad_run[MM_PAD_RUNS][3]; /* a padded row's runs: from, to, the
+				  * first's coordinate or -1 (zeros) */
+	int pad_nruns;
 	uint8_t *axis_has;       /* [nd * maxlen] coordinate holds a free node */
 	int maxlen, maxrange;
 	int *cand;               /* [npoints] candidate centres */
@@ -113,6 +125,25 @@ int loc__mm_build_offsets(loc__mm_t *st);
 /* Builds the per-axis point and hop tables (after the offsets).
  * Returns 0 or LOC_ENOMEM. */
 int loc__mm_build_tables(loc__mm_t *st);
+
+/* Sizes the padded copy and lists the offsets in it, when it fits
+ * MM_PAD_MAX (else leaves st->pad NULL). Returns 0 or LOC_ENOMEM. */
+int loc__mm_build_pad(loc__mm_t *st);
+
+/* Fills the padded copy from st->pf8. Returns nothing. */
+void loc__mm_fill_pad(loc__mm_t *st);
+
+/* The index of point in the padded copy: walked points lie at it plus
+ * pad_delta[i]. */
+static inline size_t loc__mm_pad_at(const loc__mm_t *st, int point)
+{
+	const int *c = st->coord + (size_t)point * st->nd;
+	size_t at = 0;
+
+	for (int d = 0; d < st->nd; d++)
+		at += (size_t)c[d] * st->pad_stride[d];
+	return at;
+}
 
 /*
  * Walks the offsets from point until k free nodes (st->point_free) are

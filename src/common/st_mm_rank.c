@@ -36,9 +36,11 @@ int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg)
 			if (ctx->free[v])
 				pf[loc_grid_node_point(ctx->grid, v)]++;
 	}
-	if (st->pf8)
+	if (st->pad) {
 		for (int p = 0; p < st->npoints; p++)
 			st->pf8[p] = (uint8_t)pf[p];
+		loc__mm_fill_pad(st);
+	}
 	if (genalg) {
 		for (int p = 0; p < st->npoints; p++) {
 			st->cand[n] = p;
@@ -94,21 +96,32 @@ static int _mm_budget(const loc__ctx_t *ctx, const loc__mm_t *st,
 /*
  * The L1 star of point: hops from it to its k nearest free nodes, or a
  * value > bound once the rest of the walk cannot bring it under bound.
+ * Reads the padded copy when there is one (nd is then unused).
  */
 static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 				  int64_t bound, const int nd)
 {
 	const int *tab[LOC_MAX_DIMS], *pf = st->point_free;
+	const uint8_t *at = NULL;
 	int64_t star = 0;
 	int need = k;
 
-	loc__mm_tabs(st, point, tab);
+	if (st->pad)
+		at = st->pad + loc__mm_pad_at(st, point);
+	else
+		loc__mm_tabs(st, point, tab);
 	for (int i = 0; i < st->noff; i++) {
-		int pt = loc__mm_off_point(st, tab, i, nd), take;
+		int f, take;
 		int64_t lb;
 
-		pt = pt < 0 ? st->npoints : pt;
-		take = pf[pt] < need ? pf[pt] : need;
+		if (at) {
+			f = at[st->pad_delta[i]];
+		} else {
+			int pt = loc__mm_off_point(st, tab, i, nd);
+
+			f = pf[pt < 0 ? st->npoints : pt];
+		}
+		take = f < need ? f : need;
 		star += (int64_t)take * st->off_l1[i];
 		need -= take;
 		if (!need)
@@ -123,7 +136,8 @@ static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 static int64_t _mm_star(const loc__mm_t *st, int point, int k,
 			int64_t bound)
 {
-	switch (st->nd) {
+	switch (st->pad ? 0 : st->nd) {
+	case 0:
 	case 1:
 		return _mm_star_nd(st, point, k, bound, 1);
 	case 2:

@@ -5,7 +5,9 @@
  * L1 length (then by squared length, so a partial last shell stays
  * round), built once; a centre walks it until k free nodes are found.
  */
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "st_mm.h"
 
@@ -139,35 +141,131 @@ int loc__mm_build_tables(loc__mm_t *st)
 }
 
 /*
+ * The padded copy: each axis widened by every offset's reach (L + range
+ * - 1 coordinates, as the axis tables), so the walk reads a point as its
+ * centre's index plus the offset's, with no per-axis lookup. A padded
+ * row is at most three runs of the axis tables' coordinates: the wrap
+ * before, the row, the wrap after (zeros off a mesh).
+ */
+int loc__mm_build_pad(loc__mm_t *st)
+{
+	const int D = st->nd - 1, *tab = st->tab + st->tab_at[D];
+	const int w = st->len[D] + st->range[D] - 1;
+	size_t size = 1;
+
+	for (int d = D; d >= 0; d--) {
+		st->pad_stride[d] = (int)size;
+		size *= (size_t)(st->len[d] + st->range[d] - 1);
+		if (size > (size_t)MM_PAD_MAX * st->npoints ||
+		    size > INT_MAX)
+			return 0;
+	}
+	st->pad_nruns = 0;
+	for (int q = 0, from = 0; q < w; q++) {
+		bool more = q + 1 < w &&
+			    (tab[q] == MM_OUT ? tab[q + 1] == MM_OUT :
+						tab[q + 1] == tab[q] + 1);
+
+		if (more)
+			continue;
+		if (st->pad_nruns == MM_PAD_RUNS)
+			return 0;
+		st->pad_run[st->pad_nruns][0] = from;
+		st->pad_run[st->pad_nruns][1] = q + 1;
+		st->pad_run[st->pad_nruns++][2] = tab[from] == MM_OUT ? -1 :
+							  tab[from];
+		from = q + 1;
+	}
+	st->pad_size = size;
+	st->pf8 = calloc(st->npoints + 1, 1);
+	st->pad = malloc(size);
+	st->pad_delta = malloc(sizeof(int) * st->noff);
+	if (!st->pf8 || !st->pad || !st->pad_delta)
+		return LOC_ENOMEM;
+	for (int i = 0; i < st->noff; i++) {
+		const int *u = st->off + (size_t)i * st->nd;
+		int at = 0;
+
+		for (int d = 0; d < st->nd; d++)
+			at += u[d] * st->pad_stride[d];
+		st->pad_delta[i] = at;
+	}
+	return 0;
+}
+
+/* Row by row: the outer axes' tables give the row, or none (a mesh edge
+ * passed), and the runs copy its bytes. */
+void loc__mm_fill_pad(loc__mm_t *st)
+{
+	const int D = st->nd - 1, w = st->len[D] + st->range[D] - 1;
+	const size_t nrows = st->pad_size / (size_t)w;
+	int q[LOC_MAX_DIMS] = { 0 };
+	uint8_t *row = st->pad;
+
+	for (size_t n = 0; n < nrows; n++, row += w) {
+		int r = 0;
+
+		for (int d = 0; d < D; d++)
+			r += st->tab[st->tab_at[d] + q[d]];
+		for (int j = 0; j < st->pad_nruns; j++) {
+			const int *run = st->pad_run[j];
+
+			if (r < 0 || run[2] < 0)
+				memset(row + run[0], 0, run[1] - run[0]);
+			else
+				memcpy(row + run[0], st->pf8 + r + run[2],
+				       run[1] - run[0]);
+		}
+		for (int d = D - 1; d >= 0; d--) {
+			if (++q[d] < st->len[d] + st->range[d] - 1)
+				break;
+			q[d] = 0;
+		}
+	}
+}
+
+/* Records walked offset i of take nodes; branch-free, since whether a
+ * point is free is a coin toss on a fragmented machine. */
+#define MM_WALK_STEP(i, f)                                                \
+	do {                                                              \
+		int take_ = (f) < need ? (f) : need;                      \
+		ent_off[n] = (i);                                         \
+		ent_take[n] = take_;                                      \
+		last = take_ ? (i) : last;                                \
+		n += take_ != 0;                                          \
+		need -= take_;                                            \
+	} while (0)
+
+/*
  * Walks the offsets from point until k free nodes are found, recording
- * the points used (ent_*) and the last L1 radius. nd is a constant in
- * each caller below so the compiler unrolls the axis loop.
+ * the points used (ent_*) and the last L1 radius. With the padded copy a
+ * walked point is one add away; without it (large counts, or a copy too
+ * large) nd is a constant in each caller so the axis loop unrolls.
  */
 static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
-			       const int nd, const bool bytes)
+			       const int nd)
 {
-	const int *tab[LOC_MAX_DIMS] = { NULL }, *pf = st->point_free;
-	const uint8_t *pf8 = st->pf8;
 	/* Locals: the stores below are ints, which could alias st's. */
 	int *restrict ent_off = st->ent_off;
 	int *restrict ent_take = st->ent_take;
-	const int noff = st->noff, npoints = st->npoints;
+	const int noff = st->noff;
 	int need = k, i, n = 0, last = 0;
 
-	loc__mm_tabs(st, point, tab);
-	/* Branch-free body: whether a point is free is a coin toss on a
-	 * fragmented machine, too costly to predict. */
-	for (i = 0; i < noff && need; i++) {
-		int pt = loc__mm_off_point(st, tab, i, nd), f, take;
+	if (st->pad) {
+		const uint8_t *at = st->pad + loc__mm_pad_at(st, point);
+		const int *delta = st->pad_delta;
 
-		pt = pt < 0 ? npoints : pt;
-		f = bytes ? pf8[pt] : pf[pt];
-		take = f < need ? f : need;
-		ent_off[n] = i;
-		ent_take[n] = take;
-		last = take ? i : last;
-		n += take != 0;
-		need -= take;
+		for (i = 0; i < noff && need; i++)
+			MM_WALK_STEP(i, at[delta[i]]);
+	} else {
+		const int *tab[LOC_MAX_DIMS] = { NULL }, *pf = st->point_free;
+
+		loc__mm_tabs(st, point, tab);
+		for (i = 0; i < noff && need; i++) {
+			int pt = loc__mm_off_point(st, tab, i, nd);
+
+			MM_WALK_STEP(i, pf[pt < 0 ? st->npoints : pt]);
+		}
 	}
 	st->nent = n;
 	st->radius = st->off_l1[last];
@@ -177,32 +275,19 @@ static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 
 void loc__mm_walk(loc__mm_t *st, int point, int k)
 {
-	bool b = st->pf8 != NULL;
-
-	switch (st->nd * 2 + b) {
+	switch (st->pad ? 0 : st->nd) {
+	case 0:
+	case 1:
+		_mm_walk_nd(st, point, k, 1);
+		break;
 	case 2:
-		_mm_walk_nd(st, point, k, 1, false);
+		_mm_walk_nd(st, point, k, 2);
 		break;
 	case 3:
-		_mm_walk_nd(st, point, k, 1, true);
-		break;
-	case 4:
-		_mm_walk_nd(st, point, k, 2, false);
-		break;
-	case 5:
-		_mm_walk_nd(st, point, k, 2, true);
-		break;
-	case 6:
-		_mm_walk_nd(st, point, k, 3, false);
-		break;
-	case 7:
-		_mm_walk_nd(st, point, k, 3, true);
+		_mm_walk_nd(st, point, k, 3);
 		break;
 	default:
-		if (b)
-			_mm_walk_nd(st, point, k, 4, true);
-		else
-			_mm_walk_nd(st, point, k, 4, false);
+		_mm_walk_nd(st, point, k, 4);
 		break;
 	}
 }

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_loc_mm_walk.c - the Manhattan Median family's nearest-node walk
+ * (st_mm_walk.c): the padded copy of the free counts holds, at every
+ * centre plus every offset, what the axis tables reach; walks through it
+ * record the same points as walks through the tables; and grids whose
+ * copy would be too large walk through the tables.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "st_mm.h"
+#include "loc_test_util.h"
+
+typedef struct walk_shape {
+	int ndims;
+	int dims[LOC_MAX_DIMS];
+	bool torus;
+	bool padded; /* the copy fits MM_PAD_MAX */
+} walk_shape_t;
+
+static const walk_shape_t _shapes[] = {
+	{ 1, { 11 }, true, true },       { 1, { 9 }, false, true },
+	{ 2, { 6, 6 }, true, true },     { 2, { 9, 4 }, false, true },
+	{ 2, { 1, 9 }, true, true },     { 2, { 7, 1 }, false, true },
+	{ 3, { 4, 4, 3 }, true, true },  { 3, { 3, 4, 5 }, false, true },
+	{ 3, { 8, 2, 5 }, true, true },  { 4, { 2, 3, 2, 3 }, true, true },
+	{ 4, { 3, 2, 3, 2 }, false, true },
+	/* 13^4 / 5^4 = 46 bytes a point: walked through the tables. */
+	{ 4, { 5, 5, 5, 5 }, false, false },
+};
+
+#define NSHAPES (int)(sizeof(_shapes) / sizeof(_shapes[0]))
+
+static loc__mm_t *_mm_state(const loc_grid_t *g)
+{
+	loc_policy_t policy;
+	loc_error_t err;
+	void *st = NULL;
+
+	loc_policy_init(&policy);
+	assert_int_equal(loc__st_mm.init(g, NULL, &policy, &st, &err), 0);
+	return st;
+}
+
+/* Random free counts (about a third of the points empty), and the byte
+ * and padded copies the walk reads. */
+static void _load(loc__mm_t *st, uint64_t *rs)
+{
+	for (int p = 0; p < st->npoints; p++)
+		st->point_free[p] = tu_below(rs, 3) ?
+					    tu_below(rs, st->npp + 1) : 0;
+	if (!st->pad)
+		return;
+	for (int p = 0; p < st->npoints; p++)
+		st->pf8[p] = (uint8_t)st->point_free[p];
+	loc__mm_fill_pad(st);
+}
+
+/* Every centre plus every offset reads, in the copy, the count the axis
+ * tables reach (0 off a mesh edge). */
+static void test_padded_copy_matches_axis_tables(void **state)
+{
+	long checked = 0;
+
+	(void)state;
+	for (int sc = 0; sc < NSHAPES; sc++) {
+		const walk_shape_t *s = &_shapes[sc];
+
+		for (int npp = 1; npp <= 3; npp++) {
+			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
+			loc__mm_t *st = _mm_state(g);
+			uint64_t rs = 17 + sc * 101 + npp;
+
+			assert_int_equal(st->pad != NULL, s->padded);
+			for (int round = 0; round < 3 && st->pad; round++) {
+				_load(st, &rs);
+				for (int p = 0; p < st->npoints; p++) {
+					const uint8_t *at =
+						st->pad + loc__mm_pad_at(st, p);
+					const int *tab[LOC_MAX_DIMS];
+
+					loc__mm_tabs(st, p, tab);
+					for (int i = 0; i < st->noff; i++) {
+						int pt = loc__mm_off_point(
+							st, tab, i, st->nd);
+						int want = pt < 0 ? 0 :
+							   st->point_free[pt];
+
+						assert_int_equal(
+							at[st->pad_delta[i]],
+							want);
+						checked++;
+					}
+				}
+			}
+			loc__st_mm.fini(st);
+			loc_grid_destroy(g);
+		}
+	}
+	print_message("%ld padded reads checked\n", checked);
+	assert_true(checked > 100000);
+}
+
+/* The walk through the copy records what the walk through the tables
+ * does: the same offsets, takes and radius, for every centre. */
+static void test_padded_walk_matches_table_walk(void **state)
+{
+	long walks = 0;
+
+	(void)state;
+	for (int sc = 0; sc < NSHAPES; sc++) {
+		const walk_shape_t *s = &_shapes[sc];
+
+		for (int npp = 1; npp <= 2; npp++) {
+			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
+			loc__mm_t *st = _mm_state(g);
+			int *off = malloc(sizeof(int) * st->nnodes);
+			int *take = malloc(sizeof(int) * st->nnodes);
+			uint8_t *pad = st->pad;
+			uint64_t rs = 29 + sc * 13 + npp;
+
+			assert_non_null(off);
+			assert_non_null(take);
+			if (!pad) {
+				loc__st_mm.fini(st);
+				loc_grid_destroy(g);
+				free(off);
+				free(take);
+				continue;
+			}
+			for (int round = 0; round < 4; round++) {
+				int nfree = 0, k;
+
+				_load(st, &rs);
+				for (int p = 0; p < st->npoints; p++)
+					nfree += st->point_free[p];
+				if (!nfree)
+					continue;
+				k = 1 + tu_below(&rs, nfree);
+				for (int p = 0; p < st->npoints; p++) {
+					int nent, radius;
+
+					loc__mm_walk(st, p, k);
+					nent = st->nent;
+					radius = st->radius;
+					memcpy(off, st->ent_off, sizeof(int) * nent);
+					memcpy(take, st->ent_take,
+					       sizeof(int) * nent);
+					st->pad = NULL;
+					loc__mm_walk(st, p, k);
+					st->pad = pad;
+					assert_int_equal(st->nent, nent);
+					assert_int_equal(st->radius, radius);
+					assert_memory_equal(st->ent_off, off,
+							    sizeof(int) * nent);
+					assert_memory_equal(st->ent_take, take,
+							    sizeof(int) * nent);
+					walks++;
+				}
+			}
+			loc__st_mm.fini(st);
+			loc_grid_destroy(g);
+			free(off);
+			free(take);
+		}
+	}
+	print_message("%ld walks compared\n", walks);
+	assert_true(walks > 2000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_padded_copy_matches_axis_tables),
+		cmocka_unit_test(test_padded_walk_matches_table_walk),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
