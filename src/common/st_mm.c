@@ -130,6 +130,16 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 		if (st->len[d] > st->maxlen)
 			st->maxlen = st->len[d];
 	}
+	st->simd = loc__simd_level();
+	{
+		int64_t hopmax = 0;
+
+		for (int d = 0; d < st->nd; d++)
+			hopmax += st->torus[d] ? st->len[d] / 2 :
+						 st->len[d] - 1;
+		st->pairs32 = (int64_t)16 * 15 / 2 * st->npp * st->npp *
+				      hopmax <= INT32_MAX;
+	}
 	if (loc__mm_build_offsets(st) == LOC_ERANGE) {
 		_mm_fini(st);
 		return loc_error_set(err, LOC_ERANGE, NULL, 0,

@@ -17,6 +17,7 @@
 
 #include "loc_strategy_internal.h"
 #include "st_one.h"
+#include "loc_simd.h"
 
 #define MM_OUT (-(1 << 28))        /* axis table: off a mesh edge */
 #define MM_MAX_OFFSETS (1L << 23)  /* offset table limit (about 100 MB) */
@@ -75,6 +76,9 @@ typedef struct loc__mm {
 	uint32_t *block_seen;    /* [npoints] stamps */
 	uint32_t bstamp;
 	int *hop;                /* per axis [2L - 1]: hops of delta + L - 1 */
+	bool pairs32;            /* any 16 walked points' pairwise total
+				  * fits 32 bits (vector pair sums) */
+	loc_simd_t simd;         /* vectors the pair sums may use */
 	int hop_at[LOC_MAX_DIMS];
 	/* mm_inc */
 	uint32_t *mark;          /* [nnodes] stamps: node chosen */

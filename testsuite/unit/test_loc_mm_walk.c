@@ -3,8 +3,9 @@
  * test_loc_mm_walk.c - the Manhattan Median family's nearest-node walk
  * (st_mm_walk.c): the padded copy of the free counts holds, at every
  * centre plus every offset, what the axis tables reach; walks through it
- * record the same points as walks through the tables; and grids whose
- * copy would be too large walk through the tables.
+ * record the same points as walks through the tables; grids whose
+ * copy would be too large walk through the tables; and the walked set's
+ * total pairwise hops, with and without vectors, is the pairs' sum.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -174,11 +175,109 @@ static void test_padded_walk_matches_table_walk(void **state)
 	assert_true(walks > 2000);
 }
 
+/* Hops between points p and q of st's grid, from their coordinates. */
+static int64_t _hops(const loc__mm_t *st, int p, int q)
+{
+	int64_t h = 0;
+
+	for (int d = 0; d < st->nd; d++) {
+		int a = st->coord[(size_t)p * st->nd + d];
+		int b = st->coord[(size_t)q * st->nd + d];
+		int delta = a > b ? a - b : b - a;
+
+		h += st->torus[d] && st->len[d] - delta < delta ?
+			     st->len[d] - delta :
+			     delta;
+	}
+	return h;
+}
+
+/* The walked set's total pairwise hops, pair by pair. */
+static int64_t _walk_cost_ref(const loc__mm_t *st, int centre)
+{
+	const int *tab[LOC_MAX_DIMS];
+	int64_t total = 0;
+	int *pt = malloc(sizeof(int) * st->nent);
+
+	assert_non_null(pt);
+	loc__mm_tabs(st, centre, tab);
+	for (int e = 0; e < st->nent; e++)
+		pt[e] = loc__mm_off_point(st, tab, st->ent_off[e], st->nd);
+	for (int e = 0; e < st->nent; e++)
+		for (int f = 0; f < e; f++)
+			total += (int64_t)st->ent_take[e] * st->ent_take[f] *
+				 _hops(st, pt[e], pt[f]);
+	free(pt);
+	return total;
+}
+
+/*
+ * The total pairwise hops of a walked set, at every vector level this
+ * CPU runs and without vectors, against the pairs one by one: sets of a
+ * few points (pairs directly), up to 16 (vectors) and more (per-axis
+ * counts), and a grid whose totals could pass 32 bits (no vectors).
+ */
+static void test_walk_cost_matches_pairs(void **state)
+{
+	static const walk_shape_t wide = { 1, { 2000 }, false, true };
+	long sets[3] = { 0 };
+
+	(void)state;
+	for (int sc = 0; sc <= NSHAPES; sc++) {
+		const walk_shape_t *s = sc < NSHAPES ? &_shapes[sc] : &wide;
+
+		for (int npp = 1; npp <= 3; npp++) {
+			int pp = sc < NSHAPES ? npp : 100 + npp;
+			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, pp);
+			loc__mm_t *st = _mm_state(g);
+			loc_simd_t cpu = st->simd;
+			uint64_t rs = 43 + sc * 7 + npp;
+
+			assert_int_equal(st->pairs32, sc < NSHAPES);
+			for (int round = 0; round < 6; round++) {
+				int nfree = 0;
+
+				_load(st, &rs);
+				for (int p = 0; p < st->npoints; p++)
+					nfree += st->point_free[p];
+				if (!nfree)
+					continue;
+				for (int i = 0; i < 40; i++) {
+					int p = tu_below(&rs, st->npoints);
+					int k = 1 + tu_below(&rs, nfree < 40 ?
+									  nfree :
+									  40);
+					int64_t want;
+
+					loc__mm_walk(st, p, k);
+					want = _walk_cost_ref(st, p);
+					for (int lv = LOC_SIMD_NONE; lv <= (int)cpu;
+					     lv++) {
+						st->simd = (loc_simd_t)lv;
+						assert_int_equal(
+							loc__mm_walk_cost(st),
+							want);
+					}
+					st->simd = cpu;
+					sets[st->nent <= 12 ? 0 :
+					     st->nent <= 16 ? 1 : 2]++;
+				}
+			}
+			loc__st_mm.fini(st);
+			loc_grid_destroy(g);
+		}
+	}
+	print_message("sets of <= 12 points %ld, 13-16 %ld, more %ld\n",
+		      sets[0], sets[1], sets[2]);
+	assert_true(sets[0] > 1000 && sets[1] > 100 && sets[2] > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_padded_copy_matches_axis_tables),
 		cmocka_unit_test(test_padded_walk_matches_table_walk),
+		cmocka_unit_test(test_walk_cost_matches_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
