@@ -157,9 +157,9 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->cand = malloc(sizeof(int) * np);
 	st->eval = malloc(sizeof(int) * np);
 	st->rank = malloc(sizeof(loc__shell_rank_t) * np);
-	st->ent_pt = malloc(sizeof(int) * nn);
-	st->ent_off = malloc(sizeof(int) * nn);
-	st->ent_take = malloc(sizeof(int) * nn);
+	st->ent_pt = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
+	st->ent_off = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
+	st->ent_take = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
 	st->hist = malloc(sizeof(int64_t) * st->maxrange);
 	st->whist = malloc(sizeof(int64_t) * (2 * st->nd + 1) * st->maxrange);
 	st->nodes = malloc(sizeof(int) * nn);

@@ -9,6 +9,7 @@
  *   st_mm.c       entry points, state set-up, the search over centres
  *   st_mm_walk.c  grid offsets by L1 length and the nearest-node walk
  *   st_mm_cost.c  the total pairwise hops of a walked set, per axis
+ *   st_mm_simd.c  the walk and small sets' pairwise hops in vectors
  *   st_mm_rank.c  candidate centres, ranking and pruning them
  *   st_mm_inc.c   mm_inc's local improvement by swaps
  */
@@ -24,6 +25,16 @@
 #define MM_PAD_MAX 32              /* padded copy: at most this many bytes
 				    * per point (3D mesh 27, 4D torus 16) */
 #define MM_PAD_RUNS 3              /* a padded row: wrap, copy, wrap */
+#define MM_PAD_SLACK 3             /* bytes after the copy: 4-byte gathers */
+#define MM_WALK_SLACK 16           /* ent_* entries past nnodes: a vector
+				    * step stores sixteen */
+#define MM_VECTOR_PAIRS 16         /* vector pair sums: two of eight */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MM_VECTORS 1
+#else
+#define MM_VECTORS 0
+#endif
 
 typedef struct loc__mm {
 	int nd, npoints, nnodes;
@@ -64,7 +75,8 @@ typedef struct loc__mm {
 	int *cand;               /* [npoints] candidate centres */
 	int *eval;               /* [npoints] centres to evaluate, best first */
 	loc__shell_rank_t *rank; /* [npoints] */
-	int *ent_pt, *ent_off, *ent_take; /* [nnodes] one walk's points */
+	int *ent_pt, *ent_off, *ent_take; /* [nnodes + MM_WALK_SLACK] one
+				  * walk's points */
 	int nent, radius;
 	int walk_centre;         /* the last walk's centre */
 	bool walk_pts;           /* ent_pt filled for it (on demand) */
@@ -78,7 +90,8 @@ typedef struct loc__mm {
 	int *hop;                /* per axis [2L - 1]: hops of delta + L - 1 */
 	bool pairs32;            /* any 16 walked points' pairwise total
 				  * fits 32 bits (vector pair sums) */
-	loc_simd_t simd;         /* vectors the pair sums may use */
+	loc_simd_t simd;         /* vectors the walk and the pair sums may
+				  * use (tests lower it) */
 	int hop_at[LOC_MAX_DIMS];
 	/* mm_inc */
 	uint32_t *mark;          /* [nnodes] stamps: node chosen */
@@ -162,6 +175,26 @@ uint64_t loc__mm_walk_hash(loc__mm_t *st);
 /* Writes the walked set's nodes (lowest free nodes of each point) to
  * st->nodes. Returns nothing. */
 void loc__mm_walk_nodes(const loc__ctx_t *ctx, loc__mm_t *st);
+
+/* A walk's progress: nodes still needed, points recorded, the last
+ * offset that gave nodes. */
+typedef struct loc__mm_walked {
+	int need, n, last;
+} loc__mm_walked_t;
+
+/* ---- st_mm_simd.c --------------------------------------------------- */
+
+#if MM_VECTORS
+/* Walks the padded copy seen from at (a centre's place in it) sixteen
+ * offsets a step from offset 0, updating w; returns the next offset.
+ * Needs LOC_SIMD_AVX512. */
+int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
+			loc__mm_walked_t *w);
+
+/* Returns loc__mm_walk_cost() for at most MM_VECTOR_PAIRS points when
+ * st->pairs32. Needs LOC_SIMD_AVX2. */
+int64_t loc__mm_walk_cost_avx2(const loc__mm_t *st);
+#endif
 
 /* ---- st_mm_cost.c --------------------------------------------------- */
 

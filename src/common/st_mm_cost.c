@@ -10,7 +10,6 @@
 #include "st_mm.h"
 
 #define MM_DIRECT_PAIRS 12         /* up to this many points: pairs directly */
-#define MM_VECTOR_PAIRS 16         /* the same in vectors (two of eight) */
 
 /*
  * Sum over pairs of min(delta, L - delta) for counts h[0..w) at linear
@@ -124,87 +123,13 @@ static inline int64_t _mm_walk_cost_hist(loc__mm_t *st, const int nd)
 	return total;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-
-/* Hops between coordinates x and xe on a ring of ring positions (a mesh
- * axis passes a ring past any delta, so the min keeps the delta). */
-__attribute__((target("avx2"))) static inline __m256i
-_mm_hops8(__m256i x, __m256i xe, __m256i ring)
-{
-	__m256i h = _mm256_abs_epi32(_mm256_sub_epi32(x, xe));
-
-	return _mm256_min_epi32(h, _mm256_sub_epi32(ring, h));
-}
-
-/*
- * The same for up to MM_VECTOR_PAIRS points with AVX2: each point
- * against the points before it, eight a vector, the later lanes
- * weighted 0. Sums in 32 bits: st->pairs32 says the total fits.
- */
-__attribute__((target("avx2")))
-static int64_t _mm_walk_cost_avx2(const loc__mm_t *st)
-{
-	int32_t x[LOC_MAX_DIMS][MM_VECTOR_PAIRS] __attribute__((aligned(32)));
-	int32_t t[MM_VECTOR_PAIRS] __attribute__((aligned(32))) = { 0 };
-	__m256i xv[LOC_MAX_DIMS][2], tv[2], lane[2], ring[LOC_MAX_DIMS];
-	__m256i acc = _mm256_setzero_si256();
-	const int nd = st->nd, nent = st->nent;
-	int32_t sum[8];
-	int64_t total = 0;
-
-	for (int e = 0; e < nent; e++) {
-		const int *u = st->off + (size_t)st->ent_off[e] * nd;
-
-		t[e] = st->ent_take[e];
-		for (int d = 0; d < nd; d++)
-			x[d][e] = u[d];
-	}
-	for (int v = 0; v < 2; v++) {
-		tv[v] = _mm256_load_si256((const __m256i *)(t + 8 * v));
-		lane[v] = _mm256_setr_epi32(8 * v, 8 * v + 1, 8 * v + 2,
-					    8 * v + 3, 8 * v + 4, 8 * v + 5,
-					    8 * v + 6, 8 * v + 7);
-		for (int d = 0; d < nd; d++)
-			xv[d][v] = _mm256_load_si256(
-				(const __m256i *)(x[d] + 8 * v));
-	}
-	for (int d = 0; d < nd; d++)
-		ring[d] = _mm256_set1_epi32(st->torus[d] ? st->len[d] :
-							   2 * st->len[d]);
-	for (int e = 1; e < nent; e++) {
-		__m256i te = _mm256_set1_epi32(t[e]);
-		__m256i before = _mm256_set1_epi32(e);
-
-		for (int v = 0; 8 * v < e; v++) {
-			__m256i h = _mm256_setzero_si256(), w;
-
-			for (int d = 0; d < nd; d++)
-				h = _mm256_add_epi32(
-					h, _mm_hops8(xv[d][v],
-						     _mm256_set1_epi32(x[d][e]),
-						     ring[d]));
-			w = _mm256_and_si256(tv[v],
-					     _mm256_cmpgt_epi32(before, lane[v]));
-			acc = _mm256_add_epi32(
-				acc, _mm256_mullo_epi32(
-					     h, _mm256_mullo_epi32(w, te)));
-		}
-	}
-	_mm256_storeu_si256((__m256i *)sum, acc);
-	for (int i = 0; i < 8; i++)
-		total += sum[i];
-	return total;
-}
-#endif
-
 /* Total pairwise hops of the set the last walk found. */
 int64_t loc__mm_walk_cost(loc__mm_t *st)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if MM_VECTORS
 	if (st->nent <= MM_VECTOR_PAIRS && st->pairs32 &&
 	    st->simd >= LOC_SIMD_AVX2)
-		return _mm_walk_cost_avx2(st);
+		return loc__mm_walk_cost_avx2(st);
 #endif
 	if (st->nent <= MM_DIRECT_PAIRS) {
 		switch (st->nd) {

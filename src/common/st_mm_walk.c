@@ -178,7 +178,7 @@ int loc__mm_build_pad(loc__mm_t *st)
 	}
 	st->pad_size = size;
 	st->pf8 = calloc(st->npoints + 1, 1);
-	st->pad = malloc(size);
+	st->pad = calloc(size + MM_PAD_SLACK, 1);
 	st->pad_delta = malloc(sizeof(int) * st->noff);
 	if (!st->pf8 || !st->pad || !st->pad_delta)
 		return LOC_ENOMEM;
@@ -224,23 +224,28 @@ void loc__mm_fill_pad(loc__mm_t *st)
 	}
 }
 
-/* Records walked offset i of take nodes; branch-free, since whether a
- * point is free is a coin toss on a fragmented machine. */
-#define MM_WALK_STEP(i, f)                                                \
-	do {                                                              \
-		int take_ = (f) < need ? (f) : need;                      \
-		ent_off[n] = (i);                                         \
-		ent_take[n] = take_;                                      \
-		last = take_ ? (i) : last;                                \
-		n += take_ != 0;                                          \
-		need -= take_;                                            \
-	} while (0)
+/* Records walked offset i of f free nodes, of which it takes what w
+ * still needs; branch-free, since whether a point is free is a coin toss
+ * on a fragmented machine. */
+static inline void _mm_step(loc__mm_walked_t *restrict w,
+			    int *restrict ent_off, int *restrict ent_take,
+			    int i, int f)
+{
+	int take = f < w->need ? f : w->need;
+
+	ent_off[w->n] = i;
+	ent_take[w->n] = take;
+	w->last = take ? i : w->last;
+	w->n += take != 0;
+	w->need -= take;
+}
 
 /*
  * Walks the offsets from point until k free nodes are found, recording
  * the points used (ent_*) and the last L1 radius. With the padded copy a
- * walked point is one add away; without it (large counts, or a copy too
- * large) nd is a constant in each caller so the axis loop unrolls.
+ * walked point is one add away (sixteen at a time with AVX-512); without
+ * it (large counts, or a copy too large) nd is a constant in each caller
+ * so the axis loop unrolls.
  */
 static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 			       const int nd)
@@ -249,26 +254,32 @@ static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 	int *restrict ent_off = st->ent_off;
 	int *restrict ent_take = st->ent_take;
 	const int noff = st->noff;
-	int need = k, i, n = 0, last = 0;
+	loc__mm_walked_t w = { .need = k };
+	int i = 0;
 
 	if (st->pad) {
 		const uint8_t *at = st->pad + loc__mm_pad_at(st, point);
-		const int *delta = st->pad_delta;
 
-		for (i = 0; i < noff && need; i++)
-			MM_WALK_STEP(i, at[delta[i]]);
+#if MM_VECTORS
+		if (st->simd >= LOC_SIMD_AVX512)
+			i = loc__mm_walk_avx512(st, at, &w);
+#endif
+		for (; i < noff && w.need; i++)
+			_mm_step(&w, ent_off, ent_take, i,
+				 at[st->pad_delta[i]]);
 	} else {
 		const int *tab[LOC_MAX_DIMS] = { NULL }, *pf = st->point_free;
 
 		loc__mm_tabs(st, point, tab);
-		for (i = 0; i < noff && need; i++) {
+		for (; i < noff && w.need; i++) {
 			int pt = loc__mm_off_point(st, tab, i, nd);
 
-			MM_WALK_STEP(i, pf[pt < 0 ? st->npoints : pt]);
+			_mm_step(&w, ent_off, ent_take, i,
+				 pf[pt < 0 ? st->npoints : pt]);
 		}
 	}
-	st->nent = n;
-	st->radius = st->off_l1[last];
+	st->nent = w.n;
+	st->radius = st->off_l1[w.last];
 	st->walk_centre = point;
 	st->walk_pts = false;
 }

@@ -108,8 +108,9 @@ static void test_padded_copy_matches_axis_tables(void **state)
 	assert_true(checked > 100000);
 }
 
-/* The walk through the copy records what the walk through the tables
- * does: the same offsets, takes and radius, for every centre. */
+/* The walk through the copy, at every vector level this CPU runs and
+ * without vectors, records what the walk through the tables does: the
+ * same offsets, takes and radius, for every centre. */
 static void test_padded_walk_matches_table_walk(void **state)
 {
 	long walks = 0;
@@ -118,12 +119,15 @@ static void test_padded_walk_matches_table_walk(void **state)
 	for (int sc = 0; sc < NSHAPES; sc++) {
 		const walk_shape_t *s = &_shapes[sc];
 
-		for (int npp = 1; npp <= 2; npp++) {
+		for (int c = 0; c < 3; c++) {
+			static const int npps[] = { 1, 2, 11 };
+			int npp = npps[c];
 			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
 			loc__mm_t *st = _mm_state(g);
 			int *off = malloc(sizeof(int) * st->nnodes);
 			int *take = malloc(sizeof(int) * st->nnodes);
 			uint8_t *pad = st->pad;
+			loc_simd_t cpu = st->simd;
 			uint64_t rs = 29 + sc * 13 + npp;
 
 			assert_non_null(off);
@@ -147,22 +151,30 @@ static void test_padded_walk_matches_table_walk(void **state)
 				for (int p = 0; p < st->npoints; p++) {
 					int nent, radius;
 
+					st->pad = NULL;
 					loc__mm_walk(st, p, k);
+					st->pad = pad;
 					nent = st->nent;
 					radius = st->radius;
 					memcpy(off, st->ent_off, sizeof(int) * nent);
 					memcpy(take, st->ent_take,
 					       sizeof(int) * nent);
-					st->pad = NULL;
-					loc__mm_walk(st, p, k);
-					st->pad = pad;
-					assert_int_equal(st->nent, nent);
-					assert_int_equal(st->radius, radius);
-					assert_memory_equal(st->ent_off, off,
-							    sizeof(int) * nent);
-					assert_memory_equal(st->ent_take, take,
-							    sizeof(int) * nent);
-					walks++;
+					for (int lv = LOC_SIMD_NONE; lv <= (int)cpu;
+					     lv++) {
+						st->simd = (loc_simd_t)lv;
+						loc__mm_walk(st, p, k);
+						assert_int_equal(st->nent, nent);
+						assert_int_equal(st->radius,
+								 radius);
+						assert_memory_equal(
+							st->ent_off, off,
+							sizeof(int) * nent);
+						assert_memory_equal(
+							st->ent_take, take,
+							sizeof(int) * nent);
+						walks++;
+					}
+					st->simd = cpu;
 				}
 			}
 			loc__st_mm.fini(st);
