@@ -191,6 +191,13 @@ typedef struct loc__mm_walked {
 int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 			loc__mm_walked_t *w);
 
+/* Walks the L1 star of st_mm_rank.c from at as loc__mm_walk_avx512()
+ * walks, from *need and *star. Returns -1 when *star is decided (the
+ * star, or a value > bound), else the next offset. Needs
+ * LOC_SIMD_AVX512. */
+int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
+			int64_t bound, int *need, int64_t *star);
+
 /* Returns loc__mm_walk_cost() for at most MM_VECTOR_PAIRS points when
  * st->pairs32. Needs LOC_SIMD_AVX2. */
 int64_t loc__mm_walk_cost_avx2(const loc__mm_t *st);
@@ -212,6 +219,10 @@ int64_t loc__mm_walk_cost(loc__mm_t *st);
  * holding a free node; mm: crossings of the axis lines through them) in
  * point order in st->cand. Returns their count. */
 int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg);
+
+/* Returns the L1 star of point (hops from it to its k nearest free
+ * nodes) when that is at most bound, else some value > bound. */
+int64_t loc__mm_star(const loc__mm_t *st, int point, int k, int64_t bound);
 
 /* Fills st->eval with the centres to evaluate, best first. Returns how
  * many. */

@@ -96,7 +96,8 @@ static int _mm_budget(const loc__ctx_t *ctx, const loc__mm_t *st,
 /*
  * The L1 star of point: hops from it to its k nearest free nodes, or a
  * value > bound once the rest of the walk cannot bring it under bound.
- * Reads the padded copy when there is one (nd is then unused).
+ * Reads the padded copy when there is one (nd is then unused), sixteen
+ * offsets a step with AVX-512.
  */
 static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 				  int64_t bound, const int nd)
@@ -104,13 +105,20 @@ static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 	const int *tab[LOC_MAX_DIMS], *pf = st->point_free;
 	const uint8_t *at = NULL;
 	int64_t star = 0;
-	int need = k;
+	int need = k, i = 0;
 
 	if (st->pad)
 		at = st->pad + loc__mm_pad_at(st, point);
 	else
 		loc__mm_tabs(st, point, tab);
-	for (int i = 0; i < st->noff; i++) {
+#if MM_VECTORS
+	if (at && st->simd >= LOC_SIMD_AVX512) {
+		i = loc__mm_star_avx512(st, at, bound, &need, &star);
+		if (i < 0)
+			return star;
+	}
+#endif
+	for (; i < st->noff; i++) {
 		int f, take;
 		int64_t lb;
 
@@ -133,8 +141,7 @@ static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 	return star;
 }
 
-static int64_t _mm_star(const loc__mm_t *st, int point, int k,
-			int64_t bound)
+int64_t loc__mm_star(const loc__mm_t *st, int point, int k, int64_t bound)
 {
 	switch (st->pad ? 0 : st->nd) {
 	case 0:
@@ -158,7 +165,7 @@ static int _mm_rank_star(loc__ctx_t *ctx, loc__mm_t *st, int ncand, int m)
 	for (int i = 0; i < ncand; i++) {
 		/* A later candidate must beat the worst kept outright. */
 		int64_t bound = n == m ? h[0].cost - 1 : INT64_MAX;
-		int64_t star = _mm_star(st, st->cand[i], ctx->k, bound);
+		int64_t star = loc__mm_star(st, st->cand[i], ctx->k, bound);
 
 		if (star <= bound)
 			loc__shells_rank_push(h, &n, m, star, i);

@@ -2,8 +2,9 @@
 /*
  * st_mm_simd.c - the Manhattan Median family's vector paths (seed 003,
  * Bender et al., WADS 2005), chosen at run time by st->simd: the walk
- * over the padded copy sixteen offsets a step with AVX-512, and the
- * pairwise total of a small walked set with AVX2. At k = 8 mm walks
+ * over the padded copy sixteen offsets a step with AVX-512 (and the L1
+ * star that ranks centres, a walk too), and the pairwise total of a
+ * small walked set with AVX2. At k = 8 mm walks
  * from every candidate centre (most of a half-free machine's points)
  * and sums each set: these two loops were most of its decision.
  */
@@ -11,6 +12,18 @@
 
 #if MM_VECTORS
 #include <immintrin.h>
+
+/* The lanes' running total of f, in four shifted adds. */
+__attribute__((target("avx512f"))) static inline __m512i
+_mm_running16(__m512i f)
+{
+	const __m512i zero = _mm512_setzero_si512();
+	__m512i sum = _mm512_add_epi32(f, _mm512_alignr_epi32(f, zero, 15));
+
+	sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
+	sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
+	return _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
+}
 
 /*
  * The padded walk of st_mm_walk.c, sixteen offsets a step: gather their
@@ -45,11 +58,7 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 		 * region) cost the gather only. */
 		if (!_mm512_test_epi32_mask(f, f))
 			continue;
-		/* Running total over the lanes, in four shifted adds. */
-		sum = _mm512_add_epi32(f, _mm512_alignr_epi32(f, zero, 15));
-		sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 14));
-		sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 12));
-		sum = _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
+		sum = _mm_running16(f);
 		take = _mm512_min_epi32(
 			f, _mm512_max_epi32(
 				   _mm512_sub_epi32(_mm512_set1_epi32(need),
@@ -71,6 +80,60 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 	w->need = need;
 	w->n = n;
 	w->last = last;
+	return i;
+}
+
+/*
+ * The L1 star of st_mm_rank.c, sixteen offsets a step as the walk above:
+ * adds take times L1 length per lane, and after each step gives up once
+ * the nodes still needed, at least the step's last length away, bring
+ * the star past bound. Returns -1 with *star decided (the star, or a
+ * value > bound), else the next offset, *need and *star to go on from.
+ */
+__attribute__((target("avx512f,avx512bw")))
+int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
+			int64_t bound, int *need, int64_t *star)
+{
+	const int *delta = st->pad_delta, *l1 = st->off_l1;
+	const __m512i byte = _mm512_set1_epi32(0xff);
+	const __m512i zero = _mm512_setzero_si512();
+	int left = *need, i = 0;
+	int64_t sum_l1 = *star, lb;
+
+	for (; i + 16 <= st->noff; i += 16) {
+		__m512i f = _mm512_and_si512(
+			_mm512_i32gather_epi32(_mm512_loadu_si512(delta + i),
+					       at, 1),
+			byte);
+
+		if (_mm512_test_epi32_mask(f, f)) {
+			__m512i sum = _mm_running16(f), take;
+			int all;
+
+			take = _mm512_min_epi32(
+				f, _mm512_max_epi32(
+					   _mm512_sub_epi32(
+						   _mm512_set1_epi32(left),
+						   _mm512_sub_epi32(sum, f)),
+					   zero));
+			sum_l1 += _mm512_reduce_add_epi32(_mm512_mullo_epi32(
+				take, _mm512_loadu_si512(l1 + i)));
+			all = _mm_extract_epi32(
+				_mm512_extracti32x4_epi32(sum, 3), 3);
+			left = all < left ? left - all : 0;
+			if (!left) {
+				*star = sum_l1;
+				return -1;
+			}
+		}
+		lb = sum_l1 + (int64_t)left * l1[i + 15];
+		if (lb > bound) {
+			*star = lb;
+			return -1;
+		}
+	}
+	*need = left;
+	*star = sum_l1;
 	return i;
 }
 

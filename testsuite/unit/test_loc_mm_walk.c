@@ -4,8 +4,9 @@
  * (st_mm_walk.c): the padded copy of the free counts holds, at every
  * centre plus every offset, what the axis tables reach; walks through it
  * record the same points as walks through the tables; grids whose
- * copy would be too large walk through the tables; and the walked set's
- * total pairwise hops, with and without vectors, is the pairs' sum.
+ * copy would be too large walk through the tables; the walked set's
+ * total pairwise hops, with and without vectors, is the pairs' sum; and
+ * the L1 star that ranks centres is the walk's hops to its centre.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,12 +285,81 @@ static void test_walk_cost_matches_pairs(void **state)
 	assert_true(sets[0] > 1000 && sets[1] > 100 && sets[2] > 100);
 }
 
+/*
+ * The L1 star that ranks centres, at every vector level this CPU runs
+ * and without vectors, on grids with and without the padded copy: with
+ * no bound it is the walk's hops to the centre; under a bound it is
+ * exact when at most the bound, else some value past it.
+ */
+static void test_star_matches_walk(void **state)
+{
+	long exact = 0, cut = 0;
+
+	(void)state;
+	for (int sc = 0; sc < NSHAPES; sc++) {
+		const walk_shape_t *s = &_shapes[sc];
+
+		for (int npp = 1; npp <= 3; npp += 2) {
+			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
+			loc__mm_t *st = _mm_state(g);
+			loc_simd_t cpu = st->simd;
+			uint64_t rs = 71 + sc * 5 + npp;
+
+			for (int round = 0; round < 4; round++) {
+				int nfree = 0;
+
+				_load(st, &rs);
+				for (int p = 0; p < st->npoints; p++)
+					nfree += st->point_free[p];
+				if (!nfree)
+					continue;
+				for (int p = 0; p < st->npoints; p++) {
+					int k = 1 + tu_below(&rs, nfree);
+					int64_t want = 0, bound;
+
+					loc__mm_walk(st, p, k);
+					for (int e = 0; e < st->nent; e++)
+						want += (int64_t)st->ent_take[e] *
+							st->off_l1[st->ent_off[e]];
+					bound = tu_below(&rs, (int)want + 2);
+					for (int lv = LOC_SIMD_NONE; lv <= (int)cpu;
+					     lv++) {
+						int64_t got;
+
+						st->simd = (loc_simd_t)lv;
+						assert_int_equal(
+							loc__mm_star(st, p, k,
+								     INT64_MAX),
+							want);
+						got = loc__mm_star(st, p, k,
+								   bound);
+						if (want <= bound)
+							assert_int_equal(got,
+									 want);
+						else
+							assert_true(got > bound);
+						exact += want <= bound;
+						cut += want > bound;
+					}
+					st->simd = cpu;
+				}
+			}
+			loc__st_mm.fini(st);
+			loc_grid_destroy(g);
+		}
+	}
+	print_message("stars under their bound %ld, past it %ld\n", exact,
+		      cut);
+	assert_true(exact > 100 && cut > 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_padded_copy_matches_axis_tables),
 		cmocka_unit_test(test_padded_walk_matches_table_walk),
 		cmocka_unit_test(test_walk_cost_matches_pairs),
+		cmocka_unit_test(test_star_matches_walk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
