@@ -29,6 +29,8 @@
 #define MM_WALK_SLACK 16           /* ent_* entries past nnodes: a vector
 				    * step stores sixteen */
 #define MM_VECTOR_PAIRS 16         /* vector pair sums: two of eight */
+#define MM_FEW_POINTS 4            /* up to this many: pairs one by one,
+				    * cheaper than setting vectors up */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MM_VECTORS 1

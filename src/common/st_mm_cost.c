@@ -127,8 +127,8 @@ static inline int64_t _mm_walk_cost_hist(loc__mm_t *st, const int nd)
 int64_t loc__mm_walk_cost(loc__mm_t *st)
 {
 #if MM_VECTORS
-	if (st->nent <= MM_VECTOR_PAIRS && st->pairs32 &&
-	    st->simd >= LOC_SIMD_AVX2)
+	if (st->nent > MM_FEW_POINTS && st->nent <= MM_VECTOR_PAIRS &&
+	    st->pairs32 && st->simd >= LOC_SIMD_AVX2)
 		return loc__mm_walk_cost_avx2(st);
 #endif
 	if (st->nent <= MM_DIRECT_PAIRS) {
