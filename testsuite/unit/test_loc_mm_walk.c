@@ -51,17 +51,22 @@ static loc__mm_t *_mm_state(const loc_grid_t *g)
 }
 
 /* Random free counts (about a third of the points empty), and the byte
- * and padded copies the walk reads. */
-static void _load(loc__mm_t *st, uint64_t *rs)
+ * and padded copies the walk reads. Returns the free nodes. */
+static int _load(loc__mm_t *st, uint64_t *rs)
 {
-	for (int p = 0; p < st->npoints; p++)
+	int nfree = 0;
+
+	for (int p = 0; p < st->npoints; p++) {
 		st->point_free[p] = tu_below(rs, 3) ?
 					    tu_below(rs, st->npp + 1) : 0;
+		nfree += st->point_free[p];
+	}
 	if (!st->pad)
-		return;
+		return nfree;
 	for (int p = 0; p < st->npoints; p++)
 		st->pf8[p] = (uint8_t)st->point_free[p];
 	loc__mm_fill_pad(st);
+	return nfree;
 }
 
 /* Every centre plus every offset reads, in the copy, the count the axis
@@ -141,11 +146,8 @@ static void test_padded_walk_matches_table_walk(void **state)
 				continue;
 			}
 			for (int round = 0; round < 4; round++) {
-				int nfree = 0, k;
+				int nfree = _load(st, &rs), k;
 
-				_load(st, &rs);
-				for (int p = 0; p < st->npoints; p++)
-					nfree += st->point_free[p];
 				if (!nfree)
 					continue;
 				k = 1 + tu_below(&rs, nfree);
@@ -248,11 +250,8 @@ static void test_walk_cost_matches_pairs(void **state)
 
 			assert_int_equal(st->pairs32, sc < NSHAPES);
 			for (int round = 0; round < 6; round++) {
-				int nfree = 0;
+				int nfree = _load(st, &rs);
 
-				_load(st, &rs);
-				for (int p = 0; p < st->npoints; p++)
-					nfree += st->point_free[p];
 				if (!nfree)
 					continue;
 				for (int i = 0; i < 40; i++) {
@@ -306,11 +305,8 @@ static void test_star_matches_walk(void **state)
 			uint64_t rs = 71 + sc * 5 + npp;
 
 			for (int round = 0; round < 4; round++) {
-				int nfree = 0;
+				int nfree = _load(st, &rs);
 
-				_load(st, &rs);
-				for (int p = 0; p < st->npoints; p++)
-					nfree += st->point_free[p];
 				if (!nfree)
 					continue;
 				for (int p = 0; p < st->npoints; p++) {
