@@ -207,8 +207,9 @@ int loc__box_offer_all(loc__ctx_t *ctx);
 
 /*
  * Chebyshev shells (seed 003 MC1x1) over per-point free counts, shared by
- * st_mc1x1.c and st_mm_rank.c (which ranks candidate medians by shell cost
- * before evaluating the best ones exactly). In st_mc1x1.c.
+ * st_mc1x1.c, st_pack.c and st_mm_rank.c (which ranks candidate medians
+ * by shell cost before evaluating the best ones exactly). In st_shells.c
+ * (the table itself in st_shells.h).
  * loc__shells_create() returns NULL when out of memory; load() takes
  * point_free[npoints] (borrowed for the call). rank() finds the m points
  * of points[0..n) (distinct) with the least MC1x1 cost of k nodes around
