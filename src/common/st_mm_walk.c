@@ -3,7 +3,9 @@
  * st_mm_walk.c - the nearest-node walk of the Manhattan Median family
  * (seed 003, Bender et al., WADS 2005): one list of grid offsets sorted by
  * L1 length (then by squared length, so a partial last shell stays
- * round), built once; a centre walks it until k free nodes are found.
+ * round), built once; a centre walks it until k free nodes are found,
+ * reading each decision's free counts from a padded copy where a walked
+ * point is the centre's index plus the offset's.
  */
 #include <limits.h>
 #include <stdlib.h>
