@@ -132,13 +132,15 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	}
 	st->simd = loc__simd_level();
 	{
+		/* The most pairs a vector sum sees, each at most npp^2
+		 * node pairs at most hopmax apart. */
+		int64_t pairs = MM_VECTOR_PAIRS * (MM_VECTOR_PAIRS - 1) / 2;
 		int64_t hopmax = 0;
 
 		for (int d = 0; d < st->nd; d++)
 			hopmax += st->torus[d] ? st->len[d] / 2 :
 						 st->len[d] - 1;
-		st->pairs32 = (int64_t)16 * 15 / 2 * st->npp * st->npp *
-				      hopmax <= INT32_MAX;
+		st->pairs32 = pairs * st->npp * st->npp * hopmax <= INT32_MAX;
 	}
 	if (loc__mm_build_offsets(st) == LOC_ERANGE) {
 		_mm_fini(st);
@@ -157,7 +159,7 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->cand = malloc(sizeof(int) * np);
 	st->eval = malloc(sizeof(int) * np);
 	st->rank = malloc(sizeof(loc__shell_rank_t) * np);
-	st->ent_pt = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
+	st->ent_pt = malloc(sizeof(int) * nn);
 	st->ent_off = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
 	st->ent_take = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
 	st->hist = malloc(sizeof(int64_t) * st->maxrange);

@@ -77,8 +77,9 @@ typedef struct loc__mm {
 	int *cand;               /* [npoints] candidate centres */
 	int *eval;               /* [npoints] centres to evaluate, best first */
 	loc__shell_rank_t *rank; /* [npoints] */
-	int *ent_pt, *ent_off, *ent_take; /* [nnodes + MM_WALK_SLACK] one
-				  * walk's points */
+	int *ent_pt;             /* [nnodes] one walk's points, */
+	int *ent_off, *ent_take; /* [nnodes + MM_WALK_SLACK] their offsets
+				  * and nodes taken */
 	int nent, radius;
 	int walk_centre;         /* the last walk's centre */
 	bool walk_pts;           /* ent_pt filled for it (on demand) */
