@@ -73,6 +73,7 @@ static void _mm_fini(void *state)
 	free(st->cand);
 	free(st->eval);
 	free(st->rank);
+	free(st->star_hist);
 	free(st->ent_pt);
 	free(st->ent_off);
 	free(st->ent_take);
@@ -159,6 +160,8 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->cand = malloc(sizeof(int) * np);
 	st->eval = malloc(sizeof(int) * np);
 	st->rank = malloc(sizeof(loc__shell_rank_t) * np);
+	st->star_hist = malloc(sizeof(uint32_t) * MM_STAR_HIST);
+	st->star_hist_len = MM_STAR_HIST;
 	st->ent_pt = malloc(sizeof(int) * nn);
 	st->ent_off = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
 	st->ent_take = malloc(sizeof(int) * (nn + MM_WALK_SLACK));
@@ -180,12 +183,12 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	st->phi = malloc(sizeof(int64_t) * st->nd * st->maxlen);
 	st->pre = malloc(sizeof(int64_t) * 2 * (2 * st->maxlen + 1));
 	if (!st->coord || !st->sh || !st->point_free || !st->axis_has ||
-	    !st->cand || !st->eval || !st->rank || !st->ent_pt ||
-	    !st->ent_off || !st->ent_take || !st->hist || !st->whist ||
-	    !st->nodes || !st->thin || !st->block_seen || !st->mark ||
-	    !st->inc_node || !st->inc_pt || !st->inc_c || !st->inc_x ||
-	    !st->inc_row || !st->inc_in || !st->inc_d || !st->inc_u ||
-	    !st->inc_v || !st->phi || !st->pre)
+	    !st->cand || !st->eval || !st->rank || !st->star_hist ||
+	    !st->ent_pt || !st->ent_off || !st->ent_take || !st->hist ||
+	    !st->whist || !st->nodes || !st->thin || !st->block_seen ||
+	    !st->mark || !st->inc_node || !st->inc_pt || !st->inc_c ||
+	    !st->inc_x || !st->inc_row || !st->inc_in || !st->inc_d ||
+	    !st->inc_u || !st->inc_v || !st->phi || !st->pre)
 		goto nomem;
 	for (int d = 0, at = 0; d < st->nd; d++) {
 		st->row_at[d] = at;

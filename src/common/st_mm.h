@@ -29,6 +29,8 @@
 #define MM_WALK_SLACK 16           /* ent_* entries past nnodes: a vector
 				    * step stores sixteen */
 #define MM_VECTOR_PAIRS 16         /* vector pair sums: two of eight */
+#define MM_STAR_HIST 4096          /* L1 stars below this are ranked by
+				    * counting */
 #define MM_FEW_POINTS 4            /* up to this many: pairs one by one,
 				    * cheaper than setting vectors up */
 
@@ -77,6 +79,9 @@ typedef struct loc__mm {
 	int *cand;               /* [npoints] candidate centres */
 	int *eval;               /* [npoints] centres to evaluate, best first */
 	loc__shell_rank_t *rank; /* [npoints] */
+	uint32_t *star_hist;     /* [MM_STAR_HIST] stars counted */
+	int star_hist_len;       /* stars below this are counted (tests
+				  * lower it) */
 	int *ent_pt;             /* [nnodes] one walk's points, */
 	int *ent_off, *ent_take; /* [nnodes + MM_WALK_SLACK] their offsets
 				  * and nodes taken */
@@ -226,6 +231,11 @@ int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg);
 /* Returns the L1 star of point (hops from it to its k nearest free
  * nodes) when that is at most bound, else some value > bound. */
 int64_t loc__mm_star(const loc__mm_t *st, int point, int k, int64_t bound);
+
+/* Fills st->eval with the m candidates (at most ncand) with the least L1
+ * star for k nodes, best first (ties: candidate order). Returns how
+ * many. */
+int loc__mm_rank_star(loc__mm_t *st, int k, int ncand, int m);
 
 /* Fills st->eval with the centres to evaluate, best first. Returns how
  * many. */

@@ -156,8 +156,9 @@ int64_t loc__mm_star(const loc__mm_t *st, int point, int k, int64_t bound)
 	}
 }
 
-/* The m candidates with the least L1 star (ties: point order). */
-static int _mm_rank_star(loc__ctx_t *ctx, loc__mm_t *st, int ncand, int m)
+/* The m candidates with the least L1 star, best first, by a heap (ties:
+ * point order): for stars too large to count. Returns how many. */
+static int _mm_rank_star_heap(loc__mm_t *st, int k, int ncand, int m)
 {
 	loc__shell_rank_t *h = st->rank;
 	int n = 0;
@@ -165,13 +166,86 @@ static int _mm_rank_star(loc__ctx_t *ctx, loc__mm_t *st, int ncand, int m)
 	for (int i = 0; i < ncand; i++) {
 		/* A later candidate must beat the worst kept outright. */
 		int64_t bound = n == m ? h[0].cost - 1 : INT64_MAX;
-		int64_t star = loc__mm_star(st, st->cand[i], ctx->k, bound);
+		int64_t star = loc__mm_star(st, st->cand[i], k, bound);
 
 		if (star <= bound)
 			loc__shells_rank_push(h, &n, m, star, i);
 	}
 	loc__shells_rank_sort(h, n);
+	for (int i = 0; i < n; i++)
+		st->eval[i] = st->cand[h[i].idx];
 	return n;
+}
+
+/*
+ * Stars are small integers, so the m least are selected by counting:
+ * every star under the cut is listed (st->rank, in candidate order) and
+ * counted (st->star_hist). Once m are listed the cut is the m-th least
+ * star; a later candidate must come under it, and each that does may
+ * lower it. A counting sort of the list then gives the order (ties:
+ * point order). Stars past star_hist_len are not counted: when fewer
+ * than m come under it, the heap ranks instead.
+ */
+int loc__mm_rank_star(loc__mm_t *st, int k, int ncand, int m)
+{
+	uint32_t *hist = st->star_hist;
+	loc__shell_rank_t *list = st->rank;
+	int64_t bound = st->star_hist_len - 1;
+	int n = 0, cut = -1, under = 0; /* listed, the cut, stars under it */
+
+	if (m <= 0)
+		return 0;
+	memset(hist, 0, sizeof(*hist) * st->star_hist_len);
+	for (int i = 0; i < ncand; i++) {
+		int64_t star = loc__mm_star(st, st->cand[i], k, bound);
+
+		if (star > bound)
+			continue;
+		list[n].cost = star;
+		list[n++].idx = i;
+		hist[star]++;
+		if (cut >= 0) {
+			/* star < cut: one more under it */
+			if (++under < m)
+				continue;
+			do
+				cut--;
+			while (!hist[cut]);
+			under -= hist[cut];
+		} else if (n == m) {
+			for (cut = (int)bound; !hist[cut]; cut--)
+				;
+			under = m - hist[cut];
+		} else {
+			continue;
+		}
+		bound = cut - 1;
+	}
+	if (cut < 0 && n < ncand)
+		return _mm_rank_star_heap(st, k, ncand, m);
+	if (cut < 0) { /* m > ncand: every candidate listed */
+		for (cut = (int)bound; cut > 0 && !hist[cut]; cut--)
+			;
+		m = n;
+	}
+	/* Positions by star; the cut's own take what is left of m. */
+	for (int v = 0, at = 0; v <= cut; v++) {
+		int c = (int)hist[v];
+
+		hist[v] = (uint32_t)at;
+		at += c;
+	}
+	for (int j = 0; j < n; j++) {
+		int64_t v = list[j].cost;
+		uint32_t pos;
+
+		if (v > cut)
+			continue;
+		pos = hist[v]++;
+		if (pos < (uint32_t)m)
+			st->eval[pos] = st->cand[list[j].idx];
+	}
+	return m;
 }
 
 /*
@@ -250,9 +324,7 @@ int loc__mm_rank(loc__ctx_t *ctx, loc__mm_t *st, int ncand)
 		return ncand;
 	}
 	if (_mm_walk_len(ctx, st) <= MM_STAR_WALK) {
-		m = _mm_rank_star(ctx, st, ncand, m);
-		for (int i = 0; i < m; i++)
-			st->eval[i] = st->cand[st->rank[i].idx];
+		m = loc__mm_rank_star(st, ctx->k, ncand, m);
 	} else {
 		int nthin = _mm_thin(ctx, st, ncand);
 

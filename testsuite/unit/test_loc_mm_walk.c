@@ -16,58 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "st_mm.h"
-#include "loc_test_util.h"
-
-typedef struct walk_shape {
-	int ndims;
-	int dims[LOC_MAX_DIMS];
-	bool torus;
-	bool padded; /* the copy fits MM_PAD_MAX */
-} walk_shape_t;
-
-static const walk_shape_t _shapes[] = {
-	{ 1, { 11 }, true, true },       { 1, { 9 }, false, true },
-	{ 2, { 6, 6 }, true, true },     { 2, { 9, 4 }, false, true },
-	{ 2, { 1, 9 }, true, true },     { 2, { 7, 1 }, false, true },
-	{ 3, { 4, 4, 3 }, true, true },  { 3, { 3, 4, 5 }, false, true },
-	{ 3, { 8, 2, 5 }, true, true },  { 4, { 2, 3, 2, 3 }, true, true },
-	{ 4, { 3, 2, 3, 2 }, false, true },
-	/* 13^4 / 5^4 = 46 bytes a point: walked through the tables. */
-	{ 4, { 5, 5, 5, 5 }, false, false },
-};
-
-#define NSHAPES (int)(sizeof(_shapes) / sizeof(_shapes[0]))
-
-static loc__mm_t *_mm_state(const loc_grid_t *g)
-{
-	loc_policy_t policy;
-	loc_error_t err;
-	void *st = NULL;
-
-	loc_policy_init(&policy);
-	assert_int_equal(loc__st_mm.init(g, NULL, &policy, &st, &err), 0);
-	return st;
-}
-
-/* Random free counts (about a third of the points empty), and the byte
- * and padded copies the walk reads. Returns the free nodes. */
-static int _load(loc__mm_t *st, uint64_t *rs)
-{
-	int nfree = 0;
-
-	for (int p = 0; p < st->npoints; p++) {
-		st->point_free[p] = tu_below(rs, 3) ?
-					    tu_below(rs, st->npp + 1) : 0;
-		nfree += st->point_free[p];
-	}
-	if (!st->pad)
-		return nfree;
-	for (int p = 0; p < st->npoints; p++)
-		st->pf8[p] = (uint8_t)st->point_free[p];
-	loc__mm_fill_pad(st);
-	return nfree;
-}
+#include "loc_test_mm.h"
 
 /* Every centre plus every offset reads, in the copy, the count the axis
  * tables reach (0 off a mesh edge). */
@@ -76,17 +25,17 @@ static void test_padded_copy_matches_axis_tables(void **state)
 	long checked = 0;
 
 	(void)state;
-	for (int sc = 0; sc < NSHAPES; sc++) {
-		const walk_shape_t *s = &_shapes[sc];
+	for (int sc = 0; sc < TM_NSHAPES; sc++) {
+		const tm_shape_t *s = &tm_shapes[sc];
 
 		for (int npp = 1; npp <= 3; npp++) {
 			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
-			loc__mm_t *st = _mm_state(g);
+			loc__mm_t *st = tm_state(g);
 			uint64_t rs = 17 + sc * 101 + npp;
 
 			assert_int_equal(st->pad != NULL, s->padded);
 			for (int round = 0; round < 3 && st->pad; round++) {
-				_load(st, &rs);
+				tm_load(st, &rs);
 				for (int p = 0; p < st->npoints; p++) {
 					const uint8_t *at =
 						st->pad + loc__mm_pad_at(st, p);
@@ -122,14 +71,14 @@ static void test_padded_walk_matches_table_walk(void **state)
 	long walks = 0;
 
 	(void)state;
-	for (int sc = 0; sc < NSHAPES; sc++) {
-		const walk_shape_t *s = &_shapes[sc];
+	for (int sc = 0; sc < TM_NSHAPES; sc++) {
+		const tm_shape_t *s = &tm_shapes[sc];
 
 		for (int c = 0; c < 3; c++) {
 			static const int npps[] = { 1, 2, 11 };
 			int npp = npps[c];
 			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
-			loc__mm_t *st = _mm_state(g);
+			loc__mm_t *st = tm_state(g);
 			int *off = malloc(sizeof(int) * st->nnodes);
 			int *take = malloc(sizeof(int) * st->nnodes);
 			uint8_t *pad = st->pad;
@@ -146,7 +95,7 @@ static void test_padded_walk_matches_table_walk(void **state)
 				continue;
 			}
 			for (int round = 0; round < 4; round++) {
-				int nfree = _load(st, &rs), k;
+				int nfree = tm_load(st, &rs), k;
 
 				if (!nfree)
 					continue;
@@ -234,23 +183,23 @@ static int64_t _walk_cost_ref(const loc__mm_t *st, int centre)
  */
 static void test_walk_cost_matches_pairs(void **state)
 {
-	static const walk_shape_t wide = { 1, { 2000 }, false, true };
+	static const tm_shape_t wide = { 1, { 2000 }, false, true };
 	long sets[3] = { 0 };
 
 	(void)state;
-	for (int sc = 0; sc <= NSHAPES; sc++) {
-		const walk_shape_t *s = sc < NSHAPES ? &_shapes[sc] : &wide;
+	for (int sc = 0; sc <= TM_NSHAPES; sc++) {
+		const tm_shape_t *s = sc < TM_NSHAPES ? &tm_shapes[sc] : &wide;
 
 		for (int npp = 1; npp <= 3; npp++) {
-			int pp = sc < NSHAPES ? npp : 100 + npp;
+			int pp = sc < TM_NSHAPES ? npp : 100 + npp;
 			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, pp);
-			loc__mm_t *st = _mm_state(g);
+			loc__mm_t *st = tm_state(g);
 			loc_simd_t cpu = st->simd;
 			uint64_t rs = 43 + sc * 7 + npp;
 
-			assert_int_equal(st->pairs32, sc < NSHAPES);
+			assert_int_equal(st->pairs32, sc < TM_NSHAPES);
 			for (int round = 0; round < 6; round++) {
-				int nfree = _load(st, &rs);
+				int nfree = tm_load(st, &rs);
 
 				if (!nfree)
 					continue;
@@ -295,17 +244,17 @@ static void test_star_matches_walk(void **state)
 	long exact = 0, cut = 0;
 
 	(void)state;
-	for (int sc = 0; sc < NSHAPES; sc++) {
-		const walk_shape_t *s = &_shapes[sc];
+	for (int sc = 0; sc < TM_NSHAPES; sc++) {
+		const tm_shape_t *s = &tm_shapes[sc];
 
 		for (int npp = 1; npp <= 3; npp += 2) {
 			loc_grid_t *g = tu_grid(s->ndims, s->dims, s->torus, npp);
-			loc__mm_t *st = _mm_state(g);
+			loc__mm_t *st = tm_state(g);
 			loc_simd_t cpu = st->simd;
 			uint64_t rs = 71 + sc * 5 + npp;
 
 			for (int round = 0; round < 4; round++) {
-				int nfree = _load(st, &rs);
+				int nfree = tm_load(st, &rs);
 
 				if (!nfree)
 					continue;
