@@ -21,21 +21,72 @@
 #define MM_STAR_WALK 64            /* walks this short: rank by L1 star */
 #define MM_RANK_BUDGET (1L << 20)  /* shell ranking: table lookups */
 
-/* Lists the candidate centres in point order; returns their count.
- * Branch-free loops: which points are free is data. */
-int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg)
+/* Counts the free nodes of every point into st->point_free. Row-major
+ * grids sum runs of npp nodes (the last points may have fewer or none),
+ * with no division per node. */
+static void _mm_count_free(const loc__ctx_t *ctx, loc__mm_t *st)
 {
-	int n = 0, *pf = st->point_free;
+	int *pf = st->point_free, p = 0;
 
-	memset(pf, 0, sizeof(int) * st->npoints);
-	if (st->rowmajor) {
-		for (int v = 0; v < ctx->nnodes; v++)
-			pf[v / st->npp] += ctx->free[v];
-	} else {
+	if (!st->rowmajor) {
+		memset(pf, 0, sizeof(int) * st->npoints);
 		for (int v = 0; v < ctx->nnodes; v++)
 			if (ctx->free[v])
 				pf[loc_grid_node_point(ctx->grid, v)]++;
+		return;
 	}
+	if (st->npp == 1) {
+		for (; p < ctx->nnodes; p++)
+			pf[p] = ctx->free[p];
+	} else {
+		for (int v = 0; v < ctx->nnodes; p++) {
+			int f = 0, end = v + st->npp < ctx->nnodes ?
+						 v + st->npp : ctx->nnodes;
+
+			for (; v < end; v++)
+				f += ctx->free[v];
+			pf[p] = f;
+		}
+	}
+	memset(pf + p, 0, sizeof(int) * (st->npoints - p));
+}
+
+/*
+ * Marks in st->axis_has each coordinate whose slice across axis d holds
+ * a free node. Points are in row-major order, so axis d splits them
+ * into outer blocks of len[d] runs of pstride[d] points: each run is
+ * OR-ed whole (vector-friendly), with no chain of updates to one flag.
+ */
+static void _mm_axis_has(loc__mm_t *st)
+{
+	const int *pf = st->point_free;
+
+	memset(st->axis_has, 0, (size_t)st->nd * st->maxlen);
+	for (int d = 0; d < st->nd; d++) {
+		uint8_t *has = st->axis_has + (size_t)d * st->maxlen;
+		int L = st->len[d], run = st->pstride[d];
+
+		for (int at = 0; at < st->npoints;) {
+			for (int c = 0; c < L; c++, at += run) {
+				int any = 0;
+
+				for (int i = 0; i < run; i++)
+					any |= pf[at + i];
+				has[c] |= any != 0;
+			}
+		}
+	}
+}
+
+/* Lists the candidate centres in point order; returns their count.
+ * Branch-free inner loops: which points are free is data. */
+int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg)
+{
+	int n = 0, *pf = st->point_free, last = st->nd - 1;
+	int c[LOC_MAX_DIMS] = { 0 };
+	const uint8_t *has_last;
+
+	_mm_count_free(ctx, st);
 	if (st->pad) {
 		for (int p = 0; p < st->npoints; p++)
 			st->pf8[p] = (uint8_t)pf[p];
@@ -48,19 +99,21 @@ int loc__mm_candidates(loc__ctx_t *ctx, loc__mm_t *st, bool genalg)
 		}
 		return n;
 	}
-	memset(st->axis_has, 0, (size_t)st->nd * st->maxlen);
-	for (int p = 0; p < st->npoints; p++)
-		for (int d = 0; d < st->nd; d++)
-			st->axis_has[d * st->maxlen +
-				     st->coord[p * st->nd + d]] |= pf[p] != 0;
-	for (int p = 0; p < st->npoints; p++) {
-		int all = 1;
+	/* A crossing: every coordinate's slice holds a free node. Rows
+	 * along the last axis, the others' coordinates counted along. */
+	_mm_axis_has(st);
+	has_last = st->axis_has + (size_t)last * st->maxlen;
+	for (int p = 0; p < st->npoints; p += st->len[last]) {
+		int outer = 1;
 
-		for (int d = 0; d < st->nd; d++)
-			all &= st->axis_has[d * st->maxlen +
-					    st->coord[p * st->nd + d]];
-		st->cand[n] = p;
-		n += all;
+		for (int d = 0; d < last; d++)
+			outer &= st->axis_has[d * st->maxlen + c[d]];
+		for (int x = 0; outer && x < st->len[last]; x++) {
+			st->cand[n] = p + x;
+			n += has_last[x];
+		}
+		for (int d = last - 1; d >= 0 && ++c[d] == st->len[d]; d--)
+			c[d] = 0;
 	}
 	return n;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_loc_mm_rank.c - how the Manhattan Median family chooses the
- * centres it evaluates (st_mm_rank.c): the ranking by L1 star keeps the
- * m least stars in order.
+ * centres it evaluates (st_mm_rank.c): the free counts per point and the
+ * candidate centres, on row-major grids, partly filled ones and nodes
+ * listed out of order; and the ranking by L1 star, which keeps the m
+ * least stars in order.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,157 @@
 #include <cmocka.h>
 
 #include "loc_test_mm.h"
+
+/*
+ * A grid of shape s with npp nodes a point and nnodes nodes: row-major,
+ * or with the nodes spread over the points' slots in a random order.
+ */
+static loc_grid_t *_grid(const tm_shape_t *s, int npp, int nnodes,
+			 bool shuffled, uint64_t *rs)
+{
+	loc_grid_t *rowmajor = tu_grid(s->ndims, s->dims, s->torus, npp);
+	int slots = loc_grid_npoints(rowmajor) * npp, *slot;
+	loc_shape_t shape = *loc_grid_shape(rowmajor);
+	loc_error_t err;
+	loc_grid_t *g = loc_grid_create(&shape, nnodes, &err);
+
+	assert_non_null(g);
+	if (!shuffled) {
+		loc_grid_destroy(rowmajor);
+		return g;
+	}
+	slot = malloc(sizeof(int) * slots);
+	assert_non_null(slot);
+	for (int i = 0; i < slots; i++)
+		slot[i] = i;
+	for (int i = slots - 1; i > 0; i--) {
+		int j = tu_below(rs, i + 1), t = slot[i];
+
+		slot[i] = slot[j];
+		slot[j] = t;
+	}
+	for (int v = 0; v < nnodes; v++) {
+		loc_coord_t c;
+
+		loc_grid_point_coord(rowmajor, slot[v] / npp, &c);
+		assert_int_equal(loc_grid_set_node_coord(g, v, &c, &err), 0);
+	}
+	assert_int_equal(loc_grid_finalize(g, &err), 0);
+	free(slot);
+	loc_grid_destroy(rowmajor);
+	return g;
+}
+
+/* A random free map over ctx's nodes, denser or sparser by round (sparse
+ * rounds leave whole slices empty); pf gets its counts per point. */
+static void _random_free(loc__ctx_t *ctx, uint8_t *free_map, int *pf,
+			 int np, int round, uint64_t *rs)
+{
+	int one_in = 8 * (1 + round % 4);
+
+	memset(pf, 0, sizeof(int) * np);
+	ctx->nfree = 0;
+	for (int v = 0; v < ctx->nnodes; v++) {
+		free_map[v] = tu_below(rs, one_in) == 0 ||
+			      (round % 4 == 3 && tu_below(rs, 2));
+		ctx->nfree += free_map[v];
+		pf[loc_grid_node_point(ctx->grid, v)] += free_map[v];
+	}
+}
+
+/* The candidates by definition, in point order, into want: genalg's
+ * hold a free node; mm's have one in their slice across every axis. */
+static int _want_candidates(const loc__mm_t *st, const int *pf, bool genalg,
+			    uint8_t *has, int *want)
+{
+	int nd = st->nd, n = 0;
+
+	memset(has, 0, (size_t)nd * st->maxlen);
+	for (int p = 0; p < st->npoints; p++)
+		for (int d = 0; d < nd; d++)
+			has[d * st->maxlen + st->coord[p * nd + d]] |=
+				pf[p] != 0;
+	for (int p = 0; p < st->npoints; p++) {
+		bool all = true;
+
+		for (int d = 0; d < nd; d++)
+			all &= has[d * st->maxlen + st->coord[p * nd + d]];
+		if (genalg ? pf[p] != 0 : all)
+			want[n++] = p;
+	}
+	return n;
+}
+
+/*
+ * The free counts per point (whatever point_free held before), their
+ * byte copy, and the candidates, on row-major grids, grids whose last
+ * slots have no node, and nodes spread over the slots out of order.
+ */
+static void test_candidates_match_brute_force(void **state)
+{
+	long short_lists[2] = { 0 }, rowmajor = 0, other = 0;
+
+	(void)state;
+	for (int sc = 0; sc < TM_NSHAPES; sc++) {
+		for (int form = 0; form < 6; form++) {
+			const tm_shape_t *s = &tm_shapes[sc];
+			uint64_t rs = 7 + sc * 31 + form;
+			int npp = 1 + form % 3, np = 1, nnodes;
+			loc_grid_t *g;
+			loc__mm_t *st;
+			uint8_t *free_map, *has;
+			int *pf, *want;
+
+			for (int d = 0; d < s->ndims; d++)
+				np *= s->dims[d];
+			nnodes = np * npp;
+			if (form >= 3)
+				nnodes -= tu_below(&rs, npp * 3);
+			g = _grid(s, npp, nnodes, form == 2 || form == 5, &rs);
+			st = tm_state(g);
+			rowmajor += st->rowmajor;
+			other += !st->rowmajor;
+			free_map = malloc(nnodes);
+			pf = malloc(sizeof(int) * np);
+			want = malloc(sizeof(int) * np);
+			has = malloc((size_t)s->ndims * st->maxlen);
+			assert_true(free_map && pf && want && has);
+			for (int round = 0; round < 16; round++) {
+				loc__ctx_t ctx = { .grid = g, .free = free_map,
+						   .nnodes = nnodes, .k = 1 };
+				bool genalg = round % 2;
+				int n, nw;
+
+				_random_free(&ctx, free_map, pf, np, round / 2,
+					     &rs);
+				memset(st->point_free, 0x55, sizeof(int) * np);
+				n = loc__mm_candidates(&ctx, st, genalg);
+				assert_memory_equal(st->point_free, pf,
+						    sizeof(int) * np);
+				assert_int_equal(st->point_free[np], 0);
+				for (int p = 0; st->pad && p < np; p++)
+					assert_int_equal(st->pf8[p], pf[p]);
+				nw = _want_candidates(st, pf, genalg, has,
+						      want);
+				assert_int_equal(n, nw);
+				assert_memory_equal(st->cand, want,
+						    sizeof(int) * nw);
+				short_lists[genalg] += nw < np;
+			}
+			loc__st_mm.fini(st);
+			loc_grid_destroy(g);
+			free(free_map);
+			free(pf);
+			free(want);
+			free(has);
+		}
+	}
+	print_message("lists short of every point: mm %ld, genalg %ld\n",
+		      short_lists[0], short_lists[1]);
+	print_message("row-major grids %ld, others %ld\n", rowmajor, other);
+	assert_true(short_lists[0] > 50 && short_lists[1] > 200);
+	assert_true(rowmajor > 20 && other > 10);
+}
 
 /* Candidate c's place before d's: lesser star, then candidate order. */
 static const int64_t *_star_of;
@@ -106,6 +259,7 @@ static void test_star_rank_keeps_least(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_candidates_match_brute_force),
 		cmocka_unit_test(test_star_rank_keeps_least),
 	};
 
