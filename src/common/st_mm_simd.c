@@ -105,32 +105,31 @@ int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
 			_mm512_i32gather_epi32(_mm512_loadu_si512(delta + i),
 					       at, 1),
 			byte);
+		__m512i len = _mm512_loadu_si512(l1 + i), take;
+		int all = _mm512_reduce_add_epi32(f);
 
-		if (_mm512_test_epi32_mask(f, f)) {
-			__m512i sum = _mm_running16(f), take;
-			int all;
-
-			take = _mm512_min_epi32(
-				f, _mm512_max_epi32(
-					   _mm512_sub_epi32(
-						   _mm512_set1_epi32(left),
-						   _mm512_sub_epi32(sum, f)),
-					   zero));
-			sum_l1 += _mm512_reduce_add_epi32(_mm512_mullo_epi32(
-				take, _mm512_loadu_si512(l1 + i)));
-			all = _mm_extract_epi32(
-				_mm512_extracti32x4_epi32(sum, 3), 3);
-			left = all < left ? left - all : 0;
-			if (!left) {
-				*star = sum_l1;
+		/* A step short of k takes all it finds: its sums need not
+		 * wait for the step before, so steps overlap. */
+		if (all < left) {
+			sum_l1 += _mm512_reduce_add_epi32(
+				_mm512_mullo_epi32(f, len));
+			left -= all;
+			lb = sum_l1 + (int64_t)left * l1[i + 15];
+			if (lb > bound) {
+				*star = lb;
 				return -1;
 			}
+			continue;
 		}
-		lb = sum_l1 + (int64_t)left * l1[i + 15];
-		if (lb > bound) {
-			*star = lb;
-			return -1;
-		}
+		take = _mm512_min_epi32(
+			f, _mm512_max_epi32(
+				   _mm512_sub_epi32(
+					   _mm512_set1_epi32(left),
+					   _mm512_sub_epi32(_mm_running16(f), f)),
+				   zero));
+		*star = sum_l1 + _mm512_reduce_add_epi32(
+					 _mm512_mullo_epi32(take, len));
+		return -1;
 	}
 	*need = left;
 	*star = sum_l1;
