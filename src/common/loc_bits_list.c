@@ -16,9 +16,9 @@
 #include <immintrin.h>
 
 /* Byte value -> the positions of its set bits, then zeros, for the AVX2
- * listing; and the bit positions of a word, 0 to 63, for VBMI2's. Filled
- * once at load. */
-static uint8_t byte_ones[256][8];
+ * listing (and the mm walk's packing of eight lanes); and the bit
+ * positions of a word, 0 to 63, for VBMI2's. Filled once at load. */
+uint8_t loc__byte_ones[256][8];
 static uint8_t word_bits[64] __attribute__((aligned(64)));
 
 __attribute__((constructor)) static void _fill_byte_ones(void)
@@ -26,7 +26,7 @@ __attribute__((constructor)) static void _fill_byte_ones(void)
 	for (int v = 0; v < 256; v++)
 		for (int b = 0, c = 0; b < 8; b++)
 			if (v >> b & 1)
-				byte_ones[v][c++] = (uint8_t)b;
+				loc__byte_ones[v][c++] = (uint8_t)b;
 	for (int b = 0; b < 64; b++)
 		word_bits[b] = (uint8_t)b;
 }
@@ -60,7 +60,7 @@ static int _ones_avx2(const uint64_t *bits, int w0, int w1, int *pos)
 		}
 		for (int q = 0; q < 8; q++) {
 			__m128i row = _mm_loadl_epi64(
-				(const __m128i *)byte_ones[bytes[q]]);
+				(const __m128i *)loc__byte_ones[bytes[q]]);
 
 			_mm256_storeu_si256(
 				(__m256i *)out,

@@ -107,6 +107,11 @@ int loc__bits_ones(const uint64_t *bits, int from, int to, int *pos, int max);
  * runs; loc__bits_ones() takes loc__simd_level()). */
 int loc__bits_ones_at(const uint64_t *bits, int from, int to, int *pos,
 		      int max, loc_simd_t level);
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Byte value -> the positions of its set bits, then zeros: the lane
+ * order that packs the chosen lanes of eight to the front. */
+extern uint8_t loc__byte_ones[256][8];
+#endif
 int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
 		   int max);
 int loc__bits_find(const uint64_t *bits, int from, int to, bool value);

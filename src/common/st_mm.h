@@ -206,6 +206,11 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
 			int64_t bound, int *need, int64_t *star);
 
+/* The same two eight offsets a step. Need LOC_SIMD_AVX2. */
+int loc__mm_walk_avx2(loc__mm_t *st, const uint8_t *at, loc__mm_walked_t *w);
+int loc__mm_star_avx2(const loc__mm_t *st, const uint8_t *at, int64_t bound,
+		      int *need, int64_t *star);
+
 /* Returns loc__mm_walk_cost() for at most MM_VECTOR_PAIRS points when
  * st->pairs32. Needs LOC_SIMD_AVX2. */
 int64_t loc__mm_walk_cost_avx2(const loc__mm_t *st);

@@ -150,7 +150,7 @@ static int _mm_budget(const loc__ctx_t *ctx, const loc__mm_t *st,
  * The L1 star of point: hops from it to its k nearest free nodes, or a
  * value > bound once the rest of the walk cannot bring it under bound.
  * Reads the padded copy when there is one (nd is then unused), sixteen
- * offsets a step with AVX-512.
+ * offsets a step with AVX-512, eight with AVX2.
  */
 static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 				  int64_t bound, const int nd)
@@ -165,11 +165,12 @@ static inline int64_t _mm_star_nd(const loc__mm_t *st, int point, int k,
 	else
 		loc__mm_tabs(st, point, tab);
 #if MM_VECTORS
-	if (at && st->simd >= LOC_SIMD_AVX512) {
+	if (at && st->simd >= LOC_SIMD_AVX512)
 		i = loc__mm_star_avx512(st, at, bound, &need, &star);
-		if (i < 0)
-			return star;
-	}
+	else if (at && st->simd >= LOC_SIMD_AVX2)
+		i = loc__mm_star_avx2(st, at, bound, &need, &star);
+	if (i < 0)
+		return star;
 #endif
 	for (; i < st->noff; i++) {
 		int f, take;

@@ -2,9 +2,9 @@
 /*
  * st_mm_simd.c - the Manhattan Median family's vector paths (seed 003,
  * Bender et al., WADS 2005), chosen at run time by st->simd: the walk
- * over the padded copy sixteen offsets a step with AVX-512 (and the L1
- * star that ranks centres, a walk too), and the pairwise total of a
- * small walked set with AVX2. At k = 8 mm walks
+ * over the padded copy sixteen offsets a step with AVX-512, eight with
+ * AVX2 (and the L1 star that ranks centres, a walk too), and the
+ * pairwise total of a small walked set with AVX2. At k = 8 mm walks
  * from every candidate centre (most of a half-free machine's points)
  * and sums each set: these two loops were most of its decision.
  */
@@ -129,6 +129,128 @@ int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
 				   zero));
 		*star = sum_l1 + _mm512_reduce_add_epi32(
 					 _mm512_mullo_epi32(take, len));
+		return -1;
+	}
+	*need = left;
+	*star = sum_l1;
+	return i;
+}
+
+/* The lanes' running total of f (eight lanes): three shifts, each a
+ * half swap and a byte align across the two halves. */
+__attribute__((target("avx2"))) static inline __m256i
+_mm_running8(__m256i f)
+{
+	__m256i low = _mm256_permute2x128_si256(f, f, 0x08); /* 0, f.lo */
+	__m256i sum = _mm256_add_epi32(f, _mm256_alignr_epi8(f, low, 12));
+
+	low = _mm256_permute2x128_si256(sum, sum, 0x08);
+	sum = _mm256_add_epi32(sum, _mm256_alignr_epi8(sum, low, 8));
+	return _mm256_add_epi32(sum, _mm256_permute2x128_si256(sum, sum,
+								0x08));
+}
+
+/* The sum of the eight lanes. */
+__attribute__((target("avx2"))) static inline int _mm_sum8(__m256i v)
+{
+	__m128i s = _mm_add_epi32(_mm256_castsi256_si128(v),
+				  _mm256_extracti128_si256(v, 1));
+
+	s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+	s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+	return _mm_cvtsi128_si32(s);
+}
+
+/* Eight free counts of the padded copy from at, offsets i to i + 7. */
+__attribute__((target("avx2"))) static inline __m256i
+_mm_gather8(const loc__mm_t *st, const uint8_t *at, int i)
+{
+	return _mm256_and_si256(
+		_mm256_i32gather_epi32(
+			(const int *)at,
+			_mm256_loadu_si256((const __m256i *)(st->pad_delta + i)),
+			1),
+		_mm256_set1_epi32(0xff));
+}
+
+/*
+ * loc__mm_walk_avx512() eight offsets a step, for CPUs with AVX2 only:
+ * the points that gave nodes are packed to the front by a permute from
+ * loc__byte_ones, there being no compress.
+ */
+__attribute__((target("avx2,popcnt")))
+int loc__mm_walk_avx2(loc__mm_t *st, const uint8_t *at, loc__mm_walked_t *w)
+{
+	const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+	const __m256i zero = _mm256_setzero_si256();
+	int need = w->need, n = w->n, last = w->last, i = 0;
+
+	for (; i + 8 <= st->noff && need; i += 8) {
+		__m256i f = _mm_gather8(st, at, i), sum, take, pack;
+		int got, all;
+
+		if (_mm256_testz_si256(f, f))
+			continue;
+		sum = _mm_running8(f);
+		take = _mm256_min_epi32(
+			f, _mm256_max_epi32(
+				   _mm256_sub_epi32(_mm256_set1_epi32(need),
+						    _mm256_sub_epi32(sum, f)),
+				   zero));
+		got = _mm256_movemask_ps(
+			_mm256_castsi256_ps(_mm256_cmpgt_epi32(take, zero)));
+		pack = _mm256_cvtepu8_epi32(
+			_mm_loadl_epi64((const __m128i *)loc__byte_ones[got]));
+		_mm256_storeu_si256(
+			(__m256i *)(st->ent_off + n),
+			_mm256_permutevar8x32_epi32(
+				_mm256_add_epi32(lane, _mm256_set1_epi32(i)),
+				pack));
+		_mm256_storeu_si256((__m256i *)(st->ent_take + n),
+				    _mm256_permutevar8x32_epi32(take, pack));
+		n += __builtin_popcount(got);
+		last = got ? i + 31 - __builtin_clz(got) : last;
+		all = _mm256_extract_epi32(sum, 7);
+		need = all < need ? need - all : 0;
+	}
+	w->need = need;
+	w->n = n;
+	w->last = last;
+	return i;
+}
+
+/* loc__mm_star_avx512() eight offsets a step, for CPUs with AVX2 only. */
+__attribute__((target("avx2")))
+int loc__mm_star_avx2(const loc__mm_t *st, const uint8_t *at, int64_t bound,
+		      int *need, int64_t *star)
+{
+	const int *l1 = st->off_l1;
+	const __m256i zero = _mm256_setzero_si256();
+	int left = *need, i = 0;
+	int64_t sum_l1 = *star, lb;
+
+	for (; i + 8 <= st->noff; i += 8) {
+		__m256i f = _mm_gather8(st, at, i), take;
+		__m256i len = _mm256_loadu_si256((const __m256i *)(l1 + i));
+		int all = _mm_sum8(f);
+
+		if (all < left) {
+			sum_l1 += _mm_sum8(_mm256_mullo_epi32(f, len));
+			left -= all;
+			lb = sum_l1 + (int64_t)left * l1[i + 7];
+			if (lb > bound) {
+				*star = lb;
+				return -1;
+			}
+			continue;
+		}
+		take = _mm256_min_epi32(
+			f, _mm256_max_epi32(
+				   _mm256_sub_epi32(
+					   _mm256_set1_epi32(left),
+					   _mm256_sub_epi32(_mm_running8(f), f)),
+				   zero));
+		*star = sum_l1 + _mm_sum8(_mm256_mullo_epi32(take, len));
 		return -1;
 	}
 	*need = left;

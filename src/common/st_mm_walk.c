@@ -245,7 +245,8 @@ static inline void _mm_step(loc__mm_walked_t *restrict w,
 /*
  * Walks the offsets from point until k free nodes are found, recording
  * the points used (ent_*) and the last L1 radius. With the padded copy a
- * walked point is one add away (sixteen at a time with AVX-512); without
+ * walked point is one add away (sixteen at a time with AVX-512, eight
+ * with AVX2); without
  * it (large counts, or a copy too large) nd is a constant in each caller
  * so the axis loop unrolls.
  */
@@ -265,6 +266,8 @@ static inline void _mm_walk_nd(loc__mm_t *st, int point, int k,
 #if MM_VECTORS
 		if (st->simd >= LOC_SIMD_AVX512)
 			i = loc__mm_walk_avx512(st, at, &w);
+		else if (st->simd >= LOC_SIMD_AVX2)
+			i = loc__mm_walk_avx2(st, at, &w);
 #endif
 		for (; i < noff && w.need; i++)
 			_mm_step(&w, ent_off, ent_take, i,
