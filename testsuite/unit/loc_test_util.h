@@ -30,23 +30,66 @@ static inline int tu_below(uint64_t *s, int n)
 	return (int)(tu_rand(s) % (uint64_t)n);
 }
 
-/* Makes a grid; asserts success. dims has ndims entries. */
-static inline loc_grid_t *tu_grid(int ndims, const int *dims, bool torus,
-				  int npp)
+/*
+ * A grid of ndims dims with npp nodes a point and nnodes nodes (at most
+ * the points times npp): row-major, or, when shuffled, the points dealt
+ * to the nodes in a random order (node v on the v % points-th of them).
+ * Asserts success.
+ */
+static inline loc_grid_t *tu_grid_dealt(int ndims, const int *dims,
+					bool torus, int npp, int nnodes,
+					bool shuffled, uint64_t *rng)
 {
 	loc_shape_t shape = { .ndims = ndims, .nodes_per_point = npp };
 	loc_error_t err;
 	loc_grid_t *g;
-	int n = npp;
+	int np = 1, *perm;
 
 	for (int d = 0; d < ndims; d++) {
 		shape.dims[d] = dims[d];
 		shape.torus[d] = torus;
-		n *= dims[d];
+		np *= dims[d];
 	}
-	g = loc_grid_create(&shape, n, &err);
+	g = loc_grid_create(&shape, nnodes, &err);
 	assert_non_null(g);
+	if (!shuffled)
+		return g;
+	perm = malloc(sizeof(int) * np);
+	assert_non_null(perm);
+	for (int p = 0; p < np; p++)
+		perm[p] = p;
+	for (int p = np - 1; p > 0; p--) {
+		int j = tu_below(rng, p + 1), t = perm[p];
+
+		perm[p] = perm[j];
+		perm[j] = t;
+	}
+	for (int v = 0; v < nnodes; v++) {
+		loc_coord_t c;
+		int p = perm[v % np];
+
+		memset(&c, 0, sizeof(c));
+		for (int d = ndims - 1; d >= 0; d--) {
+			c.c[d] = p % dims[d];
+			p /= dims[d];
+		}
+		assert_int_equal(loc_grid_set_node_coord(g, v, &c, &err), 0);
+	}
+	assert_int_equal(loc_grid_finalize(g, &err), 0);
+	free(perm);
 	return g;
+}
+
+/* Makes a row-major grid, every place a node; asserts success. dims has
+ * ndims entries. */
+static inline loc_grid_t *tu_grid(int ndims, const int *dims, bool torus,
+				  int npp)
+{
+	int n = npp;
+
+	for (int d = 0; d < ndims; d++)
+		n *= dims[d];
+	return tu_grid_dealt(ndims, dims, torus, npp, n, false, NULL);
 }
 
 /*

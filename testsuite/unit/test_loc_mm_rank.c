@@ -16,46 +16,6 @@
 
 #include "loc_test_mm.h"
 
-/*
- * A grid of shape s with npp nodes a point and nnodes nodes: row-major,
- * or with the nodes spread over the points' slots in a random order.
- */
-static loc_grid_t *_grid(const tm_shape_t *s, int npp, int nnodes,
-			 bool shuffled, uint64_t *rs)
-{
-	loc_grid_t *rowmajor = tu_grid(s->ndims, s->dims, s->torus, npp);
-	int slots = loc_grid_npoints(rowmajor) * npp, *slot;
-	loc_shape_t shape = *loc_grid_shape(rowmajor);
-	loc_error_t err;
-	loc_grid_t *g = loc_grid_create(&shape, nnodes, &err);
-
-	assert_non_null(g);
-	if (!shuffled) {
-		loc_grid_destroy(rowmajor);
-		return g;
-	}
-	slot = malloc(sizeof(int) * slots);
-	assert_non_null(slot);
-	for (int i = 0; i < slots; i++)
-		slot[i] = i;
-	for (int i = slots - 1; i > 0; i--) {
-		int j = tu_below(rs, i + 1), t = slot[i];
-
-		slot[i] = slot[j];
-		slot[j] = t;
-	}
-	for (int v = 0; v < nnodes; v++) {
-		loc_coord_t c;
-
-		loc_grid_point_coord(rowmajor, slot[v] / npp, &c);
-		assert_int_equal(loc_grid_set_node_coord(g, v, &c, &err), 0);
-	}
-	assert_int_equal(loc_grid_finalize(g, &err), 0);
-	free(slot);
-	loc_grid_destroy(rowmajor);
-	return g;
-}
-
 /* A random free map over ctx's nodes, denser or sparser by round (sparse
  * rounds leave whole slices empty); pf gets its counts per point. */
 static void _random_free(loc__ctx_t *ctx, uint8_t *free_map, int *pf,
@@ -121,7 +81,8 @@ static void test_candidates_match_brute_force(void **state)
 			nnodes = np * npp;
 			if (form >= 3)
 				nnodes -= tu_below(&rs, npp * 3);
-			g = _grid(s, npp, nnodes, form == 2 || form == 5, &rs);
+			g = tu_grid_dealt(s->ndims, s->dims, s->torus, npp,
+					  nnodes, form == 2 || form == 5, &rs);
 			st = tm_state(g);
 			rowmajor += st->rowmajor;
 			other += !st->rowmajor;

@@ -51,45 +51,13 @@ static const shape_case_t shapes[] = {
 static loc_grid_t *make_grid(const shape_case_t *sc, int npp, bool shuffle,
 			     bool partial, uint64_t *rng)
 {
-	loc_shape_t shape = { .ndims = sc->ndims, .nodes_per_point = npp };
-	loc_error_t err;
-	loc_grid_t *g;
-	int np = 1, n, *perm;
+	int np = 1, n;
 
-	for (int d = 0; d < sc->ndims; d++) {
-		shape.dims[d] = sc->dims[d];
-		shape.torus[d] = sc->torus;
+	for (int d = 0; d < sc->ndims; d++)
 		np *= sc->dims[d];
-	}
 	n = np * npp - (partial ? 1 + tu_below(rng, np * npp / 2) : 0);
-	g = loc_grid_create(&shape, n, &err);
-	assert_non_null(g);
-	if (!shuffle)
-		return g;
-	perm = malloc(sizeof(int) * np);
-	assert_non_null(perm);
-	for (int p = 0; p < np; p++)
-		perm[p] = p;
-	for (int p = np - 1; p > 0; p--) {
-		int j = tu_below(rng, p + 1), t = perm[p];
-
-		perm[p] = perm[j];
-		perm[j] = t;
-	}
-	for (int v = 0; v < n; v++) {
-		loc_coord_t c;
-		int p = perm[v % np];
-
-		memset(&c, 0, sizeof(c));
-		for (int d = sc->ndims - 1; d >= 0; d--) {
-			c.c[d] = p % sc->dims[d];
-			p /= sc->dims[d];
-		}
-		assert_int_equal(loc_grid_set_node_coord(g, v, &c, &err), 0);
-	}
-	assert_int_equal(loc_grid_finalize(g, &err), 0);
-	free(perm);
-	return g;
+	return tu_grid_dealt(sc->ndims, sc->dims, sc->torus, npp, n, shuffle,
+			     rng);
 }
 
 static loc_alloc_t *make_alloc(const loc_grid_t *g, loc_strategy_kind_t kind,
