@@ -107,11 +107,6 @@ int loc__bits_ones(const uint64_t *bits, int from, int to, int *pos, int max);
  * runs; loc__bits_ones() takes loc__simd_level()). */
 int loc__bits_ones_at(const uint64_t *bits, int from, int to, int *pos,
 		      int max, loc_simd_t level);
-#if defined(__x86_64__) && defined(__GNUC__)
-/* Byte value -> the positions of its set bits, then zeros: the lane
- * order that packs the chosen lanes of eight to the front. */
-extern uint8_t loc__byte_ones[256][8];
-#endif
 int loc__bits_runs(const uint64_t *bits, int from, int to, int len, int *iv,
 		   int max);
 int loc__bits_find(const uint64_t *bits, int from, int to, bool value);
@@ -132,6 +127,12 @@ int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
 int loc__bits_of_marks(const uint8_t *marks, uint8_t mark,
 		       const uint8_t *free, int n, uint64_t *bits,
 		       loc_simd_t level);
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Byte value -> the positions of its set bits, then zeros (in
+ * loc_bits_list.c, filled at load): the lane order that packs the chosen
+ * lanes of eight to the front. */
+extern uint8_t loc__byte_ones[256][8];
+#endif
 
 /*
  * The free intervals of at least len ranks (maximal runs of free ranks),
