@@ -50,7 +50,7 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 			_mm512_i32gather_epi32(_mm512_loadu_si512(delta + i),
 					       at, 1),
 			byte);
-		__m512i sum, take;
+		__m512i take = f;
 		__mmask16 got;
 		int all;
 
@@ -58,12 +58,16 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 		 * region) cost the gather only. */
 		if (!_mm512_test_epi32_mask(f, f))
 			continue;
-		sum = _mm_running16(f);
-		take = _mm512_min_epi32(
-			f, _mm512_max_epi32(
-				   _mm512_sub_epi32(_mm512_set1_epi32(need),
-						    _mm512_sub_epi32(sum, f)),
-				   zero));
+		/* A step short of k takes all it finds: no running total. */
+		all = _mm512_reduce_add_epi32(f);
+		if (all >= need)
+			take = _mm512_min_epi32(
+				f, _mm512_max_epi32(
+					   _mm512_sub_epi32(
+						   _mm512_set1_epi32(need),
+						   _mm512_sub_epi32(
+							   _mm_running16(f), f)),
+					   zero));
 		got = _mm512_test_epi32_mask(take, take);
 		_mm512_storeu_si512(
 			st->ent_off + n,
@@ -74,7 +78,6 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 				    _mm512_maskz_compress_epi32(got, take));
 		n += __builtin_popcount(got);
 		last = got ? i + 31 - __builtin_clz(got) : last;
-		all = _mm_extract_epi32(_mm512_extracti32x4_epi32(sum, 3), 3);
 		need = all < need ? need - all : 0;
 	}
 	w->need = need;
@@ -186,17 +189,21 @@ int loc__mm_walk_avx2(loc__mm_t *st, const uint8_t *at, loc__mm_walked_t *w)
 	int need = w->need, n = w->n, last = w->last, i = 0;
 
 	for (; i + 8 <= st->noff && need; i += 8) {
-		__m256i f = _mm_gather8(st, at, i), sum, take, pack;
+		__m256i f = _mm_gather8(st, at, i), take = f, pack;
 		int got, all;
 
 		if (_mm256_testz_si256(f, f))
 			continue;
-		sum = _mm_running8(f);
-		take = _mm256_min_epi32(
-			f, _mm256_max_epi32(
-				   _mm256_sub_epi32(_mm256_set1_epi32(need),
-						    _mm256_sub_epi32(sum, f)),
-				   zero));
+		/* A step short of k takes all it finds: no running total. */
+		all = _mm_sum8(f);
+		if (all >= need)
+			take = _mm256_min_epi32(
+				f, _mm256_max_epi32(
+					   _mm256_sub_epi32(
+						   _mm256_set1_epi32(need),
+						   _mm256_sub_epi32(
+							   _mm_running8(f), f)),
+					   zero));
 		got = _mm256_movemask_ps(
 			_mm256_castsi256_ps(_mm256_cmpgt_epi32(take, zero)));
 		pack = _mm256_cvtepu8_epi32(
@@ -210,7 +217,6 @@ int loc__mm_walk_avx2(loc__mm_t *st, const uint8_t *at, loc__mm_walked_t *w)
 				    _mm256_permutevar8x32_epi32(take, pack));
 		n += __builtin_popcount(got);
 		last = got ? i + 31 - __builtin_clz(got) : last;
-		all = _mm256_extract_epi32(sum, 7);
 		need = all < need ? need - all : 0;
 	}
 	w->need = need;
