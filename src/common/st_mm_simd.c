@@ -25,6 +25,18 @@ _mm_running16(__m512i f)
 	return _mm512_add_epi32(sum, _mm512_alignr_epi32(sum, zero, 8));
 }
 
+/* What each lane takes when need nodes are left before the step: its
+ * count, up to what the lanes before it leave. */
+__attribute__((target("avx512f"))) static inline __m512i
+_mm_takes16(__m512i f, int need)
+{
+	return _mm512_min_epi32(
+		f, _mm512_max_epi32(
+			   _mm512_sub_epi32(_mm512_set1_epi32(need),
+					    _mm512_sub_epi32(_mm_running16(f), f)),
+			   _mm512_setzero_si512()));
+}
+
 /*
  * The padded walk of st_mm_walk.c, sixteen offsets a step: gather their
  * free counts (a 4-byte read from each byte: the copy has MM_PAD_SLACK
@@ -42,7 +54,6 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 	const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
 					       10, 11, 12, 13, 14, 15);
 	const __m512i byte = _mm512_set1_epi32(0xff);
-	const __m512i zero = _mm512_setzero_si512();
 	int need = w->need, n = w->n, last = w->last, i = 0;
 
 	for (; i + 16 <= st->noff && need; i += 16) {
@@ -61,13 +72,7 @@ int loc__mm_walk_avx512(loc__mm_t *st, const uint8_t *at,
 		/* A step short of k takes all it finds: no running total. */
 		all = _mm512_reduce_add_epi32(f);
 		if (all >= need)
-			take = _mm512_min_epi32(
-				f, _mm512_max_epi32(
-					   _mm512_sub_epi32(
-						   _mm512_set1_epi32(need),
-						   _mm512_sub_epi32(
-							   _mm_running16(f), f)),
-					   zero));
+			take = _mm_takes16(f, need);
 		got = _mm512_test_epi32_mask(take, take);
 		_mm512_storeu_si512(
 			st->ent_off + n,
@@ -99,7 +104,6 @@ int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
 {
 	const int *delta = st->pad_delta, *l1 = st->off_l1;
 	const __m512i byte = _mm512_set1_epi32(0xff);
-	const __m512i zero = _mm512_setzero_si512();
 	int left = *need, i = 0;
 	int64_t sum_l1 = *star, lb;
 
@@ -108,7 +112,7 @@ int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
 			_mm512_i32gather_epi32(_mm512_loadu_si512(delta + i),
 					       at, 1),
 			byte);
-		__m512i len = _mm512_loadu_si512(l1 + i), take;
+		__m512i len = _mm512_loadu_si512(l1 + i);
 		int all = _mm512_reduce_add_epi32(f);
 
 		/* A step short of k takes all it finds: its sums need not
@@ -124,14 +128,8 @@ int loc__mm_star_avx512(const loc__mm_t *st, const uint8_t *at,
 			}
 			continue;
 		}
-		take = _mm512_min_epi32(
-			f, _mm512_max_epi32(
-				   _mm512_sub_epi32(
-					   _mm512_set1_epi32(left),
-					   _mm512_sub_epi32(_mm_running16(f), f)),
-				   zero));
-		*star = sum_l1 + _mm512_reduce_add_epi32(
-					 _mm512_mullo_epi32(take, len));
+		*star = sum_l1 + _mm512_reduce_add_epi32(_mm512_mullo_epi32(
+					 _mm_takes16(f, left), len));
 		return -1;
 	}
 	*need = left;
@@ -151,6 +149,17 @@ _mm_running8(__m256i f)
 	sum = _mm256_add_epi32(sum, _mm256_alignr_epi8(sum, low, 8));
 	return _mm256_add_epi32(sum, _mm256_permute2x128_si256(sum, sum,
 								0x08));
+}
+
+/* _mm_takes16() for eight lanes. */
+__attribute__((target("avx2"))) static inline __m256i
+_mm_takes8(__m256i f, int need)
+{
+	return _mm256_min_epi32(
+		f, _mm256_max_epi32(
+			   _mm256_sub_epi32(_mm256_set1_epi32(need),
+					    _mm256_sub_epi32(_mm_running8(f), f)),
+			   _mm256_setzero_si256()));
 }
 
 /* The sum of the eight lanes. */
@@ -197,13 +206,7 @@ int loc__mm_walk_avx2(loc__mm_t *st, const uint8_t *at, loc__mm_walked_t *w)
 		/* A step short of k takes all it finds: no running total. */
 		all = _mm_sum8(f);
 		if (all >= need)
-			take = _mm256_min_epi32(
-				f, _mm256_max_epi32(
-					   _mm256_sub_epi32(
-						   _mm256_set1_epi32(need),
-						   _mm256_sub_epi32(
-							   _mm_running8(f), f)),
-					   zero));
+			take = _mm_takes8(f, need);
 		got = _mm256_movemask_ps(
 			_mm256_castsi256_ps(_mm256_cmpgt_epi32(take, zero)));
 		pack = _mm256_cvtepu8_epi32(
@@ -231,12 +234,11 @@ int loc__mm_star_avx2(const loc__mm_t *st, const uint8_t *at, int64_t bound,
 		      int *need, int64_t *star)
 {
 	const int *l1 = st->off_l1;
-	const __m256i zero = _mm256_setzero_si256();
 	int left = *need, i = 0;
 	int64_t sum_l1 = *star, lb;
 
 	for (; i + 8 <= st->noff; i += 8) {
-		__m256i f = _mm_gather8(st, at, i), take;
+		__m256i f = _mm_gather8(st, at, i);
 		__m256i len = _mm256_loadu_si256((const __m256i *)(l1 + i));
 		int all = _mm_sum8(f);
 
@@ -250,13 +252,8 @@ int loc__mm_star_avx2(const loc__mm_t *st, const uint8_t *at, int64_t bound,
 			}
 			continue;
 		}
-		take = _mm256_min_epi32(
-			f, _mm256_max_epi32(
-				   _mm256_sub_epi32(
-					   _mm256_set1_epi32(left),
-					   _mm256_sub_epi32(_mm_running8(f), f)),
-				   zero));
-		*star = sum_l1 + _mm_sum8(_mm256_mullo_epi32(take, len));
+		*star = sum_l1 +
+			_mm_sum8(_mm256_mullo_epi32(_mm_takes8(f, left), len));
 		return -1;
 	}
 	*need = left;
