@@ -19,6 +19,7 @@ struct loc_curve {
 	loc_curve_kind_t kind;
 	int *order; /* rank -> node */
 	int *ranks; /* node -> rank */
+	uint16_t *ranks16; /* the same in 16 bits, up to 65,536 nodes */
 };
 
 static const char *const _curve_names[LOC_CURVE_COUNT] = {
@@ -135,6 +136,13 @@ loc_curve_t *loc_curve_create(const loc_grid_t *grid, loc_curve_kind_t kind,
 		}
 	}
 	free(porder);
+	if (r == n && n <= 65536) {
+		c->ranks16 = malloc(sizeof(uint16_t) * n);
+		if (!c->ranks16)
+			goto nomem;
+		for (int v = 0; v < n; v++)
+			c->ranks16[v] = (uint16_t)c->ranks[v];
+	}
 	if (r != n) {
 		/* The grid was not finalized after coordinate overrides. */
 		loc_error_set(err, LOC_EINVAL, NULL, 0,
@@ -158,6 +166,7 @@ void loc_curve_destroy(loc_curve_t *curve)
 		return;
 	free(curve->order);
 	free(curve->ranks);
+	free(curve->ranks16);
 	free(curve);
 }
 
@@ -189,6 +198,11 @@ const int *loc_curve_order(const loc_curve_t *curve)
 const int *loc_curve_ranks(const loc_curve_t *curve)
 {
 	return curve->ranks;
+}
+
+const uint16_t *loc_curve_ranks16(const loc_curve_t *curve)
+{
+	return curve->ranks16;
 }
 
 double loc_curve_quality(const loc_grid_t *grid, const int *point_order,

@@ -51,6 +51,9 @@ int loc_curve_node(const loc_curve_t *curve, int rank);
 /* Returns borrowed arrays: rank->node and node->rank, each nnodes long. */
 const int *loc_curve_order(const loc_curve_t *curve);
 const int *loc_curve_ranks(const loc_curve_t *curve);
+/* node->rank in 16 bits (half the bytes for a pass over every node), or
+ * NULL past 65,536 nodes. */
+const uint16_t *loc_curve_ranks16(const loc_curve_t *curve);
 
 /*
  * Computes the point order of kind over the whole grid (every point,

@@ -228,6 +228,34 @@ int loc__offer_ranks(loc__ctx_t *ctx, const int *ranks, int len, int start,
 	return _keep_offer(a, NULL, k, seq, cost);
 }
 
+int loc__offer_window(loc__ctx_t *ctx, const int *ranks, int len, int start,
+		      int *buf, double cost)
+{
+	loc_alloc_t *a = ctx->alloc;
+	int n = a->nnodes, k = ctx->k, last, lo, hi, width, seq;
+
+	const uint16_t *rank16 = loc_curve_ranks16(a->curve);
+	loc_simd_t level = loc__simd_level();
+
+	if (a->keep != 1 || a->nmust || (int64_t)k * OFFER_BITS_RATIO < n ||
+	    !rank16 || level < LOC_SIMD_AVX2 || start < 0 || start >= len ||
+	    k < 1 || k > len || len > n || (!ranks && len != n))
+		return loc__offer_ranks(ctx, ranks, len, start, buf, cost);
+	last = len - start <= k - 1 ? start + k - 1 - len : start + k - 1;
+	lo = ranks ? ranks[start] : start;
+	hi = ranks ? ranks[last] : last;
+	if (lo < 0 || lo >= n || hi < 0 || hi >= n)
+		return LOC_EINVAL;
+	width = hi >= lo ? hi - lo + 1 : hi - lo + 1 + n;
+	seq = a->nseq++;
+	a->bits_seq = -1;
+	if (loc__bits_of_rank_range(rank16, lo, width, a->free, n,
+				    a->sortbits, level) != k)
+		return LOC_EINVAL;
+	a->bits_seq = seq;
+	return _keep_offer(a, NULL, k, seq, cost);
+}
+
 double loc__offer_bound(const loc__ctx_t *ctx)
 {
 	const loc_alloc_t *a = ctx->alloc;

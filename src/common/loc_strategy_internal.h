@@ -58,6 +58,18 @@ int loc__offer_ranks(loc__ctx_t *ctx, const int *ranks, int len, int start,
 		     int *buf, double cost);
 
 /*
+ * As loc__offer_ranks() for a window of consecutive free ranks: every
+ * free rank from the window's first to its last (wrapping past the node
+ * count) is one of its k, as when ranks lists all free ranks ascending
+ * (or every rank is free, ranks NULL). Large offers that will be answered
+ * from their node bitmap are then checked and marked in one pass over the
+ * nodes' ranks (loc__bits_of_rank_range()): the free nodes in that range
+ * must number k, else LOC_EINVAL.
+ */
+int loc__offer_window(loc__ctx_t *ctx, const int *ranks, int len, int start,
+		      int *buf, double cost);
+
+/*
  * Returns the cost an offer needs to beat to be kept (+inf before the
  * first offer): lets a strategy skip building hopeless placements.
  */
@@ -127,6 +139,17 @@ int loc__bits_rfind(const uint64_t *bits, int from, int to, bool value);
 int loc__bits_of_marks(const uint8_t *marks, uint8_t mark,
 		       const uint8_t *free, int n, uint64_t *bits,
 		       loc_simd_t level);
+/*
+ * Sets bit v of bits (as above) when free[v] and rank[v] lies in the len
+ * ranks from lo, wrapping past n (0 <= lo < n, 0 < len <= n <= 65,536;
+ * rank[] a permutation of [0, n), as loc_curve_ranks16()): a window of
+ * consecutive free ranks as a node bitmap, in one vector pass over the
+ * nodes instead of a step per member. Returns how many are set, or -1
+ * having done nothing when level is below AVX2.
+ */
+int loc__bits_of_rank_range(const uint16_t *rank, int lo, int len,
+			    const uint8_t *free, int n, uint64_t *bits,
+			    loc_simd_t level);
 #if defined(__x86_64__) && defined(__GNUC__)
 /* Byte value -> the positions of its set bits, then zeros (in
  * loc_bits_list.c, filled at load): the lane order that packs the chosen

@@ -322,16 +322,16 @@ static int _offer_all(fit_t *f, const int *frank, int m, int *pick)
 		if (!((double)f->cost[c] < loc__offer_bound(ctx)))
 			continue;
 		if (frank) {
-			rc = loc__offer_ranks(ctx, frank, m, f->cand[c], pick,
-					      (double)f->cost[c]);
+			rc = loc__offer_window(ctx, frank, m, f->cand[c], pick,
+					       (double)f->cost[c]);
 		} else {
 			int i = f->cand[c] / 2;
 			int s = _ist(f, i) +
 				(f->cand[c] % 2 ? _ilen(f, i) - f->k : 0);
 
-			rc = loc__offer_ranks(ctx, NULL, f->n,
-					      s < f->n ? s : s - f->n, pick,
-					      (double)f->cost[c]);
+			rc = loc__offer_window(ctx, NULL, f->n,
+					       s < f->n ? s : s - f->n, pick,
+					       (double)f->cost[c]);
 		}
 		if (rc)
 			return rc;

@@ -29,7 +29,7 @@ static int _freelist_select(loc__ctx_t *ctx)
 	if (bits) {
 		if (loc__bits_ones(bits, 0, ctx->nnodes, pick, k) < k)
 			return LOC_ENOFIT;
-		return loc__offer_ranks(ctx, pick, k, 0, pick, 0.0);
+		return loc__offer_window(ctx, pick, k, 0, pick, 0.0);
 	}
 	for (int r = 0; r < ctx->nnodes && n < k; r++) {
 		pick[n] = order[r];

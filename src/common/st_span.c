@@ -379,7 +379,7 @@ static int _span_select(loc__ctx_t *ctx)
 	if (s.k == m) {
 		/* Every free node: one set, nothing to choose. */
 		loc__bits_ones(loc__rank_bits(ctx), 0, n, pick, m);
-		return loc__offer_ranks(ctx, pick, m, 0, pick, 0.0);
+		return loc__offer_window(ctx, pick, m, 0, pick, 0.0);
 	}
 	if (s.k == 1) {
 		/* Every window of one node totals 0: the first free ranks
@@ -407,8 +407,8 @@ static int _span_select(loc__ctx_t *ctx)
 
 			if (!((double)total < loc__offer_bound(ctx)))
 				return 0;
-			return loc__offer_ranks(ctx, NULL, n, iv[0], pick,
-						(double)total);
+			return loc__offer_window(ctx, NULL, n, iv[0], pick,
+						 (double)total);
 		}
 	}
 	loc__bits_ones(loc__rank_bits(ctx), 0, n, frank, m);
@@ -424,8 +424,8 @@ static int _span_select(loc__ctx_t *ctx)
 
 		if (!((double)s.cost[w] < loc__offer_bound(ctx)))
 			continue;
-		rc = loc__offer_ranks(ctx, frank, m, s.win[w], pick,
-				      (double)s.cost[w]);
+		rc = loc__offer_window(ctx, frank, m, s.win[w], pick,
+				       (double)s.cost[w]);
 		if (rc)
 			return rc;
 	}

@@ -3,9 +3,8 @@
  * test_loc_alloc.c - invariants every strategy must keep, checked through
  * the public allocator API on thousands of random fragmented states:
  * exactly k distinct candidates, determinism, required nodes honoured,
- * contiguous results connected, clear refusals; and the count of the
- * marks a large answer is checked and read back through, at every
- * vector level this CPU runs.
+ * contiguous results connected, clear refusals. The offers strategies
+ * make to it are tested in test_loc_offer.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +16,6 @@
 
 #include "loc_test_util.h"
 #include "loc_strategy.h"
-#include "loc_strategy_internal.h"
 
 typedef struct shape_case {
 	int ndims;
@@ -321,197 +319,6 @@ static void test_bad_policy_is_rejected(void **state)
 	loc_grid_destroy(g);
 }
 
-/* Bit v set exactly where byte v holds the mark and the node is free,
- * and their count, on sizes around the 64-byte step, with bytes one off
- * the mark and marks at the signed-compare edges. */
-static void test_marks_read_back_at_every_level(void **state)
-{
-	enum { MAXN = 4200 };
-	static uint8_t marks[MAXN], fr[MAXN];
-	static uint64_t bits[LOC__BITS_WORDS(MAXN)];
-	static const uint8_t near[] = { 0, 1, 0x7f, 0x80, 0x81, 0xfe, 0xff };
-	uint64_t s = 3;
-	int checked = 0;
-
-	(void)state;
-	for (int round = 0; round < 300; round++) {
-		int n = round < 140 ? 1 + round : 1 + tu_below(&s, MAXN);
-		uint8_t mark = near[tu_below(&s, 7)];
-		int want = 0;
-
-		for (int v = 0; v < n; v++) {
-			marks[v] = tu_below(&s, 3) ? mark :
-				   (uint8_t)(mark + (tu_below(&s, 2) ? 1 : -1));
-			fr[v] = tu_below(&s, 5) != 0;
-			want += marks[v] == mark && fr[v];
-		}
-		for (int lv = LOC_SIMD_NONE; lv <= (int)loc__simd_level();
-		     lv++) {
-			memset(bits, 0xa5, sizeof(bits));
-			assert_int_equal(loc__bits_of_marks(marks, mark, fr, n,
-							    bits,
-							    (loc_simd_t)lv),
-					 want);
-			for (int v = 0; v < 64 * ((n + 63) / 64); v++)
-				assert_int_equal(
-					(bits[v >> 6] >> (v & 63)) & 1,
-					v < n && marks[v] == mark && fr[v]);
-			assert_true(bits[LOC__BITS_WORDS(n) - 1] == 0);
-			checked++;
-		}
-	}
-	assert_true(checked >= 300);
-}
-
-/*
- * A strategy's offer is refused unless it is k distinct free nodes in
- * range: small offers are checked node by node, large ones (k >= n/16)
- * through their marks' count; both paths, each fault alone. The map is
- * the one the last select loaded.
- */
-/* A freelist allocator on a 32x32 torus (*g), to offer to by hand. */
-static loc_alloc_t *_offer_target(loc_grid_t **g)
-{
-	int dims[2] = { 32, 32 };
-	loc_policy_t pol;
-	loc_alloc_t *a;
-
-	*g = tu_grid(2, dims, true, 1);
-	loc_policy_init(&pol);
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	a = loc_alloc_create(*g, &pol, NULL);
-	assert_non_null(a);
-	return a;
-}
-
-/* Loads the candidate map cand into a (one select), for ctx's offers. */
-static void _load_map(loc_alloc_t *a, uint8_t *cand, loc__ctx_t *ctx)
-{
-	loc_view_t view = { .candidate = cand };
-	loc_request_t req = { .nodes = 10 };
-	int out[10];
-
-	assert_int_equal(loc_alloc_select(a, &req, &view, out, NULL), 0);
-	ctx->alloc = a;
-}
-
-static void test_bad_offers_are_refused(void **state)
-{
-	int n = 1024, nodes[300];
-	uint8_t cand[1024];
-	loc_grid_t *g;
-	loc_alloc_t *a = _offer_target(&g);
-	loc__ctx_t ctx = { 0 };
-	int nfree = 0, busy = -1, free_nodes[1024];
-	uint64_t s = 12;
-
-	(void)state;
-	for (int v = 0; v < n; v++) {
-		cand[v] = tu_below(&s, 2);
-		if (cand[v])
-			free_nodes[nfree++] = v;
-		else
-			busy = v;
-	}
-	assert_true(nfree > 300 && busy >= 0);
-	_load_map(a, cand, &ctx);
-	for (int k = 20; k <= 300; k += 280) {
-		ctx.k = k;
-		/* Free nodes from the back, out of order. */
-		for (int i = 0; i < k; i++)
-			nodes[i] = free_nodes[nfree - 1 - i];
-		assert_int_equal(loc__offer(&ctx, nodes, 1.0), 0);
-		for (int fault = 0; fault < 4; fault++) {
-			int at = tu_below(&s, k), keep = nodes[at];
-			static const int far[4] = { 0, 0, 1024, -1 };
-
-			nodes[at] = fault == 0 ? busy :
-				    fault == 1 ? nodes[(at + 1) % k] : far[fault];
-			assert_int_equal(loc__offer(&ctx, nodes, 1.0),
-					 LOC_EINVAL);
-			nodes[at] = keep;
-		}
-		assert_int_equal(loc__offer(&ctx, nodes, 1.0), 0);
-	}
-	loc_alloc_destroy(a);
-	loc_grid_destroy(g);
-}
-
-/*
- * Offers by rank (loc__offer_ranks()) are checked as offers by node, on
- * both paths (k = 20 listed and checked node by node, k = 300 stamped
- * straight from the ranks): a ring of free ranks from the back with its
- * wrap, and the ranks themselves (NULL) over a stretch of free ranks that
- * wraps, are taken; a busy node's rank, a repeated or out-of-range rank,
- * and a start or length out of range are refused.
- */
-static void test_offers_by_rank_are_checked_alike(void **state)
-{
-	int n = 1024;
-	uint8_t cand[1024];
-	loc_grid_t *g;
-	loc_alloc_t *a = _offer_target(&g);
-	const int *order = loc_curve_order(loc_alloc_curve(a));
-	loc__ctx_t ctx = { 0 };
-	int nfree = 0, busy = -1, franks[1024], buf[1024];
-	uint64_t s = 13;
-
-	(void)state;
-	/* Ranks below 100 and from 700 on free, random between. */
-	for (int r = 0; r < n; r++)
-		cand[order[r]] = r < 100 || r >= 700 || tu_below(&s, 2);
-	for (int r = 0; r < n; r++) {
-		if (cand[order[r]])
-			franks[nfree++] = r;
-		else
-			busy = r;
-	}
-	assert_true(nfree > 500 && busy >= 0);
-	_load_map(a, cand, &ctx);
-	for (int k = 20; k <= 300; k += 280) {
-		/* Starts k - 5 from the end: the ring wraps. */
-		int start = nfree - k + 5;
-
-		ctx.k = k;
-		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, start,
-						  buf, 1.0), 0);
-		assert_int_equal(loc__offer_ranks(&ctx, NULL, n, n - k + 5,
-						  buf, 1.0), 0);
-		/* The ranks themselves from 200 hold busy ones. */
-		assert_int_equal(loc__offer_ranks(&ctx, NULL, n, 200, buf,
-						  1.0), LOC_EINVAL);
-		for (int fault = 0; fault < 4; fault++) {
-			/* In the wrapped part, then in the first. */
-			int at = fault % 2 ? tu_below(&s, 5) :
-					     start + tu_below(&s, k - 5);
-			int keep = franks[at];
-			static const int bad[4] = { 0, 0, 1024, -1 };
-
-			franks[at] = fault == 0 ? busy :
-				     fault == 1 ? franks[(at + 1) % nfree] :
-						  bad[fault];
-			assert_int_equal(loc__offer_ranks(&ctx, franks, nfree,
-							  start, buf, 1.0),
-					 LOC_EINVAL);
-			franks[at] = keep;
-		}
-		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, nfree,
-						  buf, 1.0), LOC_EINVAL);
-		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, -1,
-						  buf, 1.0), LOC_EINVAL);
-		assert_int_equal(loc__offer_ranks(&ctx, franks, k - 1, 0,
-						  buf, 1.0), LOC_EINVAL);
-		assert_int_equal(loc__offer_ranks(&ctx, franks, n + 1, 0,
-						  buf, 1.0), LOC_EINVAL);
-		assert_int_equal(loc__offer_ranks(&ctx, NULL, n - 1, 0, buf,
-						  1.0), LOC_EINVAL);
-		assert_int_equal(loc__offer_ranks(&ctx, franks, nfree, start,
-						  buf, 1.0), 0);
-	}
-	loc_alloc_destroy(a);
-	loc_grid_destroy(g);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,9 +330,6 @@ int main(void)
 		cmocka_unit_test(test_malformed_requests_are_rejected),
 		cmocka_unit_test(test_names_round_trip),
 		cmocka_unit_test(test_bad_policy_is_rejected),
-		cmocka_unit_test(test_marks_read_back_at_every_level),
-		cmocka_unit_test(test_bad_offers_are_refused),
-		cmocka_unit_test(test_offers_by_rank_are_checked_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
