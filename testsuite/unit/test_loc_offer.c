@@ -208,6 +208,33 @@ static void test_bad_offers_are_refused(void **state)
 }
 
 /*
+ * Loads into a (for ctx's offers) a map of 1,024 ranks, those below 100
+ * and from 700 on free, random between (seed s). Writes its free ranks,
+ * ascending, to franks and a busy one to *busy; returns how many are
+ * free.
+ */
+static int _rank_map(loc_alloc_t *a, uint64_t s, loc__ctx_t *ctx,
+		     int *franks, int *busy)
+{
+	const int *order = loc_curve_order(loc_alloc_curve(a));
+	uint8_t cand[1024];
+	int nfree = 0;
+
+	*busy = -1;
+	for (int r = 0; r < 1024; r++)
+		cand[order[r]] = r < 100 || r >= 700 || tu_below(&s, 2);
+	for (int r = 0; r < 1024; r++) {
+		if (cand[order[r]])
+			franks[nfree++] = r;
+		else
+			*busy = r;
+	}
+	assert_true(nfree > 500 && *busy >= 0);
+	_load_map(a, cand, ctx);
+	return nfree;
+}
+
+/*
  * Offers by rank (loc__offer_ranks()) are checked as offers by node, on
  * both paths (k = 20 listed and checked node by node, k = 300 stamped
  * straight from the ranks): a ring of free ranks from the back with its
@@ -218,26 +245,14 @@ static void test_bad_offers_are_refused(void **state)
 static void test_offers_by_rank_are_checked_alike(void **state)
 {
 	int n = 1024;
-	uint8_t cand[1024];
 	loc_grid_t *g;
 	loc_alloc_t *a = _offer_target(&g);
-	const int *order = loc_curve_order(loc_alloc_curve(a));
 	loc__ctx_t ctx = { 0 };
-	int nfree = 0, busy = -1, franks[1024], buf[1024];
+	int busy, franks[1024], buf[1024];
+	int nfree = _rank_map(a, 13, &ctx, franks, &busy);
 	uint64_t s = 13;
 
 	(void)state;
-	/* Ranks below 100 and from 700 on free, random between. */
-	for (int r = 0; r < n; r++)
-		cand[order[r]] = r < 100 || r >= 700 || tu_below(&s, 2);
-	for (int r = 0; r < n; r++) {
-		if (cand[order[r]])
-			franks[nfree++] = r;
-		else
-			busy = r;
-	}
-	assert_true(nfree > 500 && busy >= 0);
-	_load_map(a, cand, &ctx);
 	for (int k = 20; k <= 300; k += 280) {
 		/* Starts k - 5 from the end: the ring wraps. */
 		int start = nfree - k + 5;
@@ -310,22 +325,14 @@ static void test_offers_by_window_match_offers_by_rank(void **state)
 	enum { N = 1024 };
 	/* Room for k = 300 nodes or N bits. */
 	static uint64_t want[N / 2], got[N / 2];
-	uint8_t cand[N];
 	loc_grid_t *g;
 	loc_alloc_t *a = _offer_target(&g);
-	const int *order = loc_curve_order(loc_alloc_curve(a));
 	loc__ctx_t ctx = { 0 };
-	int nfree = 0, franks[N], skip[N], buf[N];
+	int busy, franks[N], skip[N], buf[N];
+	int nfree = _rank_map(a, 14, &ctx, franks, &busy);
 	double cost = -1.0; /* below the select's: each offer is kept */
-	uint64_t s = 14;
 
 	(void)state;
-	for (int r = 0; r < N; r++)
-		cand[order[r]] = r < 100 || r >= 700 || tu_below(&s, 2);
-	for (int r = 0; r < N; r++)
-		if (cand[order[r]])
-			franks[nfree++] = r;
-	_load_map(a, cand, &ctx);
 	for (int k = 20; k <= 300; k += 280) {
 		const struct {
 			const int *ranks;
