@@ -136,13 +136,7 @@ loc_curve_t *loc_curve_create(const loc_grid_t *grid, loc_curve_kind_t kind,
 		}
 	}
 	free(porder);
-	if (r == n && n <= 65536) {
-		c->ranks16 = malloc(sizeof(uint16_t) * n);
-		if (!c->ranks16)
-			goto nomem;
-		for (int v = 0; v < n; v++)
-			c->ranks16[v] = (uint16_t)c->ranks[v];
-	}
+	porder = NULL;
 	if (r != n) {
 		/* The grid was not finalized after coordinate overrides. */
 		loc_error_set(err, LOC_EINVAL, NULL, 0,
@@ -150,6 +144,13 @@ loc_curve_t *loc_curve_create(const loc_grid_t *grid, loc_curve_kind_t kind,
 			      r, n);
 		loc_curve_destroy(c);
 		return NULL;
+	}
+	if (n <= 65536) {
+		c->ranks16 = malloc(sizeof(uint16_t) * n);
+		if (!c->ranks16)
+			goto nomem;
+		for (int v = 0; v < n; v++)
+			c->ranks16[v] = (uint16_t)c->ranks[v];
 	}
 	return c;
 nomem:

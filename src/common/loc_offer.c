@@ -232,11 +232,11 @@ int loc__offer_window(loc__ctx_t *ctx, const int *ranks, int len, int start,
 		      int *buf, double cost)
 {
 	loc_alloc_t *a = ctx->alloc;
-	int n = a->nnodes, k = ctx->k, last, lo, hi, width, seq;
-
 	const uint16_t *rank16 = loc_curve_ranks16(a->curve);
 	loc_simd_t level = loc__simd_level();
+	int n = a->nnodes, k = ctx->k, last, lo, hi, width, seq;
 
+	/* The pass needs vectors to beat the stamps, and 16-bit ranks. */
 	if (a->keep != 1 || a->nmust || (int64_t)k * OFFER_BITS_RATIO < n ||
 	    !rank16 || level < LOC_SIMD_AVX2 || start < 0 || start >= len ||
 	    k < 1 || k > len || len > n || (!ranks && len != n))
@@ -248,6 +248,7 @@ int loc__offer_window(loc__ctx_t *ctx, const int *ranks, int len, int start,
 		return LOC_EINVAL;
 	width = hi >= lo ? hi - lo + 1 : hi - lo + 1 + n;
 	seq = a->nseq++;
+	/* The pass overwrites the marks of the offer that wrote them last. */
 	a->bits_seq = -1;
 	if (loc__bits_of_rank_range(rank16, lo, width, a->free, n,
 				    a->sortbits, level) != k)
