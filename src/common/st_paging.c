@@ -225,13 +225,14 @@ static int _paging_select(loc__ctx_t *ctx)
 
 	if (!pg)
 		return LOC_EINVAL;
-	if (pg->node_order && (int64_t)k * 8 >= ctx->nnodes &&
+	if (pg->node_order && (int64_t)k * 8 >= ctx->nfree &&
 	    at + 2 * LOC__BITS_WORDS(ctx->nnodes) <= 4 * ctx->nnodes) {
 		/* The first k free nodes in node order: listed from a
 		 * bitmap of the free bytes, 64 nodes a step, once the walk
-		 * below would cover an eighth of the machine or more (at
-		 * 32,768 nodes, k=4096: the walk took 6.5 of 11.7 us), and
-		 * the scratch holds the bitmap (not on tiny machines). */
+		 * below would cover an eighth of the machine or more (about
+		 * k nnodes / nfree nodes; at 32,768 nodes half free, k=4096:
+		 * the walk took 6.5 of 11.7 us), and the scratch holds the
+		 * bitmap (not on tiny machines). */
 		uint64_t *bits = (uint64_t *)(ctx->scratch + at);
 
 		loc__bits_of_marks(fr, 1, fr, ctx->nnodes, bits,
