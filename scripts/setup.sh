@@ -16,7 +16,7 @@
 #
 # Usage: scripts/setup.sh [--slurm VERSION] [--no-install] [--no-build]
 #                         [--quiet]
-#   --slurm V     the Slurm version to build for: 22.05 or 24.11
+#   --slurm V     the Slurm version to build for: 22.05, 24.11 or 26.05
 #                 (default: the host's)
 #   --no-install  never call apt-get: fail if a package is missing
 #   --no-build    install and fetch only
@@ -129,7 +129,7 @@ cd "$obj"
 # Configure when the build is new, or was configured without the plugin
 # or for another Slurm version.
 if [ ! -f Makefile ] ||
-	! grep -q '^plugin_LTLIBRARIES = .*select_locality' Makefile ||
+	! grep -q '^SLURM_SRC_DIR = /' Makefile ||
 	! grep -qx "SLURM_SERIES = $slurm" Makefile; then
 	step "configure$tag" "$top/configure" -q --with-slurm-source="$slurm_src" \
 		--with-slurm="$prefix"

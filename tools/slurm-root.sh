@@ -3,7 +3,8 @@
 #
 # slurm-root.sh - Slurm versions side by side on one machine. The host's
 # own Slurm (Debian 12: 22.05) runs as installed; another version runs
-# from a Debian root whose packages ship it (24.11: Debian 13), made
+# from a Debian root whose packages ship it (24.11: Debian 13; 26.05:
+# Debian testing, "forky"), made
 # with debootstrap inside the build directory, and its daemons, clients
 # and the tests that drive them run chrooted there, on the host's network
 # and munged.
@@ -47,7 +48,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 
 # The Debian suite that ships each supported Slurm series.
-declare -A SUITE=([22.05]=bookworm [24.11]=trixie)
+declare -A SUITE=([22.05]=bookworm [24.11]=trixie [26.05]=forky)
+# debootstrap's script for a suite newer than the host's debootstrap knows.
+declare -A SCRIPT=([forky]=sid)
 # What a root holds besides debootstrap's minbase.
 PACKAGES=slurmctld,slurmd,slurm-client,libslurm-dev,munge,python3,valgrind,hostname,procps
 
@@ -149,7 +152,7 @@ cmd_create() {
 	# namespace of its own, a failure cannot leave them mounted.
 	unshare --mount --propagation private -- debootstrap --variant=minbase \
 		--include="$PACKAGES" --cache-dir="$cache" \
-		"${SUITE[$v]}" "$root" "$mirror_uri" >"$REPO/build/slurm-$v/debootstrap.log" 2>&1 || {
+		"${SUITE[$v]}" "$root" "$mirror_uri" ${SCRIPT[${SUITE[$v]}]:-} >"$REPO/build/slurm-$v/debootstrap.log" 2>&1 || {
 		tail -n 20 "$REPO/build/slurm-$v/debootstrap.log" >&2
 		die "debootstrap failed (log: build/slurm-$v/debootstrap.log)"
 	}
@@ -158,6 +161,10 @@ cmd_create() {
 	sed -n 's/^deb \(.*\)$/deb-src \1/p' "$root/etc/apt/sources.list" \
 		>"$root/etc/apt/sources.list.d/loc-src.list"
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	# A mirror of a suite in development may serve a Release file past
+	# its Valid-Until date; the packages are still the suite's.
+	echo 'Acquire::Check-Valid-Until "false";' \
+		>"$root/etc/apt/apt.conf.d/99loc-valid-until"
 	chmod 755 "$root/usr/sbin/policy-rc.d"
 	got=$(chroot "$root" dpkg-query -W -f='${Version}' slurmctld)
 	case $got in

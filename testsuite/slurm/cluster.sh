@@ -4,7 +4,9 @@
 # cluster.sh - a throwaway Slurm cluster on this one machine: munge,
 # slurmctld and one slurmd per node, everything under one run directory.
 #
-#   cluster.sh start --dir RUNDIR [--nodes 64] [--select linear|locality]
+#   cluster.sh start --dir RUNDIR [--nodes 64]
+#                    [--select linear|cons_tres|locality]
+#                    [--topology default|flat|locality]
 #                    [--plugin-dir DIR | --no-plugin-dir]
 #                    [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
@@ -40,6 +42,10 @@
 #               overlapping partition half (the first half of the nodes)
 #   shuffled    one NodeName line per node, in a scrambled order, so the
 #               node table is not in name (nor wiring) order
+# --topology sets TopologyPlugin (with --select cons_tres): locality is
+# this project's topology/locality (Slurm 24.11 and 26.05), which needs
+# --plugin-dir (or --no-plugin-dir) and --locality-conf like
+# select/locality; default (24.11) and flat (26.05) are Slurm's own.
 # --cpus gives every node N CPUs (default 1) and --mem MB of RealMemory
 # (default 100); slurmd takes the configured figures whatever the machine
 # has (SlurmdParameters=config_overrides).
@@ -224,6 +230,7 @@ node_lines() {
 
 write_conf() {
 	local dir=$1 nodes=$2 select=$3 plugdir=$4 debug=$5 shape=$6 cpus=$7 mem=$8
+	local topology=${9:-}
 	local host
 	host=$(hostname -s)
 	local pd="PluginDir=$SYSPLUGDIR"
@@ -265,6 +272,7 @@ ReturnToService=1
 SchedulerType=sched/backfill
 SchedulerParameters=bf_interval=1,bf_resolution=1,sched_min_interval=0
 SelectType=select/$select
+${topology:+TopologyPlugin=topology/$topology}
 TreeWidth=128
 KillWait=2
 MinJobAge=600
@@ -357,13 +365,14 @@ wait_idle() {
 
 cmd_start() {
 	local dir="" nodes=64 select=linear plugdir="" lconf="" debug=info
-	local wrapper="" shape=single cpus=1 mem=100
+	local wrapper="" shape=single cpus=1 mem=100 topology=""
 	EXTRA=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--dir) dir=$2; shift 2 ;;
 		--nodes) nodes=$2; shift 2 ;;
 		--select) select=$2; shift 2 ;;
+		--topology) topology=$2; shift 2 ;;
 		--plugin-dir) plugdir=$2; shift 2 ;;
 		--no-plugin-dir) plugdir=-; shift ;;
 		--locality-conf) lconf=$2; shift 2 ;;
@@ -395,17 +404,26 @@ cmd_start() {
 	single | per-node | per-row | weights | features | partitions | shuffled) ;;
 	*) die "--shape wants single, per-node, per-row, weights, features, partitions or shuffled, got '$shape'" ;;
 	esac
-	if [ "$select" = locality ]; then
+	case $topology in
+	'' | default | flat | locality) ;;
+	*) die "--topology wants default, flat or locality, got '$topology'" ;;
+	esac
+	[ -z "$topology" ] || [ "$select" = cons_tres ] ||
+		die "--topology needs --select cons_tres"
+	local ours=""
+	[ "$select" = locality ] && ours=select_locality
+	[ "$topology" = locality ] && ours=topology_locality
+	if [ -n "$ours" ]; then
 		[ -n "$plugdir" ] ||
-			die "--select locality needs --plugin-dir DIR or --no-plugin-dir"
+			die "$ours needs --plugin-dir DIR or --no-plugin-dir"
 		if [ "$plugdir" = - ]; then
-			[ -f "$SYSPLUGDIR/select_locality.so" ] ||
-				die "$SYSPLUGDIR/select_locality.so not found (install slurm-wlm-locality-plugin)"
+			[ -f "$SYSPLUGDIR/$ours.so" ] ||
+				die "$SYSPLUGDIR/$ours.so not found (install slurm-wlm-locality-plugin)"
 		else
-			[ -f "$plugdir/select_locality.so" ] ||
-				die "$plugdir/select_locality.so not found (build the plugin first)"
+			[ -f "$plugdir/$ours.so" ] ||
+				die "$plugdir/$ours.so not found (build the plugin first)"
 		fi
-		[ -n "$lconf" ] || die "--select locality needs --locality-conf FILE"
+		[ -n "$lconf" ] || die "$ours needs --locality-conf FILE"
 	fi
 	[ -z "$lconf" ] || [ -r "$lconf" ] || die "cannot read $lconf"
 
@@ -431,7 +449,8 @@ cmd_start() {
 	rm -f "$dir/jobcomp.txt"
 	mkdir -p "$dir/etc" "$dir/state" "$dir/spool" "$dir/run" "$dir/log" \
 		"$dir/out" || die "cannot create directories under $dir"
-	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug" "$shape" "$cpus" "$mem"
+	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug" "$shape" "$cpus" \
+		"$mem" "$topology"
 	[ -n "$lconf" ] && cp "$lconf" "$dir/etc/locality.conf"
 	echo "export SLURM_CONF=$dir/etc/slurm.conf" >"$dir/env"
 	[ -n "$wrapper" ] && echo "$wrapper" >"$dir/run/ctld-wrapper"
@@ -448,7 +467,7 @@ cmd_start() {
 		cmd_stop --dir "$dir" >/dev/null 2>&1
 		die "cluster in $dir did not come up (stopped it again)"
 	fi
-	echo "$PROG: $nodes nodes idle, SelectType=select/$select, SLURM_CONF=$dir/etc/slurm.conf"
+	echo "$PROG: $nodes nodes idle, SelectType=select/$select${topology:+ TopologyPlugin=topology/$topology}, SLURM_CONF=$dir/etc/slurm.conf"
 }
 
 # Kills every recorded PID (TERM, then KILL after a grace period), then any

@@ -10,7 +10,7 @@
  * both versions share, but for the nodeinfo/jobinfo data (sl_info.c).
  * Those whose signature or meaning differs are in glue/<version>/sl_glue.c
  * and call the sl_plugin_* functions here. Placement itself is the shared
- * core (src/common, loc_alloc_select()); sl_conf.c, sl_state.c,
+ * core (src/common, loc_alloc_select()); sl_machine.c (src/plugins/common), sl_state.c,
  * sl_place.c and sl_modes.c translate between the two.
  *
  * Allocation is whole-node and exclusive. The plugin keeps a ledger of

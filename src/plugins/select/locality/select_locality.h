@@ -6,7 +6,9 @@
  *   select_locality.c  the symbol block, the plugin state, init/fini and
  *                      every select_p_* but those of sl_info.c
  *   sl_info.c          the nodeinfo/jobinfo data: all that clients run
- *   sl_conf.c          locality.conf -> machine (grid, node map, allocators)
+ *   ../../common/      what this plugin shares with topology/locality:
+ *                      sl_machine.c, locality.conf -> machine (grid, node
+ *                      map, allocators)
  *   sl_state.c         the ledger of running jobs and the per-node view
  *   sl_modes.c         job_test in its modes, resv_test, CompactWait
  *   sl_place.c         the placement engine they share (sl_ctx.h)
@@ -31,6 +33,8 @@
 /* Slurm's headers, from where the configured version keeps them
  * (glue/<version>/sl_glue.h, chosen by configure). */
 #include "sl_glue.h"
+
+#include "sl_machine.h"
 
 #include "loc_conf.h"
 #include "loc_error.h"
@@ -65,103 +69,7 @@ extern const char plugin_type[];
 #pragma weak node_record_count
 #pragma weak node_record_table_ptr
 
-/* ------------------------------------------------------------------ */
-/* sl_conf.c: the machine model built from locality.conf               */
-/* ------------------------------------------------------------------ */
-
-/* One allocator per distinct policy: made at load for every policy the
- * file names, so that one the core refuses stops slurmctld at start. */
-typedef struct sl_alloc_slot {
-	loc_policy_t policy;
-	loc_alloc_t *alloc;
-} sl_alloc_slot_t;
-
-/* Per-decision arrays, indexed by grid node: sized once per machine and
- * reused by every job_test (always under the plugin's lock), so the
- * scheduling loop does not allocate them per call (sl_ctx_init). */
-typedef struct sl_scratch {
-	uint8_t *ok, *cand, *held;
-	int64_t *busy;
-	int *req, *out;
-	uint64_t *weight;  /* scheduling weight of each usable node */
-	loc_tiers_t tiers; /* ... and its tiers (NodeWeight=tiers) */
-	uint8_t *ref_set;  /* CompactWait: the reference's nodes, */
-	loc_tiers_t ref_tiers; /* ... their tiers */
-	int *ref_out;      /* ... and its placement */
-	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
-	uint8_t *settling; /* WILL_RUN: free nodes still completing a job */
-	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
-	int *cpus;         /* usable nodes' CPU counts (node counts) */
-	loc_planner_t *planner;        /* WILL_RUN's earliest start */
-	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
-	int64_t *ends;                 /* ... and their expected ends */
-	int nrunning_cap;              /* entries in both (grown, never shrunk) */
-} sl_scratch_t;
-
-/* CompactWait references, direct-mapped by a hash of (allocator, size,
- * usable nodes): sl_compact.c. */
-#define SL_REF_SLOTS 256
-typedef struct sl_ref {
-	uint64_t key;
-	int k;
-	int64_t hops;
-} sl_ref_t;
-
-typedef struct sl_machine {
-	char *path;           /* locality.conf read (xmalloc) */
-	loc_conf_t *conf;
-	loc_grid_t *grid;
-	int ncore;            /* nodes in the grid */
-	int nslurm;           /* node_record_count when built */
-	int *to_core;         /* Slurm node index -> grid node, or -1 */
-	int *to_slurm;        /* grid node -> Slurm node index */
-	char **names;         /* grid node -> name (xmalloc), for reconfig */
-	sl_alloc_slot_t *slots;
-	int nslots;
-	loc_holds_t *holds;   /* PF soft holds (NULL unless PF is used) */
-	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
-	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
-	sl_scratch_t scratch; /* made on first use, freed with the machine */
-	sl_ref_t refs[SL_REF_SLOTS];
-} sl_machine_t;
-
-/* A PF hold as the plugin sees it: the region a pending partner should
- * land in (loc_holds_t only filters; this lets the partner prefer it). */
-typedef struct sl_pf_region {
-	uint32_t job_id;
-	bitstr_t *nodes;      /* Slurm node indexes */
-	time_t expires;
-} sl_pf_region_t;
-
-/*
- * Reads path and builds the machine for the current node table
- * (node_record_table_ptr, in table order). Returns the machine, or NULL
- * with err filled ("file:line: text").
- */
-sl_machine_t *sl_machine_load(const char *path, loc_error_t *err);
-
-/* Frees m; accepts NULL. */
-void sl_machine_destroy(sl_machine_t *m);
-
-/* Returns true when m was built for exactly the nodes in the current node
- * table (same names, same order). */
-bool sl_machine_matches_nodes(const sl_machine_t *m);
-
-/*
- * Returns the allocator for partition part (NULL: the global policy),
- * creating it on first use, or NULL with err filled.
- */
-loc_alloc_t *sl_machine_alloc(sl_machine_t *m, const char *part,
-			      loc_error_t *err);
-
-/* Returns the policy for partition part (borrowed). */
-const loc_policy_t *sl_machine_policy(const sl_machine_t *m, const char *part);
-
-/* Logs the active model with info(), one line per item. */
-void sl_machine_log(const sl_machine_t *m);
-
-/* Returns a List of config_key_pair_t for `scontrol show config`. */
-List sl_machine_key_pairs(const sl_machine_t *m);
+/* sl_machine.h (src/plugins/common): the machine built from locality.conf */
 
 /* ------------------------------------------------------------------ */
 /* sl_state.c: the ledger of jobs holding nodes                        */
@@ -333,11 +241,5 @@ char *sl_running_fallback(void);
 /* True in a slurmctld that `scontrol reconfigure` started anew (24.11);
  * always false where reconfigure works in place (22.05). */
 bool sl_glue_reconfigure_restart(void);
-
-/* The partition a job is being placed in (NULL: none). */
-static inline const char *sl_part_name(job_record_t *job)
-{
-	return (job && job->part_ptr) ? job->part_ptr->name : NULL;
-}
 
 #endif /* LOC_SELECT_LOCALITY_H */

@@ -12,15 +12,18 @@
 #   * a plugin-only config.h holding the two macros Slurm's headers read
 #     (NDEBUG, USE_ALIAS), so the project's config.h never reaches them.
 #
-# The version decides the glue: src/plugins/select/locality/glue/SERIES
-# (22.05 or 24.11) holds sl_glue.h and sl_glue.c, everything that differs
-# between versions; the rest of the plugin is the same source for both.
+# The version decides the plugins and their glue: select/locality for
+# 22.05 and 24.11 (the select interface 25.05 cut down), topology/locality
+# for 24.11 and 26.05 (under select/cons_tres). Each plugin's
+# glue/SERIES holds sl_glue.h and what else differs between versions;
+# the rest is the same source for every version.
 #
-# Sets AM_CONDITIONALs BUILD_PLUGIN, SLURM_GLUE_2205, SLURM_GLUE_2411 and
-# SLURM_SRC_DIR, SLURM_SERIES, SLURM_VERSION_STRING, SLURM_LIBSLURMFULL,
-# SLURM_PLUGIN_CPPFLAGS and plugindir.
+# Sets AM_CONDITIONALs BUILD_PLUGIN (any plugin), BUILD_SELECT_PLUGIN,
+# BUILD_TOPOLOGY_PLUGIN, SLURM_GLUE_2205, SLURM_GLUE_2411, SLURM_GLUE_2605
+# and SLURM_SRC_DIR, SLURM_SERIES, SLURM_VERSION_STRING,
+# SLURM_LIBSLURMFULL, SLURM_PLUGIN_CPPFLAGS and plugindir.
 
-m4_define([LOC_SLURM_SERIES_LIST], [22.05 24.11])
+m4_define([LOC_SLURM_SERIES_LIST], [22.05 24.11 26.05])
 
 AC_ARG_WITH([slurm-source],
 	[AS_HELP_STRING([--with-slurm-source=DIR],
@@ -89,9 +92,12 @@ AS_IF([test -n "$loc_slurm_src"], [
 	AS_IF([test "$loc_slurm_series" = 22.05],
 	      [loc_select_h=src/common/select.h],
 	      [loc_select_h=src/interfaces/select.h])
+	loc_topo_c=
+	AS_IF([test "$loc_slurm_series" != 22.05],
+	      [loc_topo_c="src/interfaces/topology.h src/plugins/topology/common/eval_nodes.c src/plugins/topology/common/common_topo.c src/plugins/topology/common/gres_filter.c src/plugins/topology/common/gres_sched.c"])
 	for loc_f in $loc_select_h src/common/slurm_xlator.h \
 		     src/slurmctld/slurmctld.h src/common/job_resources.h \
-		     slurm/slurm.h; do
+		     slurm/slurm.h $loc_topo_c; do
 		AS_IF([test ! -f "$loc_slurm_src/$loc_f"],
 		      [AC_MSG_ERROR([$loc_slurm_src is not a Slurm $loc_slurm_series source tree (missing $loc_f)])])
 	done
@@ -148,6 +154,11 @@ AS_IF([test -n "$loc_slurm_src"], [
 AM_CONDITIONAL([BUILD_PLUGIN], [test "x$loc_slurm_build" = xyes])
 AM_CONDITIONAL([SLURM_GLUE_2205], [test "x$loc_slurm_series" = x22.05])
 AM_CONDITIONAL([SLURM_GLUE_2411], [test "x$loc_slurm_series" = x24.11])
+AM_CONDITIONAL([SLURM_GLUE_2605], [test "x$loc_slurm_series" = x26.05])
+AM_CONDITIONAL([BUILD_SELECT_PLUGIN],
+	[test "x$loc_slurm_series" = x22.05 || test "x$loc_slurm_series" = x24.11])
+AM_CONDITIONAL([BUILD_TOPOLOGY_PLUGIN],
+	[test "x$loc_slurm_series" = x24.11 || test "x$loc_slurm_series" = x26.05])
 
 SLURM_SRC_DIR=$loc_slurm_src
 SLURM_SERIES=$loc_slurm_series
@@ -161,8 +172,9 @@ AC_SUBST([SLURM_LIBSLURMFULL])
 # '#include "config.h"' in Slurm's headers finds it and never the
 # project's config.h in the build root; it also holds the
 # slurm/slurm_version.h configure checked, found before any other. The
-# glue directory of the version supplies sl_glue.h.
-SLURM_PLUGIN_CPPFLAGS="-iquote \$(top_builddir)/src/plugins/select/locality/slurm-config -I\$(top_builddir)/src/plugins/select/locality/slurm-config -I\$(top_srcdir)/src/plugins/select/locality/glue/$loc_slurm_series -isystem $loc_slurm_src -isystem $loc_slurm_src/src/common"
+# glue directory of the version (each plugin names its own) supplies
+# sl_glue.h.
+SLURM_PLUGIN_CPPFLAGS="-iquote \$(top_builddir)/src/plugins/select/locality/slurm-config -I\$(top_builddir)/src/plugins/select/locality/slurm-config -isystem $loc_slurm_src -isystem $loc_slurm_src/src/common"
 AC_SUBST([SLURM_PLUGIN_CPPFLAGS])
 
 AS_IF([test "x$with_plugindir" = xno || test "x$with_plugindir" = xyes],

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sl_conf.c - locality.conf to the machine the core allocates on: the
+ * sl_machine.c - locality.conf to the machine the core allocates on: the
  * grid built over slurmctld's node table (in table order), the map
  * between Slurm node indexes and grid nodes, and one allocator per
- * distinct partition policy.
+ * distinct partition policy. Shared by select/locality and
+ * topology/locality (sl_machine.h).
  */
-#include "select_locality.h"
+#include "sl_machine.h"
 
 /* Policies are small structs with padding: compare them field by field. */
 static bool _policy_equal(const loc_policy_t *a, const loc_policy_t *b)

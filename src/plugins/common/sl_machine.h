@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_machine.h - the Slurm-side code both plugins share, select/locality
+ * and topology/locality: locality.conf read into the machine the core
+ * allocates on, laid over slurmctld's node table (sl_machine.c).
+ *
+ * Each plugin puts its own glue directory on the include path; its
+ * sl_glue.h brings Slurm's headers from where the configured version
+ * keeps them and defines the names this code spells one way (List).
+ */
+#ifndef LOC_SL_MACHINE_H
+#define LOC_SL_MACHINE_H
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "sl_glue.h"
+
+#include "loc_conf.h"
+#include "loc_error.h"
+#include "loc_grid.h"
+#include "loc_plan.h"
+#include "loc_strategy.h"
+#include "loc_tiers.h"
+#include "loc_walltime.h"
+
+/* The loading plugin's "select/locality" or "topology/locality": the
+ * prefix of every line this code logs. */
+extern const char plugin_type[];
+
+/* Data references that exist only in Slurm's daemons and commands
+ * (libslurmfull), never in libslurm.so: weak, read only in slurmctld. */
+#pragma weak node_record_count
+#pragma weak node_record_table_ptr
+
+/* ------------------------------------------------------------------ */
+/* sl_machine.c: the machine model built from locality.conf            */
+/* ------------------------------------------------------------------ */
+
+/* One allocator per distinct policy: made at load for every policy the
+ * file names, so that one the core refuses stops slurmctld at start. */
+typedef struct sl_alloc_slot {
+	loc_policy_t policy;
+	loc_alloc_t *alloc;
+} sl_alloc_slot_t;
+
+/* Per-decision arrays, indexed by grid node: sized once per machine and
+ * reused by every job_test (always under the plugin's lock), so the
+ * scheduling loop does not allocate them per call (sl_ctx_init). */
+typedef struct sl_scratch {
+	uint8_t *ok, *cand, *held;
+	int64_t *busy;
+	int *req, *out;
+	uint64_t *weight;  /* scheduling weight of each usable node */
+	loc_tiers_t tiers; /* ... and its tiers (NodeWeight=tiers) */
+	uint8_t *ref_set;  /* CompactWait: the reference's nodes, */
+	loc_tiers_t ref_tiers; /* ... their tiers */
+	int *ref_out;      /* ... and its placement */
+	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
+	uint8_t *settling; /* WILL_RUN: free nodes still completing a job */
+	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
+	int *cpus;         /* usable nodes' CPU counts (node counts) */
+	loc_planner_t *planner;        /* WILL_RUN's earliest start */
+	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
+	int64_t *ends;                 /* ... and their expected ends */
+	int nrunning_cap;              /* entries in both (grown, never shrunk) */
+} sl_scratch_t;
+
+/* CompactWait references, direct-mapped by a hash of (allocator, size,
+ * usable nodes): sl_compact.c. */
+#define SL_REF_SLOTS 256
+typedef struct sl_ref {
+	uint64_t key;
+	int k;
+	int64_t hops;
+} sl_ref_t;
+
+typedef struct sl_machine {
+	char *path;           /* locality.conf read (xmalloc) */
+	loc_conf_t *conf;
+	loc_grid_t *grid;
+	int ncore;            /* nodes in the grid */
+	int nslurm;           /* node_record_count when built */
+	int *to_core;         /* Slurm node index -> grid node, or -1 */
+	int *to_slurm;        /* grid node -> Slurm node index */
+	char **names;         /* grid node -> name (xmalloc), for reconfig */
+	sl_alloc_slot_t *slots;
+	int nslots;
+	loc_holds_t *holds;   /* PF soft holds (NULL unless PF is used) */
+	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
+	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
+	sl_scratch_t scratch; /* made on first use, freed with the machine */
+	sl_ref_t refs[SL_REF_SLOTS];
+} sl_machine_t;
+
+/* A PF hold as the plugin sees it: the region a pending partner should
+ * land in (loc_holds_t only filters; this lets the partner prefer it). */
+typedef struct sl_pf_region {
+	uint32_t job_id;
+	bitstr_t *nodes;      /* Slurm node indexes */
+	time_t expires;
+} sl_pf_region_t;
+
+/*
+ * Reads path and builds the machine for the current node table
+ * (node_record_table_ptr, in table order). Returns the machine, or NULL
+ * with err filled ("file:line: text").
+ */
+sl_machine_t *sl_machine_load(const char *path, loc_error_t *err);
+
+/* Frees m; accepts NULL. */
+void sl_machine_destroy(sl_machine_t *m);
+
+/* Returns true when m was built for exactly the nodes in the current node
+ * table (same names, same order). */
+bool sl_machine_matches_nodes(const sl_machine_t *m);
+
+/*
+ * Returns the allocator for partition part (NULL: the global policy),
+ * creating it on first use, or NULL with err filled.
+ */
+loc_alloc_t *sl_machine_alloc(sl_machine_t *m, const char *part,
+			      loc_error_t *err);
+
+/* Returns the policy for partition part (borrowed). */
+const loc_policy_t *sl_machine_policy(const sl_machine_t *m, const char *part);
+
+/* Logs the active model with info(), one line per item. */
+void sl_machine_log(const sl_machine_t *m);
+
+/* Returns a List of config_key_pair_t for `scontrol show config`. */
+List sl_machine_key_pairs(const sl_machine_t *m);
+
+/* The partition a job is being placed in (NULL: none). */
+static inline const char *sl_part_name(job_record_t *job)
+{
+	return (job && job->part_ptr) ? job->part_ptr->name : NULL;
+}
+
+#endif /* LOC_SL_MACHINE_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_glue.h (Slurm 24.11) - the Slurm headers topology/locality is built
+ * against and the names the shared code spells one way. 26.05's
+ * counterpart is glue/26.05/sl_glue.h.
+ */
+#ifndef SL_GLUE_H
+#define SL_GLUE_H
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/interfaces/topology.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* The Slurm series this glue is for (logged at start). */
+#define SL_SLURM_SERIES "24.11"
+
+/* The shared code keeps 22.05's pointer typedefs, which mean the same. */
+typedef list_t *List;
+typedef list_itr_t *ListIterator;
+
+/* 24.11's topology_eval_t has no retry directive (26.05's eval_action):
+ * its common_topo_choose_nodes() retries on any failure. */
+#define TL_EVAL_ACTION(te, action) ((void)(te))
+
+#endif /* SL_GLUE_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_glue.h (Slurm 26.05) - the Slurm headers topology/locality is built
+ * against and the names the shared code spells one way. 24.11's
+ * counterpart is glue/24.11/sl_glue.h.
+ */
+#ifndef SL_GLUE_H
+#define SL_GLUE_H
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/interfaces/topology.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* The Slurm series this glue is for (logged at start). */
+#define SL_SLURM_SERIES "26.05"
+
+/* The shared code keeps 22.05's pointer typedefs, which mean the same. */
+typedef list_t *List;
+typedef list_itr_t *ListIterator;
+
+/* The retry directive common_topo_choose_nodes() reads after a failed
+ * evaluation (24.11 has none). */
+#define TL_EVAL_ACTION(te, action) ((te)->eval_action = (action))
+
+#endif /* SL_GLUE_H */

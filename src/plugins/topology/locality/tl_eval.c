@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tl_eval.c - the eval_nodes hook: which of the nodes cons_tres offers a
+ * job gets, chosen by the core, with Slurm's own per-node accounting.
+ *
+ * cons_tres hands over node_map (the nodes that can run the job now, or
+ * in the state a WILL_RUN test simulates) and, per node, the cores and
+ * GRES the job could use. The hook keeps the contract of Slurm's own
+ * evaluation (common/eval_nodes.c):
+ *   1. required nodes (--nodelist) first, each through Slurm's
+ *      eval_nodes_select_cores() and eval_nodes_cpus_to_use();
+ *   2. every other node's usable CPUs (eval_nodes_select_cores()); those
+ *      with none leave node_map, which then holds only chosen nodes;
+ *   3. the fewest nodes that can hold the job's CPUs (and, per job,
+ *      GRES), at least the count asked for, and the core's most compact
+ *      set of that size among the candidates, in the lightest weight
+ *      tiers that hold it (NodeWeight=tiers), with the required nodes;
+ *      a set that lacks CPUs or GRES is tried one node larger;
+ *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,
+ *      GRES); what they still lack is taken from the candidates nearest
+ *      to them.
+ * Anything the core cannot serve (arbitrary task layouts) goes back to
+ * Slurm's own best fit (ESLURM_NOT_SUPPORTED).
+ */
+#include <stdlib.h>
+
+#include "topology_locality.h"
+
+#include "loc_metrics.h"
+
+/* Per-call scratch, indexed by grid node unless said otherwise. */
+typedef struct {
+	sl_machine_t *m;
+	topology_eval_t *te;
+	job_record_t *job;
+	loc_alloc_t *alloc;
+	const loc_policy_t *policy;
+	uint8_t *cand;      /* usable and not required */
+	uint64_t *weight;   /* sched_weight of usable nodes */
+	uint16_t *cpus;     /* usable CPUs per Slurm node index */
+	int *req, nreq;     /* required nodes (grid) */
+	int *out;           /* the core's answer: nreq + k nodes */
+	int ncand;
+	loc_tiers_t tiers;
+	/* Slurm's running figures (as in common/eval_nodes.c). */
+	int rem_cpus, rem_nodes, min_rem_nodes;
+	int64_t rem_max_cpus;
+	uint64_t maxtasks;
+} tl_job_t;
+
+static bool _satisfied(tl_job_t *t)
+{
+	return t->rem_nodes <= 0 && t->rem_cpus <= 0 &&
+	       (!t->te->gres_per_job ||
+		gres_sched_test(t->job->gres_list_req, t->job->job_id));
+}
+
+/* Accounts node i (Slurm index) to the job as Slurm's best fit does;
+ * false when Slurm's helpers find nothing usable there. */
+static bool _take(tl_job_t *t, int i)
+{
+	topology_eval_t *te = t->te;
+
+	te->avail_cpus = t->cpus[i];
+	if (!te->avail_cpus ||
+	    !eval_nodes_cpus_to_use(te, i, t->rem_max_cpus, t->min_rem_nodes,
+				    &t->maxtasks, true))
+		return false;
+	bit_set(te->node_map, i);
+	t->rem_cpus -= te->avail_cpus;
+	t->rem_max_cpus -= te->avail_cpus;
+	t->rem_nodes--;
+	t->min_rem_nodes--;
+	te->max_nodes--;
+	return true;
+}
+
+static int _cmp_desc_u16(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/* The fewest candidates whose CPUs can cover rem_cpus (largest first). */
+static int _nodes_for_cpus(tl_job_t *t)
+{
+	uint16_t *c = xcalloc(MAX(t->ncand, 1), sizeof(*c));
+	int n = 0, k = 0;
+	int64_t sum = 0;
+
+	if (t->rem_cpus <= 0) {
+		xfree(c);
+		return 0;
+	}
+	for (int g = 0; g < t->m->ncore; g++)
+		if (t->cand[g])
+			c[n++] = t->cpus[t->m->to_slurm[g]];
+	qsort(c, n, sizeof(*c), _cmp_desc_u16);
+	while (k < n && sum < t->rem_cpus)
+		sum += c[k++];
+	xfree(c);
+	return sum >= t->rem_cpus ? k : n + 1;
+}
+
+/* Whether the core's set out[nreq..nreq+k) covers what is left, judged on
+ * the CPU counts before accounting and, per job, on the GRES the nodes
+ * could give (gres_sched_consec over the set). */
+static bool _set_covers(tl_job_t *t, int k)
+{
+	int64_t sum = 0;
+	bool ok;
+
+	for (int j = t->nreq; j < t->nreq + k; j++)
+		sum += t->cpus[t->m->to_slurm[t->out[j]]];
+	if (sum < t->rem_cpus)
+		return false;
+	if (!t->te->gres_per_job)
+		return true;
+	{
+		list_t *have = NULL;
+
+		for (int j = t->nreq; j < t->nreq + k; j++) {
+			int i = t->m->to_slurm[t->out[j]];
+
+			gres_sched_consec(&have, t->job->gres_list_req,
+					  t->te->avail_res_array[i]
+						  ->sock_gres_list);
+		}
+		ok = gres_sched_sufficient(t->job->gres_list_req, have);
+		FREE_NULL_LIST(have);
+	}
+	return ok;
+}
+
+/* One core call for k more nodes (with the required ones): 0 or LOC_E*. */
+static int _select(tl_job_t *t, int k)
+{
+	loc_error_t err;
+	loc_view_t view = { .candidate = t->cand, .now = time(NULL) };
+	loc_request_t req = {
+		.nodes = t->nreq + k,
+		.required = t->nreq ? t->req : NULL,
+		.nrequired = t->nreq,
+		.contiguous = t->job->details->contiguous != 0,
+	};
+	int rc;
+
+	/* The core wants required nodes among the candidates. */
+	for (int j = 0; j < t->nreq; j++)
+		t->cand[t->req[j]] = 1;
+	rc = loc_tiers_select(&t->tiers, t->alloc, &req, t->cand, &view,
+			      t->out, NULL, &err);
+	for (int j = 0; j < t->nreq; j++)
+		t->cand[t->req[j]] = 0;
+	if (rc && rc != LOC_ENOFIT)
+		debug("%s: %pJ: %s", plugin_type, t->job, err.text);
+	return rc;
+}
+
+/* Moves the required nodes to the front of out[] (the core answers in
+ * ascending node order). */
+static void _required_first(tl_job_t *t, int k)
+{
+	int w = 0, n = t->nreq + k;
+	int *rest = xcalloc(MAX(n, 1), sizeof(int));
+	int nrest = 0;
+
+	for (int j = 0; j < n; j++) {
+		bool is_req = false;
+
+		for (int r = 0; r < t->nreq && !is_req; r++)
+			is_req = t->req[r] == t->out[j];
+		if (is_req)
+			t->out[w++] = t->out[j];
+		else
+			rest[nrest++] = t->out[j];
+	}
+	memcpy(t->out + w, rest, nrest * sizeof(int));
+	xfree(rest);
+}
+
+/* Adds the candidates nearest to the nodes taken (fewest total hops)
+ * until the job is covered or none is left. */
+static void _fill_nearest(tl_job_t *t)
+{
+	const loc_grid_t *grid = t->m->grid;
+	int ntaken = 0, *taken = xcalloc(MAX(t->m->ncore, 1), sizeof(int));
+
+	for (int i = 0; next_node_bitmap(t->te->node_map, &i); i++)
+		if (t->m->to_core[i] >= 0)
+			taken[ntaken++] = t->m->to_core[i];
+	while (!_satisfied(t) && t->te->max_nodes > 0) {
+		int64_t best_cost = INT64_MAX;
+		int best = -1;
+
+		for (int g = 0; g < t->m->ncore; g++) {
+			int64_t cost = 0;
+
+			if (!t->cand[g])
+				continue;
+			for (int j = 0; j < ntaken; j++)
+				cost += loc_grid_node_hops(grid, g, taken[j]);
+			if (cost < best_cost) {
+				best_cost = cost;
+				best = g;
+			}
+		}
+		if (best < 0)
+			break;
+		t->cand[best] = 0;
+		if (_take(t, t->m->to_slurm[best]))
+			taken[ntaken++] = best;
+	}
+	xfree(taken);
+}
+
+static void _log_placement(tl_job_t *t)
+{
+	loc_metrics_t met;
+	int k = 0, *nodes;
+	char *names;
+
+	if (get_log_level() < LOG_LEVEL_DEBUG)
+		return;
+	nodes = xcalloc(MAX(t->m->ncore, 1), sizeof(int));
+	for (int i = 0; next_node_bitmap(t->te->node_map, &i); i++)
+		if (t->m->to_core[i] >= 0)
+			nodes[k++] = t->m->to_core[i];
+	memset(&met, 0, sizeof(met));
+	loc_metrics_compute(t->m->grid, loc_alloc_curve(t->alloc), nodes, k,
+			    &met);
+	names = bitmap2node_name(t->te->node_map);
+	debug("%s: %pJ nodes=%s k=%d avg_hops=%.2f span=%d strategy=%s",
+	      plugin_type, t->job, names, k, met.avg_pair_hops,
+	      met.linear_span, loc_strategy_kind_name(t->policy->strategy));
+	xfree(names);
+	xfree(nodes);
+}
+
+static void _free(tl_job_t *t)
+{
+	xfree(t->cand);
+	xfree(t->weight);
+	xfree(t->cpus);
+	xfree(t->req);
+	xfree(t->out);
+	loc_tiers_fini(&t->tiers);
+}
+
+/* Step 1: the required nodes, accounted first. Returns SLURM_SUCCESS to
+ * go on, else an error (eval_action set). */
+static int _take_required(tl_job_t *t)
+{
+	topology_eval_t *te = t->te;
+	bitstr_t *req_map = t->job->details->req_node_bitmap;
+
+	if (!req_map)
+		return SLURM_SUCCESS;
+	for (int i = 0; next_node_bitmap(req_map, &i); i++) {
+		if (te->max_nodes <= 0 || t->m->to_core[i] < 0) {
+			TL_EVAL_ACTION(te, EVAL_ACTION_BREAK);
+			return SLURM_ERROR;
+		}
+		eval_nodes_select_cores(te, i, t->min_rem_nodes);
+		t->cpus[i] = te->avail_cpus;
+		if (!_take(t, i)) {
+			debug("%pJ required node %s lacks available resources",
+			      t->job, node_record_table_ptr[i]->name);
+			TL_EVAL_ACTION(te, EVAL_ACTION_BREAK);
+			return SLURM_ERROR;
+		}
+		t->req[t->nreq++] = t->m->to_core[i];
+	}
+	if (t->job->details->max_cpus != NO_VAL &&
+	    (int64_t)t->job->details->min_cpus - t->rem_cpus >
+		    t->job->details->max_cpus) {
+		info("%pJ can't use required nodes due to max CPU limit",
+		     t->job);
+		TL_EVAL_ACTION(te, EVAL_ACTION_BREAK);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/* Step 2: every other node's usable CPUs; node_map keeps only the
+ * required nodes taken. */
+static void _scan_candidates(tl_job_t *t)
+{
+	topology_eval_t *te = t->te;
+	bitstr_t *req_map = t->job->details->req_node_bitmap;
+
+	for (int i = 0; next_node_bitmap(te->node_map, &i); i++) {
+		int g = t->m->to_core[i];
+
+		if (req_map && bit_test(req_map, i))
+			continue;
+		bit_clear(te->node_map, i);
+		if (g < 0)
+			continue;
+		eval_nodes_select_cores(te, i, t->min_rem_nodes);
+		if (!te->avail_cpus)
+			continue;
+		t->cpus[i] = te->avail_cpus;
+		t->cand[g] = 1;
+		t->weight[g] = node_record_table_ptr[i]->sched_weight;
+		t->ncand++;
+	}
+}
+
+/* Step 3: the core's set, one node larger until it covers the job. */
+static void _take_compact(tl_job_t *t)
+{
+	topology_eval_t *te = t->te;
+	int k = MAX(t->rem_nodes, _nodes_for_cpus(t));
+	int hi = MIN(t->ncand, (int)MIN(te->max_nodes, INT32_MAX));
+
+	if (_satisfied(t))
+		return;
+	k = MAX(k, 1);
+	if (k > hi)
+		k = hi; /* -N min-max: as many as there are, at least min */
+	for (; k >= 1 && k <= hi; k++) {
+		int rc = _select(t, k);
+
+		if (rc == LOC_ENOFIT && t->job->details->contiguous)
+			return;
+		if (rc)
+			break;
+		if (_set_covers(t, k) || k == hi)
+			break;
+	}
+	if (k < 1 || k > hi)
+		return;
+	_required_first(t, k);
+	for (int j = t->nreq; j < t->nreq + k && !_satisfied(t) &&
+			      te->max_nodes > 0;
+	     j++) {
+		int g = t->out[j];
+
+		t->cand[g] = 0;
+		(void)_take(t, t->m->to_slurm[g]);
+	}
+}
+
+int tl_eval_compact(topology_eval_t *te, sl_machine_t *m)
+{
+	job_record_t *job = te->job_ptr;
+	job_details_t *d = job->details;
+	tl_job_t t = { .m = m, .te = te, .job = job };
+	loc_error_t err;
+	int rc = SLURM_ERROR;
+
+	if (d->arbitrary_tpn)
+		return ESLURM_NOT_SUPPORTED;
+	t.alloc = sl_machine_alloc(m, sl_part_name(job), &err);
+	if (!t.alloc) {
+		error("%s: %pJ: %s", plugin_type, job, err.text);
+		return ESLURM_NOT_SUPPORTED;
+	}
+	t.policy = sl_machine_policy(m, sl_part_name(job));
+	t.cand = xcalloc(m->ncore, sizeof(*t.cand));
+	t.weight = xcalloc(m->ncore, sizeof(*t.weight));
+	t.cpus = xcalloc(MAX(node_record_count, 1), sizeof(*t.cpus));
+	t.req = xcalloc(m->ncore, sizeof(*t.req));
+	t.out = xcalloc(m->ncore, sizeof(*t.out));
+	if (loc_tiers_init(&t.tiers, m->ncore, &err)) {
+		_free(&t);
+		return ESLURM_NOT_SUPPORTED;
+	}
+
+	/* Slurm's running figures, set as its best fit sets them. */
+	te->avail_cpus = 0;
+	t.rem_cpus = d->min_cpus;
+	t.min_rem_nodes = te->min_nodes;
+	te->gres_per_job = gres_sched_init(job->gres_list_req);
+	t.rem_nodes = te->gres_per_job ? MIN(te->min_nodes, te->req_nodes) :
+					 MAX(te->min_nodes, te->req_nodes);
+	t.rem_max_cpus = eval_nodes_get_rem_max_cpus(d, t.rem_nodes);
+	t.maxtasks = eval_nodes_set_max_tasks(job, t.rem_max_cpus,
+					      te->max_nodes);
+
+	if (_take_required(&t) != SLURM_SUCCESS)
+		goto fini;
+	_scan_candidates(&t);
+	if (t.policy->node_weight == LOC_NODE_WEIGHT_TIERS)
+		loc_tiers_set(&t.tiers, t.weight, t.cand);
+	else
+		loc_tiers_clear(&t.tiers);
+	_take_compact(&t);
+	if (!d->contiguous)
+		_fill_nearest(&t);
+
+	if (_satisfied(&t) ||
+	    (t.rem_cpus <= 0 &&
+	     gres_sched_test(job->gres_list_req, job->job_id) &&
+	     eval_nodes_enough_nodes(0, t.rem_nodes, te->min_nodes,
+				     te->req_nodes))) {
+		rc = SLURM_SUCCESS;
+		eval_nodes_clip_socket_cores(te);
+		_log_placement(&t);
+	} else {
+		TL_EVAL_ACTION(te, EVAL_ACTION_RETRY_DEFAULT);
+	}
+fini:
+	_free(&t);
+	return rc;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topology_locality.h - what the files of topology/locality share.
+ *
+ * topology/locality puts the core's placement inside select/cons_tres:
+ * cons_tres filters the candidate nodes (partition, state, features,
+ * memory, cores, GRES, reservations) and calls the topology plugin's
+ * eval_nodes; this plugin chooses a compact set among them with the
+ * core and leaves the per-node CPU, core and GRES accounting to Slurm's
+ * own helpers (src/plugins/topology/common of the exact Slurm source
+ * tree configure was given, compiled by slurm_*.c here).
+ *
+ *   topology_locality.c  plugin state: locality.conf loaded in
+ *                        slurmctld, the eval_nodes entry, node ranks
+ *   tl_eval.c            the eval_nodes hook: candidates -> core ->
+ *                        Slurm's accounting
+ *   glue/<version>/      sl_glue.h (headers, names) and tl_glue.c (the
+ *                        topology_p_* entry points of that version)
+ *   ../../common/        sl_machine.c, shared with select/locality
+ */
+#ifndef LOC_TOPOLOGY_LOCALITY_H
+#define LOC_TOPOLOGY_LOCALITY_H
+
+#include "sl_machine.h"
+
+#include "src/plugins/topology/common/common_topo.h"
+#include "src/plugins/topology/common/eval_nodes.h"
+#include "src/plugins/topology/common/gres_sched.h"
+
+/* Our own id: Slurm's plugins take 100-105. */
+#define TL_PLUGIN_ID 150
+
+/* Loads locality.conf (next to slurm.conf) in slurmctld; elsewhere does
+ * nothing. A broken file is logged with its file and line and leaves
+ * Slurm's own choice (common_topo_choose_nodes) for every job. Returns
+ * SLURM_SUCCESS or SLURM_ERROR. */
+int tl_build_config(void);
+
+/* Frees the machine. */
+void tl_destroy_config(void);
+
+/* topology_p_eval_nodes' work. */
+int tl_eval_nodes(topology_eval_t *te);
+
+/* MPI rank order of node_bitmap's nodes along the curve: (*node_rank)[i]
+ * for the i-th set node (xmalloc), *size set; none outside slurmctld. */
+int tl_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size);
+
+/* tl_eval.c: the eval_nodes hook cons_tres's eval_nodes() calls, with the
+ * machine m (the plugin's lock held). */
+int tl_eval_compact(topology_eval_t *te, sl_machine_t *m);
+
+#endif /* LOC_TOPOLOGY_LOCALITY_H */
