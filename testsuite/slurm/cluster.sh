@@ -11,7 +11,7 @@
 #                    [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
 #                    [--ctld-wrapper 'COMMAND ARGS'] [--shape SHAPE]
-#                    [--cpus N] [--mem MB]
+#                    [--cpus N] [--mem MB] [--gpus N]
 #   cluster.sh stop --dir RUNDIR
 #   cluster.sh restart-ctld --dir RUNDIR [--kill9] [--flags 'FLAGS']
 #   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
@@ -46,6 +46,9 @@
 # this project's topology/locality (Slurm 24.11 and 26.05), which needs
 # --plugin-dir (or --no-plugin-dir) and --locality-conf like
 # select/locality; default (24.11) and flat (26.05) are Slurm's own.
+# --gpus gives every node N GPUs (Gres=gpu:N, GresTypes=gpu and a
+# gres.conf), backed by stand-in device files RUNDIR/dev/gpuI that start
+# creates: enough for slurmd and cons_tres to count and bind them.
 # --cpus gives every node N CPUs (default 1) and --mem MB of RealMemory
 # (default 100); slurmd takes the configured figures whatever the machine
 # has (SlurmdParameters=config_overrides).
@@ -183,8 +186,10 @@ ensure_munge() {
 # node_lines NODES SHAPE HOST CPUS MEM - the NodeName and PartitionName
 # lines.
 node_lines() {
-	local nodes=$1 shape=$2 host=$3 cpus=$4 mem=$5 row=${LOC_ROW_NODES:-8}
+	local nodes=$1 shape=$2 host=$3 cpus=$4 mem=$5 gpus=${6:-0}
+	local row=${LOC_ROW_NODES:-8}
 	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN"
+	[ "$gpus" -gt 0 ] && common="$common Gres=gpu:$gpus"
 	local all="n[001-$(printf %03d "$nodes")]"
 	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
 		-v common="$common" -v all="$all" '
@@ -230,7 +235,7 @@ node_lines() {
 
 write_conf() {
 	local dir=$1 nodes=$2 select=$3 plugdir=$4 debug=$5 shape=$6 cpus=$7 mem=$8
-	local topology=${9:-}
+	local topology=${9:-} gpus=${10:-0}
 	local host
 	host=$(hostname -s)
 	local pd="PluginDir=$SYSPLUGDIR"
@@ -280,7 +285,15 @@ MaxJobCount=20000
 InactiveLimit=0
 SlurmdTimeout=30
 EOF
-	node_lines "$nodes" "$shape" "$host" "$cpus" "$mem" >>"$dir/etc/slurm.conf"
+	node_lines "$nodes" "$shape" "$host" "$cpus" "$mem" "$gpus" \
+		>>"$dir/etc/slurm.conf"
+	if [ "$gpus" -gt 0 ]; then
+		echo "GresTypes=gpu" >>"$dir/etc/slurm.conf"
+		mkdir -p "$dir/dev"
+		for i in $(seq 0 $((gpus - 1))); do : >"$dir/dev/gpu$i"; done
+		echo "NodeName=n[001-$(printf %03d "$nodes")] Name=gpu File=$dir/dev/gpu[0-$((gpus - 1))]" \
+			>"$dir/etc/gres.conf"
+	fi
 	local line
 	for line in "${EXTRA[@]}"; do
 		echo "$line" >>"$dir/etc/slurm.conf"
@@ -365,7 +378,7 @@ wait_idle() {
 
 cmd_start() {
 	local dir="" nodes=64 select=linear plugdir="" lconf="" debug=info
-	local wrapper="" shape=single cpus=1 mem=100 topology=""
+	local wrapper="" shape=single cpus=1 mem=100 topology="" gpus=0
 	EXTRA=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -382,6 +395,7 @@ cmd_start() {
 		--shape) shape=$2; shift 2 ;;
 		--cpus) cpus=$2; shift 2 ;;
 		--mem) mem=$2; shift 2 ;;
+		--gpus) gpus=$2; shift 2 ;;
 		*) usage ;;
 		esac
 	done
@@ -394,6 +408,9 @@ cmd_start() {
 	esac
 	case $nodes in
 	'' | *[!0-9]*) die "--nodes wants a number, got '$nodes'" ;;
+	esac
+	case $gpus in
+	'' | *[!0-9]*) die "--gpus wants a number, got '$gpus'" ;;
 	esac
 	[ "$nodes" -ge 1 ] && [ "$nodes" -le 999 ] || die "--nodes must be 1..999"
 	case $select in
@@ -450,7 +467,7 @@ cmd_start() {
 	mkdir -p "$dir/etc" "$dir/state" "$dir/spool" "$dir/run" "$dir/log" \
 		"$dir/out" || die "cannot create directories under $dir"
 	write_conf "$dir" "$nodes" "$select" "$plugdir" "$debug" "$shape" "$cpus" \
-		"$mem" "$topology"
+		"$mem" "$topology" "$gpus"
 	[ -n "$lconf" ] && cp "$lconf" "$dir/etc/locality.conf"
 	echo "export SLURM_CONF=$dir/etc/slurm.conf" >"$dir/env"
 	[ -n "$wrapper" ] && echo "$wrapper" >"$dir/run/ctld-wrapper"

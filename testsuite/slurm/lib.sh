@@ -125,8 +125,8 @@ cleanup() {
 # the running cluster and starts a fresh one of NODES nodes (slurm.conf
 # shape $CLUSTER_SHAPE, see cluster.sh; default single) in
 # RUNROOT/NAME; exports its SLURM_CONF and enters its out/ directory.
-# CLUSTER_TOPOLOGY, CLUSTER_CPUS and CLUSTER_MEM, when set, pass
-# cluster.sh's --topology, --cpus and --mem.
+# CLUSTER_TOPOLOGY, CLUSTER_CPUS, CLUSTER_MEM and CLUSTER_GPUS, when set,
+# pass cluster.sh's --topology, --cpus, --mem and --gpus.
 # Returns non-zero (with the start log's tail as notes) on failure.
 start_cluster() {
 	local name=$1 sel=$2 lconf=${3:-} dir=$RUNROOT/$1 args line
@@ -143,6 +143,7 @@ start_cluster() {
 	[ -n "${CLUSTER_TOPOLOGY:-}" ] && args+=(--topology "$CLUSTER_TOPOLOGY")
 	[ -n "${CLUSTER_CPUS:-}" ] && args+=(--cpus "$CLUSTER_CPUS")
 	[ -n "${CLUSTER_MEM:-}" ] && args+=(--mem "$CLUSTER_MEM")
+	[ -n "${CLUSTER_GPUS:-}" ] && args+=(--gpus "$CLUSTER_GPUS")
 	for line in "$@"; do
 		args+=(--extra "$line")
 	done

@@ -1,0 +1,245 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# topology-tests.sh - topology/locality under select/cons_tres on real
+# daemons (Slurm 24.11 or 26.05), against Slurm's own topology plugin as
+# the control in the same run (24.11: topology/default, 26.05:
+# topology/flat). 64 slurmd of 4 CPUs, 1000 MB and 2 GPUs (stand-in
+# device files) as an 8x8 torus, slurm.conf with one NodeName line per
+# row. The same sequence of jobs, each left running, goes through both
+# clusters, one after another on a fragmented machine:
+#   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
+#   --nodelist, --exclude, --contiguous, GPU jobs (--gres=gpu:2 per node,
+#   --gpus=4 per job, --gpus-per-node=1), core jobs that share nodes
+#   (-n without -N), a job array.
+# Under topology/locality each job whose nodes no later job shares must
+# land on the nodes the core picks for the same free set (locality-eval
+# --predict). Under both: every job starts, no CPU and no GPU of a node
+# is given to two jobs (scontrol -d show job: CPU_IDs, GRES IDX), and
+# each job's NumNodes, NumCPUs and AllocTRES equal the control's for the
+# same request. The control must pass its own checks, or the comparison
+# fails too.
+#
+#   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
+#
+# Prints "ok N - ..." per check and "slurm SERIES topology: N passed, N
+# failed" last.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plugin-dir) PLUGDIR=$2; shift 2 ;;
+	--rundir) RUNROOT=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	-h | --help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "topology-tests.sh: unknown option $1" >&2; exit 2 ;;
+	*) BUILD=$1; shift ;;
+	esac
+done
+
+SUITE=topology
+[ -z "$PLUGDIR" ] && [ -n "$BUILD" ] &&
+	PLUGDIR=$BUILD/src/plugins/topology/locality/.libs
+lib_init loc-topology
+export CLUSTER_SHAPE=per-row CLUSTER_CPUS=4 CLUSTER_MEM=1000 CLUSTER_GPUS=2
+
+# The control: Slurm's own plugin of this version.
+case $("$CLUSTER" version) in
+24.11) CONTROL=default ;;
+*) CONTROL=flat ;;
+esac
+
+LCONF=$RUNROOT/locality.conf
+{
+	echo "# topology/locality suite: 8x8 torus, rows of 8 nodes"
+	echo "Dimensions=8x8"
+	echo "Torus=yes"
+	echo "Strategy=pack"
+	echo "Curve=hilbert"
+	for r in 0 1 2 3 4 5 6 7; do
+		printf 'NodeName=n[%03d-%03d] Coords=%d,0\n' $((r * 8 + 1)) \
+			$((r * 8 + 8)) "$r"
+	done
+} >"$LCONF"
+
+# Whole nodes busy (BUSY) and nodes with some CPUs taken (PARTIAL): a
+# whole-node job can use neither.
+BUSY="" BAD="" OFF=""
+
+# run_job LABEL WHOLE K [sbatch options] - submits one job that must
+# start. WHOLE=1: it takes whole nodes, K of them, and under locality
+# must land where the core puts K nodes on the free set (the --predict
+# options given after "--"). Records "LABEL id" for the comparison.
+run_job() {
+	local label=$1 whole=$2 k=$3 id got pred
+	shift 3
+	local opts=() popts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	popts=("$@")
+	[ -n "$BAD" ] && return
+	if [ "$whole" = 1 ] && [ "$MODE" = locality ]; then
+		pred=$("$EVAL" --conf "$LCONF" --nodes "$ALLNODES" --predict \
+			--busy "${BUSY#,}${OFF:+,$OFF}" -k "$k" \
+			${popts[@]+"${popts[@]}"} 2>&1) || {
+			BAD="$label: locality-eval --predict -k $k failed: $pred"
+			return
+		}
+	fi
+	id=$(sub "${opts[@]}" -t 30 600)
+	if [ -z "$id" ]; then
+		BAD="$label: sbatch ${opts[*]} refused: $(tail -n 1 "$RUNROOT/sbatch.err")"
+		return
+	fi
+	if ! wait_state "$id" RUNNING 30; then
+		BAD="$label: job $id (${opts[*]}) did not start: $(job_field "$id" Reason)"
+		return
+	fi
+	got=$(job_field "$id" NodeList)
+	if [ -n "${pred:-}" ] && [ "$(expand "$pred")" != "$(expand "$got")" ]; then
+		BAD="$label: ${opts[*]} got $got, the core picks $pred (busy ${BUSY#,})"
+		return
+	fi
+	note "$MODE: $label: ${opts[*]} -> $got"
+	[ "$whole" = 1 ] && BUSY="$BUSY,$got"
+	echo "$label $id" >>"$RUNROOT/$MODE.ids"
+}
+
+# The sequence, the same for both plugins.
+sequence() {
+	local id
+	# Fragmentation: whole-node jobs pinned across the torus.
+	for h in n002 n011 n020 n029 n038 n047 n056; do
+		run_job "pin-$h" 1 1 -N1 -w "$h" --exclusive -- --required "$h"
+	done
+	run_job exclusive-5 1 5 -N5 --exclusive
+	run_job exclusive-8 1 8 -N8 --exclusive
+	# 8 CPUs on 4-CPU nodes: two whole nodes' worth, cores only.
+	run_job cores-8 1 2 -n8
+	run_job mem-2 1 2 -N2 --mem=900 --exclusive
+	run_job range-3-5 1 5 -N3-5 --exclusive
+	run_job nodelist-3 1 3 -N3 -w n060 --exclusive -- --required n060
+	OFF="n[001-008]" run_job exclude-4 1 4 -N4 -x "n[001-008]" --exclusive
+	run_job contiguous-4 1 4 -N4 --contiguous --exclusive -- --contiguous
+	# GPU jobs take every GPU of their nodes (so no later job shares
+	# them), but --gpus-per-node=1, after which no job is predicted.
+	run_job gpu-per-node-3 1 3 -N3 --gres=gpu:2
+	run_job gpus-per-job-4 1 2 --gpus=4
+	run_job gpus-per-node-2 1 2 -N2 --gpus-per-node=1
+	# Core jobs that share nodes: 6 CPUs (a node and a half), then 2.
+	run_job cores-6 0 0 -n6
+	run_job cores-2 0 0 -n2
+	# A job array of whole-node jobs.
+	id=$(sub -N2 --exclusive --array=0-2 -t 30 600)
+	if [ -z "$id" ]; then
+		BAD=${BAD:-"array: sbatch refused"}
+	else
+		for t in 0 1 2; do
+			wait_state "${id}_$t" RUNNING 30 ||
+				BAD=${BAD:-"array element ${id}_$t did not start"}
+			echo "array-$t ${id}_$t" >>"$RUNROOT/$MODE.ids"
+		done
+	fi
+}
+
+# given_twice - prints a node's CPU or GPU given to two running jobs
+# (the per-node lines of scontrol -d show job: CPU_IDs=0-1,3 and
+# GRES=gpu:2(IDX:0-1)).
+given_twice() {
+	scontrol -d show job 2>/dev/null | awk '
+	function mark(n, kind, ids,    m, r, ab, j, a, b, c) {
+		m = split(ids, r, ",")
+		for (j = 1; j <= m; j++) {
+			if (split(r[j], ab, "-") == 2) { a = ab[1]; b = ab[2] }
+			else { a = r[j]; b = r[j] }
+			for (c = a + 0; c <= b + 0; c++)
+				if (seen[n, kind, c]++) print n " " kind " " c
+		}
+	}
+	/^ *Nodes=/ {
+		nodes = ""; cpus = ""; gpus = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^Nodes=/) nodes = substr($i, 7)
+			if ($i ~ /^CPU_IDs=/) cpus = substr($i, 9)
+			if ($i ~ /^GRES=/ && match($i, /IDX:[0-9,-]+/))
+				gpus = substr($i, RSTART + 4, RLENGTH - 4)
+		}
+		if (nodes == "") next
+		cmd = "scontrol show hostnames " nodes
+		while ((cmd | getline n) > 0) {
+			if (cpus != "") mark(n, "CPU", cpus)
+			if (gpus != "") mark(n, "GPU", gpus)
+		}
+		close(cmd)
+	}' | head -n 1
+}
+
+# job_gpus ID - the GPUs job ID holds, over all its nodes.
+job_gpus() {
+	scontrol -d show job "$1" 2>/dev/null |
+		sed -n 's/.* GRES=gpu:\([0-9]*\)(IDX.*/\1/p' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# figures - "label NumNodes NumCPUs AllocTRES gpus=N" per recorded job.
+figures() {
+	local label id
+	while read -r label id; do
+		echo "$label $(job_field "$id" NumNodes) $(job_field "$id" NumCPUs) $(job_field "$id" AllocTRES) gpus=$(job_gpus "$id")"
+		[ "$(job_field "$id" JobState)" = RUNNING ] ||
+			echo "$label not running: $(job_field "$id" JobState)"
+	done <"$RUNROOT/$MODE.ids"
+}
+
+run_mode() {
+	local topo=$1 twice
+	MODE=$2 BUSY="" BAD=""
+	: >"$RUNROOT/$MODE.ids"
+	if ! CLUSTER_TOPOLOGY=$topo start_cluster "$MODE" cons_tres \
+		"$([ "$MODE" = locality ] && echo "$LCONF")"; then
+		not_ok "$MODE: cluster started" "see the start log"
+		return 1
+	fi
+	sequence
+	if [ "$MODE" = locality ]; then
+		result "locality: every job started, whole-node ones where the core picks" "$BAD"
+	else
+		result "control: every job started" "$BAD"
+	fi
+	twice=$(given_twice)
+	result "$MODE: no CPU or GPU given to two jobs" "${twice:+$twice given twice}"
+	figures >"$RUNROOT/$MODE.figures"
+	if [ "$MODE" = locality ]; then
+		local errs
+		errs=$(grep -c 'error: topology/locality' "$CURRENT/log/slurmctld.log")
+		result "locality: no topology/locality errors in slurmctld's log" \
+			"$([ "$errs" = 0 ] || echo "$errs error lines")"
+	fi
+	stop_cluster
+}
+
+main() {
+	if [ ! -f "${PLUGDIR:-}/topology_locality.so" ] || [ -z "$EVAL" ]; then
+		not_ok "topology/locality built" "no $PLUGDIR/topology_locality.so or locality-eval"
+		lib_finish
+		return
+	fi
+	note "plugin: $PLUGDIR; control: topology/$CONTROL; run dir: $RUNROOT"
+	run_mode "$CONTROL" control
+	local control_ok=$NFAIL
+	run_mode locality locality
+	# The same requests get the same resources: nodes, CPUs and TRES.
+	if [ "$control_ok" != 0 ]; then
+		not_ok "NumNodes, NumCPUs and TRES equal the control's" \
+			"the control did not pass its own checks"
+	else
+		result "NumNodes, NumCPUs and TRES equal the control's" \
+			"$(diff "$RUNROOT/control.figures" "$RUNROOT/locality.figures" |
+				grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+	fi
+	lib_finish
+}
+
+main; exit $?
