@@ -33,16 +33,27 @@
 #                dpkg, jobs run with no PluginDir, purged
 #                (testsuite/slurm/deb-test.sh)
 #
+#   topology     topology/locality under select/cons_tres against
+#                Slurm's own topology plugin, same jobs (whole-node, core,
+#                --mem, GPU, ranges, lists, contiguous, arrays): the
+#                versions it is built for, 24.11 and 26.05
+#                (testsuite/slurm/topology-tests.sh)
+#
 # Every Slurm version of --slurm is tested. The host's own (22.05 on
-# Debian 12) runs all of the above. Each other version (24.11) is built
-# against its own Slurm and run in its Debian root (tools/slurm-root.sh;
+# Debian 12) runs all of the above but topology. Each other version
+# (24.11, 26.05) is built against its own Slurm and run in its Debian
+# root (tools/slurm-root.sh;
 # the first run makes it: about a minute and 100 MB of packages) and
 # runs the phases that involve Slurm, which are the same scripts:
-# symbols (check-symbols.sh: the plugin exports what that slurmctld
-# loads), integration, shapes, valgrind-slurmctld, load and fault; unit,
+# topology, then (select/locality, 24.11) symbols (check-symbols.sh: the
+# plugin exports what that slurmctld loads), integration, shapes,
+# valgrind-slurmctld, load and fault; unit,
 # sanitize and valgrind test Slurm-free code, the same for every version,
 # and run once. (integration-per-row and the long forms run on demand:
-# doc/reliability.md.)
+# doc/reliability.md.) A version whose exact Slurm source the mirror does
+# not serve (26.05: Debian testing ships binaries only) cannot be built:
+# it is listed as skipped, with the reason, unless LOC_SLURM_SOURCE names
+# a tree of that version.
 #
 # Usage: scripts/test.sh [--unit-only | --quick] [--slurm LIST]
 #   --unit-only  only make check
@@ -65,7 +76,7 @@ while [ $# -gt 0 ]; do
 	--unit-only) mode=unit; shift ;;
 	--quick) mode=quick; shift ;;
 	--slurm) versions=${2:-}; shift 2 ;;
-	-h | --help) sed -n '4,54p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,67p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -81,8 +92,17 @@ done
 t_setup=$SECONDS
 "$top/scripts/setup.sh" --quiet
 host=$("$roots" host-version)
+# A version whose source the mirror does not serve (setup.sh exit 3) is
+# not built: it is reported as skipped, with the reason, never passed.
+tested=() unbuilt=()
 for v in "${versions[@]}"; do
-	[ "$v" = "$host" ] || "$top/scripts/setup.sh" --slurm "$v" --quiet
+	rc=0
+	[ "$v" = "$host" ] || "$top/scripts/setup.sh" --slurm "$v" --quiet || rc=$?
+	case $rc in
+	0) tested+=("$v") ;;
+	3) unbuilt+=("$v") ;;
+	*) exit $rc ;;
+	esac
 done
 echo "== setup took $((SECONDS - t_setup)) s"
 cd "$top/build"
@@ -151,6 +171,12 @@ slurm_phases() {
 	local v=$1 obj run
 	obj=$("$roots" build-dir "$v")
 	run=("$roots" run "$v" --)
+	# topology/locality under cons_tres, with Slurm's own as the control.
+	[ ! -f "$obj/src/plugins/topology/locality/topology_locality.la" ] ||
+		phase "slurm-$v-topology" "${run[@]}" \
+			"$top/testsuite/slurm/topology-tests.sh" "$obj"
+	# select/locality's suites: the versions it is built for.
+	[ -f "$obj/src/plugins/select/locality/select_locality.la" ] || return 0
 	[ "$v" = "$host" ] || phase "slurm-$v-symbols" symbols "$obj"
 	phase "slurm-$v-integration" "${run[@]}" \
 		"$top/testsuite/slurm/run-tests.sh" "$obj"
@@ -182,7 +208,7 @@ if [ $mode = all ]; then
 	phase sanitize "$top/scripts/sanitize.sh"
 	phase valgrind "$top/scripts/valgrind.sh" --build "$top/build"
 fi
-for v in "${versions[@]}"; do
+for v in "${tested[@]}"; do
 	slurm_phases "$v"
 done
 # The Debian packages, built and installed for the host's Slurm.
@@ -198,6 +224,11 @@ printf '%s\n' "${summary[@]}" | sed 's/^slurm-\([0-9.]*\)-/slurm \1 /'
 for name in "${phases[@]}"; do
 	{ grep -h '^not ok ' "$logs/$name.log" || true; } |
 		sed "s|^|$name: |" | cut -c1-600
+done
+for v in ${unbuilt[@]+"${unbuilt[@]}"}; do
+	printf '%-32s skipped: the mirror serves no slurm-wlm %s source (LOC_SLURM_SOURCE=DIR scripts/test.sh --slurm %s)\n' \
+		"slurm $v:" "$v" "$v"
+	skipped=$((skipped + 1))
 done
 echo "${passed} passed, ${failed} failed, ${skipped} skipped"
 exit $status

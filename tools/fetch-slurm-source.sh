@@ -8,7 +8,7 @@
 #
 #   fetch-slurm-source.sh [--version SERIES] [DEST]
 #
-# SERIES is 22.05 or 24.11 (tools/slurm-root.sh versions); by default
+# SERIES is 22.05, 24.11 or 26.05 (tools/slurm-root.sh versions); by default
 # the host's. The host's version comes from the host's apt into DEST
 # (default <repo>/build/slurm-src); another version from the apt of its
 # Debian root (tools/slurm-root.sh create SERIES) into DEST (default
@@ -16,6 +16,9 @@
 # mirror has the source package's tarball but not its .dsc, the upstream
 # tarball is unpacked without Debian's patches (they fix CVEs, paths and
 # spelling, not the headers a select plugin reads), with a warning.
+#
+# Exits 3 when the mirror has no source of SERIES at all (Debian testing's
+# 26.05 today: binary packages only).
 #
 # Idempotent: an existing tree of SERIES is reused; a deb-src entry is
 # added (mirroring the deb one) and apt-get update run only when missing.
@@ -144,7 +147,10 @@ else
 		mv "$dest/unpack/$top" "$dest/slurm-wlm-$uv"
 		rmdir "$dest/unpack"
 	else
-		die "apt-get source slurm-wlm fetched nothing into $dest"
+		# Exit 3: not a failure here but a fact of the mirror, which a
+		# caller may report as a version it cannot build.
+		echo "$prog: the mirror serves no source of slurm-wlm for Slurm $want (neither .dsc nor .orig tarball); give a tree of that exact version to configure --with-slurm-source" >&2
+		exit 3
 	fi
 fi
 tree=$(find_tree)
