@@ -5,13 +5,17 @@
 # daemons (Slurm 24.11 or 26.05), against Slurm's own topology plugin as
 # the control in the same run (24.11: topology/default, 26.05:
 # topology/flat). 64 slurmd of 4 CPUs, 1000 MB and 2 GPUs (stand-in
-# device files) as an 8x8 torus, slurm.conf with one NodeName line per
-# row. The same sequence of jobs, each left running, goes through both
-# clusters, one after another on a fragmented machine:
+# device files) as an 8x8 torus, in the slurm.conf shapes of --shapes
+# (cluster.sh --shape; default per-row: a NodeName line per row;
+# weights: rows 7-8 Weight=100 Features=bigmem; shuffled: a line per node
+# in scrambled order, wired column by column). In each shape the same
+# sequence of jobs, each left running, goes through both clusters, one
+# after another on a fragmented machine:
 #   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
 #   --nodelist, --exclude, --contiguous, GPU jobs (--gres=gpu:2 per node,
 #   --gpus=4 per job, --gpus-per-node=1), core jobs that share nodes
-#   (-n without -N), a job array.
+#   (-n without -N), a job array; in the weights shape a --constraint
+#   job that only the heavy tier can hold.
 # Under topology/locality each job whose nodes no later job shares must
 # land on the nodes the core picks for the same free set (locality-eval
 # --predict). Under both: every job starts, no CPU and no GPU of a node
@@ -21,19 +25,21 @@
 # fails too.
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
+#                     [--shapes per-row,weights,shuffled]
 #
 # Prints "ok N - ..." per check and "slurm SERIES topology: N passed, N
 # failed" last.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
-BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY=""
+BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" SHAPES=per-row,weights,shuffled
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--shapes) SHAPES=$2; shift 2 ;;
+	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "topology-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -43,7 +49,7 @@ SUITE=topology
 [ -z "$PLUGDIR" ] && [ -n "$BUILD" ] &&
 	PLUGDIR=$BUILD/src/plugins/topology/locality/.libs
 lib_init loc-topology
-export CLUSTER_SHAPE=per-row CLUSTER_CPUS=4 CLUSTER_MEM=1000 CLUSTER_GPUS=2
+export CLUSTER_CPUS=4 CLUSTER_MEM=1000 CLUSTER_GPUS=2
 
 # The control: Slurm's own plugin of this version.
 case $("$CLUSTER" version) in
@@ -51,22 +57,35 @@ case $("$CLUSTER" version) in
 *) CONTROL=flat ;;
 esac
 
-LCONF=$RUNROOT/locality.conf
-{
-	echo "# topology/locality suite: 8x8 torus, rows of 8 nodes"
-	echo "Dimensions=8x8"
-	echo "Torus=yes"
-	echo "Strategy=pack"
-	echo "Curve=hilbert"
-	for r in 0 1 2 3 4 5 6 7; do
-		printf 'NodeName=n[%03d-%03d] Coords=%d,0\n' $((r * 8 + 1)) \
-			$((r * 8 + 8)) "$r"
-	done
-} >"$LCONF"
+# conf_for SHAPE FILE - the shape's locality.conf: an 8x8 torus, rows of
+# 8 nodes; shuffled's nodes are wired column by column, n(8x+y+1) at
+# (y,x), and listed in slurm.conf's scrambled order.
+conf_for() {
+	local r j i
+	{
+		echo "# topology/locality suite: $1"
+		echo "Dimensions=8x8"
+		echo "Torus=yes"
+		echo "Strategy=pack"
+		echo "Curve=hilbert"
+		if [ "$1" = shuffled ]; then
+			for j in $(seq 0 63); do
+				i=$((j * 29 % 64))
+				printf 'NodeName=n%03d Coords=%d,%d\n' $((i + 1)) \
+					$((i % 8)) $((i / 8))
+			done
+		else
+			for r in 0 1 2 3 4 5 6 7; do
+				printf 'NodeName=n[%03d-%03d] Coords=%d,0\n' \
+					$((r * 8 + 1)) $((r * 8 + 8)) "$r"
+			done
+		fi
+	} >"$2"
+}
 
-# Whole nodes busy (BUSY) and nodes with some CPUs taken (PARTIAL): a
-# whole-node job can use neither.
-BUSY="" BAD="" OFF=""
+# BUSY: nodes no later job may share (for --predict); OFF: nodes one job
+# may not use; WEIGHTS: slurm.conf's node weights, for the core's tiers.
+BUSY="" BAD="" OFF="" WEIGHTS=()
 
 # run_job LABEL WHOLE K [sbatch options] - submits one job that must
 # start. WHOLE=1: it takes whole nodes, K of them, and under locality
@@ -81,9 +100,9 @@ run_job() {
 	popts=("$@")
 	[ -n "$BAD" ] && return
 	if [ "$whole" = 1 ] && [ "$MODE" = locality ]; then
-		pred=$("$EVAL" --conf "$LCONF" --nodes "$ALLNODES" --predict \
+		pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --predict \
 			--busy "${BUSY#,}${OFF:+,$OFF}" -k "$k" \
-			${popts[@]+"${popts[@]}"} 2>&1) || {
+			${WEIGHTS[@]+"${WEIGHTS[@]}"} ${popts[@]+"${popts[@]}"} 2>&1) || {
 			BAD="$label: locality-eval --predict -k $k failed: $pred"
 			return
 		}
@@ -109,7 +128,7 @@ run_job() {
 
 # The sequence, the same for both plugins.
 sequence() {
-	local id
+	local id req
 	# Fragmentation: whole-node jobs pinned across the torus.
 	for h in n002 n011 n020 n029 n038 n047 n056; do
 		run_job "pin-$h" 1 1 -N1 -w "$h" --exclusive -- --required "$h"
@@ -120,9 +139,18 @@ sequence() {
 	run_job cores-8 1 2 -n8
 	run_job mem-2 1 2 -N2 --mem=900 --exclusive
 	run_job range-3-5 1 5 -N3-5 --exclusive
-	run_job nodelist-3 1 3 -N3 -w n060 --exclusive -- --required n060
+	# The last node still free, whichever plugin placed the jobs before.
+	req=$(comm -23 <(scontrol show hostnames "$ALLNODES") \
+		<(scontrol show hostnames "${BUSY#,}" | sort) | tail -n 1)
+	run_job nodelist-3 1 3 -N3 -w "$req" --exclusive -- --required "$req"
 	OFF="n[001-008]" run_job exclude-4 1 4 -N4 -x "n[001-008]" --exclusive
 	run_job contiguous-4 1 4 -N4 --contiguous --exclusive -- --contiguous
+	case $SHAPE in
+	weights)
+		# Only the heavy tier has bigmem.
+		OFF="n[001-048]" run_job bigmem-2 1 2 -N2 --constraint=bigmem \
+			--exclusive ;;
+	esac
 	# GPU jobs take every GPU of their nodes (so no later job shares
 	# them), but --gpus-per-node=1, after which no job is predicted.
 	run_job gpu-per-node-3 1 3 -N3 --gres=gpu:2
@@ -197,48 +225,67 @@ run_mode() {
 	local topo=$1 twice
 	MODE=$2 BUSY="" BAD=""
 	: >"$RUNROOT/$MODE.ids"
-	if ! CLUSTER_TOPOLOGY=$topo start_cluster "$MODE" cons_tres \
+	if ! CLUSTER_TOPOLOGY=$topo start_cluster "$SHAPE-$MODE" cons_tres \
 		"$([ "$MODE" = locality ] && echo "$LCONF")"; then
-		not_ok "$MODE: cluster started" "see the start log"
+		not_ok "$SHAPE: $MODE: cluster started" "see the start log"
 		return 1
 	fi
+	# locality-eval --nodes wants Slurm's node order (the node table).
+	ORDER=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' |
+		paste -sd, -)
 	sequence
 	if [ "$MODE" = locality ]; then
-		result "locality: every job started, whole-node ones where the core picks" "$BAD"
+		result "$SHAPE: locality: every job started, whole-node ones where the core picks" "$BAD"
 	else
-		result "control: every job started" "$BAD"
+		result "$SHAPE: control: every job started" "$BAD"
 	fi
 	twice=$(given_twice)
-	result "$MODE: no CPU or GPU given to two jobs" "${twice:+$twice given twice}"
-	figures >"$RUNROOT/$MODE.figures"
+	result "$SHAPE: $MODE: no CPU or GPU given to two jobs" \
+		"${twice:+$twice given twice}"
+	figures >"$RUNROOT/$SHAPE-$MODE.figures"
 	if [ "$MODE" = locality ]; then
 		local errs
 		errs=$(grep -c 'error: topology/locality' "$CURRENT/log/slurmctld.log")
-		result "locality: no topology/locality errors in slurmctld's log" \
+		result "$SHAPE: locality: no topology/locality errors in slurmctld's log" \
 			"$([ "$errs" = 0 ] || echo "$errs error lines")"
 	fi
 	stop_cluster
 }
 
+run_shape() {
+	local failed_before
+	SHAPE=$1 WEIGHTS=()
+	export CLUSTER_SHAPE=$SHAPE
+	LCONF=$RUNROOT/locality-$SHAPE.conf
+	conf_for "$SHAPE" "$LCONF"
+	[ "$SHAPE" = weights ] && WEIGHTS=(--node-weight "n[049-064]=100")
+	failed_before=$NFAIL
+	run_mode "$CONTROL" control
+	if [ "$NFAIL" != "$failed_before" ]; then
+		run_mode locality locality
+		not_ok "$SHAPE: NumNodes, NumCPUs, TRES and GPUs equal the control's" \
+			"the control did not pass its own checks"
+		return
+	fi
+	run_mode locality locality
+	# The same requests get the same resources.
+	result "$SHAPE: NumNodes, NumCPUs, TRES and GPUs equal the control's" \
+		"$(diff "$RUNROOT/$SHAPE-control.figures" "$RUNROOT/$SHAPE-locality.figures" |
+			grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+}
+
 main() {
+	local shape
 	if [ ! -f "${PLUGDIR:-}/topology_locality.so" ] || [ -z "$EVAL" ]; then
 		not_ok "topology/locality built" "no $PLUGDIR/topology_locality.so or locality-eval"
 		lib_finish
 		return
 	fi
 	note "plugin: $PLUGDIR; control: topology/$CONTROL; run dir: $RUNROOT"
-	run_mode "$CONTROL" control
-	local control_ok=$NFAIL
-	run_mode locality locality
-	# The same requests get the same resources: nodes, CPUs and TRES.
-	if [ "$control_ok" != 0 ]; then
-		not_ok "NumNodes, NumCPUs and TRES equal the control's" \
-			"the control did not pass its own checks"
-	else
-		result "NumNodes, NumCPUs and TRES equal the control's" \
-			"$(diff "$RUNROOT/control.figures" "$RUNROOT/locality.figures" |
-				grep '^[<>]' | head -n 2 | tr '\n' ' ')"
-	fi
+	for shape in ${SHAPES//,/ }; do
+		run_shape "$shape"
+	done
+	export CLUSTER_SHAPE=single
 	lib_finish
 }
 
