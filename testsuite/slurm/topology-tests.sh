@@ -22,7 +22,12 @@
 # is given to two jobs (scontrol -d show job: CPU_IDs, GRES IDX), and
 # each job's NumNodes, NumCPUs and AllocTRES equal the control's for the
 # same request. The control must pass its own checks, or the comparison
-# fails too.
+# fails too. Faults (per-row shape): slurmctld kill -9 with jobs running,
+# under both (locality may lose no more jobs than the control); under
+# locality a node DOWN then RESUMEd and `scontrol reconfigure` with an
+# edited locality.conf, each followed by a job placed where the core
+# picks; and a broken locality.conf, which must stop slurmctld at start
+# with file, line and text.
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                     [--shapes per-row,weights,shuffled]
@@ -274,6 +279,106 @@ run_shape() {
 			grep '^[<>]' | head -n 2 | tr '\n' ' ')"
 }
 
+# --- faults ---------------------------------------------------------------
+
+# running_of FILE - how many of FILE's "label id" jobs are RUNNING.
+running_of() {
+	local label id n=0
+	while read -r label id; do
+		[ "$(job_field "$id" JobState)" = RUNNING ] && n=$((n + 1))
+	done <"$1"
+	echo "$n"
+}
+
+# fault_run TOPO MODE - whole-node jobs running, then slurmctld kill -9;
+# under locality also a node DOWN and back, and a reconfigure with an
+# edited locality.conf, each followed by a job that must land where the
+# core picks. Sets LOST (jobs no longer running after the restart).
+fault_run() {
+	local topo=$1 k ids=$RUNROOT/faults-$2.ids down
+	MODE=$2 BUSY="" BAD="" LOST=""
+	: >"$RUNROOT/$MODE.ids"
+	if ! CLUSTER_TOPOLOGY=$topo start_cluster "faults-$MODE" cons_tres \
+		"$([ "$MODE" = locality ] && echo "$LCONF")"; then
+		not_ok "faults: $MODE: cluster started" "see the start log"
+		return 1
+	fi
+	ORDER=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' |
+		paste -sd, -)
+	for k in 4 3 5 2 6 1; do
+		run_job "before-$k" 1 "$k" -N"$k" --exclusive
+	done
+	cp "$RUNROOT/$MODE.ids" "$ids"
+	# Past slurmctld's state-save window, so what is lost is the plugin's.
+	sleep 11
+	if ! "$CLUSTER" restart-ctld --dir "$CURRENT" --kill9 >/dev/null 2>&1; then
+		not_ok "faults: $MODE: slurmctld restarted after kill -9"
+		stop_cluster
+		return 1
+	fi
+	LOST=$(($(grep -c . "$ids") - $(running_of "$ids")))
+	run_job after-kill9 1 4 -N4 --exclusive
+	if [ "$MODE" = locality ]; then
+		# A node the core would pick goes DOWN: the job avoids it.
+		down=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --predict \
+			--busy "${BUSY#,}" -k 3 2>/dev/null)
+		down=$(expand "$down" | cut -d, -f1)
+		scontrol update nodename="$down" state=down reason=topology-test ||
+			BAD=${BAD:-"could not set ${down:-(no node)} DOWN"}
+		OFF=$down run_job node-down 1 3 -N3 --exclusive
+		scontrol update nodename="$down" state=resume
+		# An edited locality.conf, read again on reconfigure.
+		sed -i 's/^Strategy=pack$/Strategy=firstfit/' "$CURRENT/etc/locality.conf"
+		cp "$CURRENT/etc/locality.conf" "$LCONF.edited"
+		scontrol reconfigure >/dev/null 2>&1
+		sleep 3
+		"$CLUSTER" env --dir "$CURRENT" >/dev/null 2>&1
+		local end=$((SECONDS + 30))
+		until scontrol ping 2>/dev/null | grep -q 'is UP' ||
+			[ $SECONDS -gt $end ]; do sleep 0.5; done
+		grep -q 'topology/locality: Strategy=firstfit' \
+			"$CURRENT/log/slurmctld.log" ||
+			BAD=${BAD:-"no 'Strategy=firstfit' logged after reconfigure"}
+		LCONF=$LCONF.edited run_job after-reconfigure 1 5 -N5 --exclusive
+	fi
+	result "faults: $MODE: jobs start after slurmctld kill -9$([ "$MODE" = locality ] && echo ', a node DOWN and a reconfigure, where the core picks')" "$BAD"
+	stop_cluster
+}
+
+# A locality.conf that names a node slurm.conf lacks stops slurmctld at
+# start, with file, line and text.
+broken_conf() {
+	local bad=$RUNROOT/locality-broken.conf log
+	{ cat "$LCONF"; echo "NodeName=n099 Coords=0,0"; } >"$bad"
+	if CLUSTER_TOPOLOGY=locality start_cluster faults-broken cons_tres "$bad" \
+		>/dev/null 2>&1; then
+		not_ok "faults: a broken locality.conf stops slurmctld at start" \
+			"slurmctld started"
+		stop_cluster
+		return
+	fi
+	log=$RUNROOT/faults-broken/log/slurmctld.log
+	result "faults: a broken locality.conf stops slurmctld at start" \
+		"$(grep -q "fatal: topology/locality: .*locality.conf:[0-9]*: .*n099" "$log" ||
+			echo "no fatal line naming file, line and n099 in slurmctld.log")"
+	CURRENT=""
+}
+
+faults() {
+	local control_lost
+	SHAPE=per-row WEIGHTS=()
+	export CLUSTER_SHAPE=per-row
+	LCONF=$RUNROOT/locality-faults.conf
+	conf_for per-row "$LCONF"
+	fault_run "$CONTROL" control || return
+	control_lost=$LOST
+	fault_run locality locality || return
+	# Nothing lost beyond what Slurm itself loses.
+	result "faults: jobs lost at kill -9: locality $LOST, control $control_lost" \
+		"$([ "$LOST" -le "$control_lost" ] || echo "locality lost more")"
+	broken_conf
+}
+
 main() {
 	local shape
 	if [ ! -f "${PLUGDIR:-}/topology_locality.so" ] || [ -z "$EVAL" ]; then
@@ -285,6 +390,7 @@ main() {
 	for shape in ${SHAPES//,/ }; do
 		run_shape "$shape"
 	done
+	faults
 	export CLUSTER_SHAPE=single
 	lib_finish
 }
