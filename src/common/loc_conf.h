@@ -34,6 +34,7 @@
 
 #include <stdint.h>
 
+#include "loc_conf_key_table.h"
 #include "loc_error.h"
 #include "loc_grid.h"
 #include "loc_strategy.h"
@@ -108,9 +109,26 @@ loc_grid_t *loc_conf_build_grid(const loc_conf_t *conf,
  * global policy when name is NULL or has none. */
 const loc_policy_t *loc_conf_policy(const loc_conf_t *conf, const char *name);
 
-/* Returns the keys the parser accepts, NULL-terminated (for the test that
- * checks every key is documented in doc/locality.conf.5). */
+/* Returns the keys the parser accepts, NULL-terminated, in the order of
+ * loc_conf_key_t (for the test that checks every key is documented in
+ * doc/locality.conf.5). */
 const char *const *loc_conf_keys(void);
+
+/*
+ * Writes the value conf gives key (loc_conf_key_t) into buf as
+ * locality.conf spells it ("pack", "0.2", "8x8x4", "yes,no"): partition's
+ * value for a policy key when partition names a PartitionName line, else
+ * the global one. For `scontrol show config`:
+ *
+ *   for (int k = 0; k < LOC_KEY_COUNT; k++)
+ *           if (loc_conf_key_value(conf, NULL, k, val, sizeof(val)))
+ *                   print(loc_conf_key_info(k)->name, val);
+ *
+ * Returns buf, or NULL when key has no single value (NodeName, Coords,
+ * PartitionName), is out of range, or conf, buf or len is 0.
+ */
+const char *loc_conf_key_value(const loc_conf_t *conf, const char *partition,
+			       int key, char *buf, size_t len);
 
 /* Writes a one-paragraph summary of conf (shape, policy, overrides) into
  * buf, for the plugin's start-up log and `locality-replay --show-config`.
