@@ -7,7 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "loc_strategy_internal.h"
+#include "loc_policy_internal.h"
+#include "loc_strategy_ops.h"
 
 static const loc__strategy_ops_t *const _strategy_ops[LOC_STRATEGY_COUNT] = {
 	[LOC_STRATEGY_FREELIST] = &loc__st_freelist,

@@ -43,7 +43,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
+#include "loc_offer.h"
+#include "loc_strategy_ops.h"
 #include "st_box.h"
+#include "st_contiguous.h"
 
 static int _box_init(const loc_grid_t *grid, const loc_curve_t *curve,
 		     const loc_policy_t *policy, void **state,

@@ -25,6 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
 #include "st_one.h"
 
 /* A point's own box plus two dominoes per domino dimension. */

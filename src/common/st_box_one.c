@@ -24,6 +24,8 @@
  */
 #include <string.h>
 
+#include "loc_ctx.h"
+#include "loc_offer.h"
 #include "st_one.h"
 
 /* Box positions along a dimension of length L for extent e (e <= L). */

@@ -33,7 +33,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "loc_strategy_internal.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_policy_internal.h"
+#include "st_contiguous.h"
 
 /* Offers per call: enough alternatives for SL, bounded work. */
 #define CONTIG_MAX_OFFERS 32

@@ -35,7 +35,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "loc_strategy_internal.h"
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_policy_internal.h"
+#include "loc_strategy_ops.h"
 #include "st_fit.h"
 
 /* Offers per call: enough alternatives for SL, bounded work. */

@@ -5,7 +5,11 @@
  * order, whatever the gaps between them. The baseline every other
  * strategy is measured against.
  */
-#include "loc_strategy_internal.h"
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_strategy_ops.h"
 
 /*
  * From the rank bitmap when the allocator has it at hand (64 ranks per

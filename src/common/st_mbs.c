@@ -36,6 +36,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
+#include "loc_offer.h"
+#include "loc_strategy_ops.h"
 #include "st_mbs.h"
 #include "st_one.h"
 

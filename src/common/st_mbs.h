@@ -7,8 +7,8 @@
 #ifndef LOC_ST_MBS_H
 #define LOC_ST_MBS_H
 
+#include "loc_ctx.h"
 #include "loc_grid.h"
-#include "loc_strategy_internal.h"
 
 /* Levels are block sides 2^0 .. 2^(MBS_MAX_LEVEL); index 0 of the lists
  * holds single nodes ("level -1"). */

@@ -14,6 +14,8 @@
  * every point is wholly free or busy) the request must break a larger
  * block and the general path serves it.
  */
+#include "loc_ctx.h"
+#include "loc_free_map.h"
 #include "st_mbs.h"
 
 /* Whether the point at canonical rank r is wholly free. */

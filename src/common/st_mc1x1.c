@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
+#include "loc_offer.h"
+#include "loc_policy_internal.h"
+#include "loc_strategy_ops.h"
 #include "st_one.h"
 #include "st_shells.h"
 

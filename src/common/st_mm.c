@@ -41,7 +41,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_policy_internal.h"
+#include "loc_strategy_ops.h"
 #include "st_mm.h"
+#include "st_shells.h"
 
 #define MM_SL_ALTS 8               /* distinct sets offered with SL */
 

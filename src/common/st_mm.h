@@ -16,9 +16,10 @@
 #ifndef LOC_ST_MM_H
 #define LOC_ST_MM_H
 
-#include "loc_strategy_internal.h"
 #include "st_one.h"
 #include "loc_simd.h"
+#include "loc_ctx.h"
+#include "st_shells.h"
 
 #define MM_OUT (-(1 << 28))        /* axis table: off a mesh edge */
 #define MM_MAX_OFFSETS (1L << 23)  /* offset table limit (about 100 MB) */

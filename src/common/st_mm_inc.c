@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "loc_ctx.h"
 #include "st_mm.h"
 
 #define MM_INC_MAX_SWAPS 128       /* mm_inc: improving swaps per decision */

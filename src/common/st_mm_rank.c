@@ -12,7 +12,9 @@
  */
 #include <string.h>
 
+#include "loc_ctx.h"
 #include "st_mm.h"
+#include "st_shells.h"
 
 #define MM_MIN_CENTERS 128         /* default: evaluate at least this many */
 #define MM_BUDGET (3L << 18)       /* default: work units per decision */

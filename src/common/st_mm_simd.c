@@ -8,6 +8,7 @@
  * from every candidate centre (most of a half-free machine's points)
  * and sums each set: these two loops were most of its decision.
  */
+#include "loc_bits.h"
 #include "st_mm.h"
 
 #if MM_VECTORS

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
 #include "st_mm.h"
 
 typedef struct _mm_okey {

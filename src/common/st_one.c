@@ -15,6 +15,11 @@
  */
 #include <string.h>
 
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_policy_internal.h"
 #include "st_one.h"
 
 #define ONE_SL_ALTS 8              /* as MC_SL_ALTS in st_mc1x1.c */

@@ -7,7 +7,7 @@
 #ifndef LOC_ST_ONE_H
 #define LOC_ST_ONE_H
 
-#include "loc_strategy_internal.h"
+#include "loc_ctx.h"
 
 /*
  * Whether one-node requests take the short paths (true) or the general

@@ -46,7 +46,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_strategy_ops.h"
 #include "st_pack.h"
+#include "st_shells.h"
 
 #define PACK_EXTRA 16               /* M = 2k + PACK_EXTRA */
 #define PACK_POOL_COST 8            /* work units to find a pool node */

@@ -13,7 +13,8 @@
 #ifndef LOC_ST_PACK_H
 #define LOC_ST_PACK_H
 
-#include "loc_strategy_internal.h"
+#include "loc_ctx.h"
+#include "st_shells.h"
 
 /* A swap candidate: its (signed) sum of hops to the set and its pool
  * position; ordered by sum, then position. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
 #include "st_pack.h"
 
 int loc__pack_stamp(loc__pack_t *s)

@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
 #include "st_pack.h"
 
 /* Levels beyond this make the index too large: one-node requests scan

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ctx.h"
 #include "st_pack.h"
 
 #define PACK_SWAP_PASSES 8     /* exact mode: swaps per decision */

@@ -37,7 +37,10 @@
  */
 #include <stdlib.h>
 
-#include "loc_strategy_internal.h"
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_offer.h"
+#include "loc_strategy_ops.h"
 
 typedef struct paging {
 	int npages;

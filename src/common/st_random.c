@@ -19,7 +19,12 @@
  */
 #include <string.h>
 
-#include "loc_strategy_internal.h"
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_rng.h"
+#include "loc_strategy_ops.h"
 
 /* Jobs up to this size take the sparse shuffle (a linear search over the
  * k swaps each step) rather than the list of every free node. */

@@ -10,6 +10,7 @@
 
 #include "st_mm.h"
 #include "loc_test_util.h"
+#include "loc_strategy_ops.h"
 
 typedef struct tm_shape {
 	int ndims;
