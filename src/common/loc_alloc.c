@@ -18,7 +18,7 @@
 #include "loc_sort.h"
 #include "loc_strategy_ops.h"
 #include "loc_walltime.h"
-#include "st_contiguous.h"
+#include "strategies/st_contiguous.h"
 
 loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 			      const loc_policy_t *policy, loc_error_t *err)

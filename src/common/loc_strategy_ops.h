@@ -34,7 +34,7 @@ typedef struct loc__strategy_ops {
 /* The strategy of kind (valid, below LOC_STRATEGY_COUNT). In loc_policy.c. */
 const loc__strategy_ops_t *loc__strategy_ops(loc_strategy_kind_t kind);
 
-/* One ops table per strategy file (st_*.c). */
+/* One ops table per strategy family (strategies/st_*.c). */
 extern const loc__strategy_ops_t loc__st_freelist;
 extern const loc__strategy_ops_t loc__st_firstfit;
 extern const loc__strategy_ops_t loc__st_bestfit;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "st_fit.h"
+#include "strategies/st_fit.h"
 #include "loc_test_util.h"
 #include "loc_test_curve.h"
 #include "loc_bits.h"
