@@ -17,7 +17,7 @@
 #include "loc_rankmap.h"
 #include "loc_sort.h"
 #include "loc_strategy_ops.h"
-#include "loc_walltime.h"
+#include "loc_walltime_sl.h"
 #include "strategies/st_contiguous.h"
 
 loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,

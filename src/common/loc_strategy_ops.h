@@ -3,6 +3,15 @@
  * loc_strategy_ops.h - a strategy as the allocator calls it: its select
  * function, optional per-allocator state, and the table of strategies
  * behind the strategy names (loc_policy.c).
+ *
+ * The core's one dependency loop, kept on purpose: the allocator
+ * (loc_alloc.c) calls the strategies through this table and contiguous
+ * mode (strategies/st_contiguous.h), and the strategies call back into
+ * the allocator, but only through loc_offer.h and loc_free_map.h. A
+ * strategy answers with offers so that costs, the SL tie-break and the
+ * bitmap views live in the allocator alone. The walltime schemes make no
+ * loop: loc_alloc.c uses loc_walltime_sl.h only, and loc_walltime_pf.c
+ * uses the allocator's public loc_alloc_select(), which never calls PF.
  */
 #ifndef LOC_STRATEGY_OPS_H
 #define LOC_STRATEGY_OPS_H
