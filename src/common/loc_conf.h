@@ -4,21 +4,10 @@
  *
  * Syntax mirrors slurm.conf: Key=Value pairs separated by blanks, several
  * on a line; case-insensitive keys; '#' starts a comment; a trailing '\'
- * continues a line. Recognised lines (see doc/locality.conf.5):
+ * continues a line. The keys, their values, ranges and defaults are
+ * declared once, in loc_conf_key_table.h, and documented in
+ * doc/locality.conf.5. Besides the settings, two kinds of line:
  *
- *   Dimensions=8x8x4        grid shape (1-4 dims), required
- *   Torus=yes|no|yes,yes,no wraparound, one value for all or one per dim
- *   NodesPerPoint=1         nodes sharing one grid point
- *   Strategy=mm             default strategy (loc_strategy_kind_parse)
- *   Curve=hilbert           default curve
- *   WalltimeAware=none      none|sl|pf|combo|adjest
- *   SLTolerance=0.0         fraction of the best cost SL may trade away
- *   PFHoldTime=300          seconds a PF region hold lasts
- *   AdjEstWindow=10         finished jobs remembered per user
- *   PagingSize=0            paging: page side 2^n
- *   PagingIndex=rowmajor    rowmajor|shuffled|snake
- *   MMMaxCenters=0          candidate medians after pruning (0 = default)
- *   Seed=1                  seed of the random strategy
  *   NodeName=n[001-016] Coords=0,0,0
  *       explicit placement: the first node of the hostlist at Coords, the
  *       following ones filling points in row-major order from there
