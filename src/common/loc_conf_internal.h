@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loc_conf_internal.h - what the files of the locality.conf parser share:
- * the key table as the parser reads it, the parser's state, and the helpers each calls in the
- * others. The reader (loc_conf.c) turns bytes into Key=Value tokens, the
- * key handlers (loc_conf_keys.c) give them meaning, the grid builder
+ * the key table as the parser reads it, the parser's state, and the
+ * helpers each calls in the others. The reader (loc_conf.c) turns bytes
+ * into Key=Value tokens, the key handlers (loc_conf_keys.c) give them
+ * meaning, loc_conf_key_table.c holds the table, and the grid builder
  * (loc_conf_grid.c) and loc_conf_describe.c use the parsed loc_conf_t.
  * Only for src/common/loc_conf*.c.
  */

@@ -74,7 +74,9 @@ _Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
 	[LOC_KEY_##id] = { .info.name = (name_), .info.doc = (doc_),    \
 			   .info.partition = (partition_), value },
 
-static const conf_key_def_t _defs[LOC_KEY_COUNT] = { LOC_CONF_KEYS(CONF_KEY_DEF) };
+static const conf_key_def_t _defs[LOC_KEY_COUNT] = {
+	LOC_CONF_KEYS(CONF_KEY_DEF)
+};
 
 #undef CONF_KEY_DEF
 #undef POLICY_ENUM
@@ -99,6 +101,7 @@ static const char *const _names[LOC_KEY_COUNT + 1] = {
 /* Internal functions                                                    */
 /* ===================================================================== */
 
+/* KT_INT fields are int or int64_t (FIELD() records which by size). */
 void loc__conf_store_int(void *field, size_t size, long long v)
 {
 	if (size == sizeof(int)) {
