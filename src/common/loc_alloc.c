@@ -10,9 +10,15 @@
 #include <string.h>
 
 #include "loc_alloc_internal.h"
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_policy_internal.h"
 #include "loc_rankmap.h"
 #include "loc_sort.h"
-#include "loc_walltime.h"
+#include "loc_strategy_ops.h"
+#include "loc_walltime_sl.h"
+#include "strategies/st_contiguous.h"
 
 loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 			      const loc_policy_t *policy, loc_error_t *err)

@@ -7,7 +7,7 @@
 #define LOC_ALLOC_INTERNAL_H
 
 #include "loc_rankmap.h"
-#include "loc_strategy_internal.h"
+#include "loc_strategy_ops.h"
 
 /* SL chooses among at most this many of the cheapest offers. */
 #define LOC_MAX_OFFERS 32

@@ -12,8 +12,10 @@
  * to the words scanned plus the positions or runs reported.
  */
 
+#include "loc_bits.h"
 #include "loc_bits_word.h"
-#include "loc_strategy_internal.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
 
 /* Trailing ones of x (64 when all set). */
 static inline int _cto(uint64_t x)

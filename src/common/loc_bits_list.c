@@ -9,9 +9,9 @@
 
 #include <string.h>
 
+#include "loc_bits.h"
 #include "loc_bits_word.h"
 #include "loc_simd.h"
-#include "loc_strategy_internal.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

@@ -205,14 +205,14 @@ static int _logical(conf_parser_t *p)
 	p->nseg = 0;
 	if (rc || !p->ntok)
 		return rc;
-	if (p->tok[0].key == K_NODENAME)
+	if (p->tok[0].key == LOC_KEY_NODENAME)
 		return loc__conf_nodename(p);
-	if (p->tok[0].key == K_PARTITION)
+	if (p->tok[0].key == LOC_KEY_PARTITION)
 		return loc__conf_partition(p);
 	for (int i = 0; i < p->ntok; i++) {
 		const conf_tok_t *t = &p->tok[i];
 
-		if (t->key == K_NODENAME || t->key == K_PARTITION)
+		if (t->key == LOC_KEY_NODENAME || t->key == LOC_KEY_PARTITION)
 			return loc__conf_perr(p, t->line,
 					      "%s must be the first key on its line",
 					      loc_conf_keys()[t->key]);
@@ -291,12 +291,12 @@ static int _finish(conf_parser_t *p)
 	const char *dims;
 	char b1[64], b2[64];
 
-	if (!p->set_line[K_DIMENSIONS])
+	if (!p->set_line[LOC_KEY_DIMENSIONS])
 		return loc__conf_perr(p, 0,
 				      "missing required key Dimensions (e.g. Dimensions=8x8x4)");
 	dims = loc__conf_shape_str(sh, b1, sizeof(b1));
 	if (p->ntorus > 1 && p->ntorus != sh->ndims)
-		return loc__conf_perr(p, p->set_line[K_TORUS],
+		return loc__conf_perr(p, p->set_line[LOC_KEY_TORUS],
 				      "Torus: %d values but Dimensions=%s has %d dimensions (give one value or one per dimension)",
 				      p->ntorus, dims, sh->ndims);
 	for (int d = 0; d < sh->ndims; d++)
@@ -331,7 +331,7 @@ static int _finish(conf_parser_t *p)
 	}
 	for (int i = 0; i < c->npartitions; i++) {
 		c->partitions[i].policy = c->policy;
-		for (int k = 0; k < K_COUNT; k++)
+		for (int k = 0; k < LOC_KEY_COUNT; k++)
 			if (p->pmask[i] & (1u << k))
 				loc__conf_policy_copy(&c->partitions[i].policy,
 						      &p->povr[i], k);
@@ -360,10 +360,7 @@ loc_conf_t *loc_conf_parse_mem(const char *buf, size_t len, const char *name,
 		free(p.conf);
 		return NULL;
 	}
-	p.conf->shape.nodes_per_point = 1;
-	loc_policy_init(&p.conf->policy);
-	p.conf->pf_hold_sec = 300;
-	p.conf->adjest_window = 10;
+	loc__conf_defaults(p.conf);
 	rc = _lines(&p, buf ? buf : "", len);
 	if (!rc)
 		rc = _finish(&p);

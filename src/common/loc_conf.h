@@ -4,21 +4,10 @@
  *
  * Syntax mirrors slurm.conf: Key=Value pairs separated by blanks, several
  * on a line; case-insensitive keys; '#' starts a comment; a trailing '\'
- * continues a line. Recognised lines (see doc/locality.conf.5):
+ * continues a line. The keys, their values, ranges and defaults are
+ * declared once, in loc_conf_key_table.h, and documented in
+ * doc/locality.conf.5. Besides the settings, two kinds of line:
  *
- *   Dimensions=8x8x4        grid shape (1-4 dims), required
- *   Torus=yes|no|yes,yes,no wraparound, one value for all or one per dim
- *   NodesPerPoint=1         nodes sharing one grid point
- *   Strategy=mm             default strategy (loc_strategy_kind_parse)
- *   Curve=hilbert           default curve
- *   WalltimeAware=none      none|sl|pf|combo|adjest
- *   SLTolerance=0.0         fraction of the best cost SL may trade away
- *   PFHoldTime=300          seconds a PF region hold lasts
- *   AdjEstWindow=10         finished jobs remembered per user
- *   PagingSize=0            paging: page side 2^n
- *   PagingIndex=rowmajor    rowmajor|shuffled|snake
- *   MMMaxCenters=0          candidate medians after pruning (0 = default)
- *   Seed=1                  seed of the random strategy
  *   NodeName=n[001-016] Coords=0,0,0
  *       explicit placement: the first node of the hostlist at Coords, the
  *       following ones filling points in row-major order from there
@@ -34,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "loc_conf_key_table.h"
 #include "loc_error.h"
 #include "loc_grid.h"
 #include "loc_strategy.h"
@@ -108,9 +98,26 @@ loc_grid_t *loc_conf_build_grid(const loc_conf_t *conf,
  * global policy when name is NULL or has none. */
 const loc_policy_t *loc_conf_policy(const loc_conf_t *conf, const char *name);
 
-/* Returns the keys the parser accepts, NULL-terminated (for the test that
- * checks every key is documented in doc/locality.conf.5). */
+/* Returns the keys the parser accepts, NULL-terminated, in the order of
+ * loc_conf_key_t (for the test that checks every key is documented in
+ * doc/locality.conf.5). */
 const char *const *loc_conf_keys(void);
+
+/*
+ * Writes the value conf gives key (loc_conf_key_t) into buf as
+ * locality.conf spells it ("pack", "0.2", "8x8x4", "yes,no"): partition's
+ * value for a policy key when partition names a PartitionName line, else
+ * the global one. For `scontrol show config`:
+ *
+ *   for (int k = 0; k < LOC_KEY_COUNT; k++)
+ *           if (loc_conf_key_value(conf, NULL, k, val, sizeof(val)))
+ *                   print(loc_conf_key_info(k)->name, val);
+ *
+ * Returns buf, or NULL when key has no single value (NodeName, Coords,
+ * PartitionName), is out of range, or conf, buf or len is 0.
+ */
+const char *loc_conf_key_value(const loc_conf_t *conf, const char *partition,
+			       int key, char *buf, size_t len);
 
 /* Writes a one-paragraph summary of conf (shape, policy, overrides) into
  * buf, for the plugin's start-up log and `locality-replay --show-config`.

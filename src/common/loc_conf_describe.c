@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "loc_conf_internal.h"
 
@@ -37,37 +38,42 @@ static void _d(desc_t *d, const char *fmt, ...)
 						      d->len - d->o - 1;
 }
 
-/* Writes the policy keys of pol that differ from base (all when NULL). */
-static int _d_policy(desc_t *d, const loc_policy_t *pol,
-		     const loc_policy_t *base)
+/* Whether the policies a and b give key def the same value (== for reals,
+ * so 0 and -0 are one value, as they are to the allocator). */
+static bool _same(const conf_key_def_t *def, const loc_policy_t *a,
+		  const loc_policy_t *b)
+{
+	const char *fa = (const char *)a + def->off;
+	const char *fb = (const char *)b + def->off;
+
+	if (def->type == KT_REAL) {
+		double x, y;
+
+		memcpy(&x, fa, sizeof(x));
+		memcpy(&y, fb, sizeof(y));
+		return x == y;
+	}
+	return !memcmp(fa, fb, def->size);
+}
+
+/* Writes "Key=value" for the keys of home; for the policy keys, those of
+ * pol that differ from base (all when base is NULL). Returns how many. */
+static int _d_keys(desc_t *d, const loc_conf_t *conf, conf_key_home_t home,
+		   const loc_policy_t *pol, const loc_policy_t *base)
 {
 	int n = 0;
 
-#define D_FIELD(field, fmt, ...)                                  \
-	do {                                                      \
-		if (!base || pol->field != base->field)           \
-			_d(d, "%s" fmt, n++ ? " " : "", __VA_ARGS__); \
-	} while (0)
-	D_FIELD(strategy, "Strategy=%s", loc_strategy_kind_name(pol->strategy));
-	D_FIELD(curve, "Curve=%s", loc_curve_kind_name(pol->curve));
-	D_FIELD(walltime, "WalltimeAware=%s",
-		loc_walltime_mode_name(pol->walltime));
-	D_FIELD(sl_tolerance, "SLTolerance=%g", pol->sl_tolerance);
-	D_FIELD(paging_size, "PagingSize=%d", pol->paging_size);
-	D_FIELD(paging_index, "PagingIndex=%s",
-		loc_paging_index_name(pol->paging_index));
-	D_FIELD(mm_max_centers, "MMMaxCenters=%d", pol->mm_max_centers);
-	D_FIELD(seed, "Seed=%llu", (unsigned long long)pol->seed);
-	D_FIELD(node_weight, "NodeWeight=%s",
-		loc_node_weight_name(pol->node_weight));
-	D_FIELD(pack_tolerance, "PackTolerance=%g", pol->pack_tolerance);
-	D_FIELD(compact_wait, "CompactWait=%lld",
-		(long long)pol->compact_wait);
-	D_FIELD(compact_tolerance, "CompactTolerance=%g",
-		pol->compact_tolerance);
-	D_FIELD(plan_window, "PlanWindow=%lld", (long long)pol->plan_window);
-	D_FIELD(plan_hold, "PlanHold=%s", loc_plan_hold_name(pol->plan_hold));
-#undef D_FIELD
+	for (int k = 0; k < LOC_KEY_COUNT; k++) {
+		const conf_key_def_t *def = loc__conf_key_def(k);
+		char val[64];
+
+		if (def->home != home)
+			continue;
+		if (base && _same(def, pol, base))
+			continue;
+		_d(d, "%s%s=%s", n++ ? " " : "", def->info.name,
+		   loc__conf_format(conf, pol, k, val, sizeof(val)));
+	}
 	return n;
 }
 
@@ -96,9 +102,9 @@ const char *loc_conf_describe(const loc_conf_t *conf, char *buf, int len)
 	_d(&d, " NodesPerPoint=%d (%lld points, room for %lld nodes); ",
 	   sh->nodes_per_point, loc__conf_npoints(sh),
 	   loc__conf_npoints(sh) * sh->nodes_per_point);
-	_d_policy(&d, &conf->policy, NULL);
-	_d(&d, " PFHoldTime=%d AdjEstWindow=%d", conf->pf_hold_sec,
-	   conf->adjest_window);
+	_d_keys(&d, conf, KH_POLICY, &conf->policy, NULL);
+	_d(&d, " ");
+	_d_keys(&d, conf, KH_CONF, &conf->policy, NULL);
 	for (int i = 0; i < conf->nnodes_lines; i++)
 		placed += conf->nodes[i].count;
 	_d(&d, "; %d NodeName line%s placing %lld node%s",
@@ -111,7 +117,8 @@ const char *loc_conf_describe(const loc_conf_t *conf, char *buf, int len)
 	for (int i = 0; i < conf->npartitions; i++) {
 		_d(&d, "%s%s (", i ? ", " : "; partition overrides: ",
 		   conf->partitions[i].name);
-		if (!_d_policy(&d, &conf->partitions[i].policy, &conf->policy))
+		if (!_d_keys(&d, conf, KH_POLICY, &conf->partitions[i].policy,
+			     &conf->policy))
 			_d(&d, "none");
 		_d(&d, ")");
 	}

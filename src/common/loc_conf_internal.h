@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loc_conf_internal.h - what the files of the locality.conf parser share:
- * the key numbers, the parser's state, and the helpers each calls in the
- * others. The reader (loc_conf.c) turns bytes into Key=Value tokens, the
- * key handlers (loc_conf_keys.c) give them meaning, the grid builder
+ * the key table as the parser reads it, the parser's state, and the
+ * helpers each calls in the others. The reader (loc_conf.c) turns bytes
+ * into Key=Value tokens, the key handlers (loc_conf_keys.c) give them
+ * meaning, loc_conf_key_table.c holds the table, and the grid builder
  * (loc_conf_grid.c) and loc_conf_describe.c use the parsed loc_conf_t.
  * Only for src/common/loc_conf*.c.
  */
@@ -15,32 +16,56 @@
 
 #include "loc_conf.h"
 
-/* The keys, in the order of loc_conf_keys(). */
-enum {
-	K_DIMENSIONS,
-	K_TORUS,
-	K_NPP,
-	K_STRATEGY,
-	K_CURVE,
-	K_WALLTIME,
-	K_SLTOL,
-	K_PFHOLD,
-	K_ADJEST,
-	K_PAGING_SIZE,
-	K_PAGING_INDEX,
-	K_MM_CENTERS,
-	K_SEED,
-	K_NODE_WEIGHT,
-	K_PACK_TOL,
-	K_COMPACT_WAIT,
-	K_COMPACT_TOL,
-	K_PLAN_WINDOW,
-	K_PLAN_HOLD,
-	K_NODENAME,
-	K_COORDS,
-	K_PARTITION,
-	K_COUNT
-};
+/* Where a key's value lives and how it is written (loc_conf_key_table.h). */
+typedef enum conf_key_home {
+	KH_LINE,   /* NodeName, Coords, PartitionName: lines, not settings */
+	KH_SHAPE,  /* loc_conf_t.shape */
+	KH_CONF,   /* loc_conf_t, outside the policy */
+	KH_POLICY, /* loc_policy_t: global, or a partition's */
+} conf_key_home_t;
+
+typedef enum conf_key_type {
+	KT_SYNTAX, /* its own handler in loc_conf_keys.c */
+	KT_INT,    /* decimal, in [min, max], an int or int64_t field */
+	KT_REAL,   /* plain decimal >= 0, a double field */
+	KT_SEED,   /* unsigned 64-bit */
+	KT_ENUM,   /* a name of enum_names */
+} conf_key_type_t;
+
+/* The names of an enum-valued key (Strategy=mm). */
+typedef struct conf_enum_names {
+	int (*parse)(const char *val); /* the value's index, or -1 */
+	const char *(*name)(int i);
+	int count;
+} conf_enum_names_t;
+
+/* One entry of LOC_CONF_KEYS, as the parser reads it. */
+typedef struct conf_key_def {
+	loc_conf_key_info_t info;
+	conf_key_home_t home;
+	conf_key_type_t type;
+	size_t off, size;            /* of the field, in its home struct */
+	long long int_default;       /* KT_INT, KT_SEED, KT_ENUM */
+	double real_default;         /* KT_REAL */
+	const char *what;            /* KT_ENUM: "unknown <what> 'val'" */
+	const conf_enum_names_t *names; /* KT_ENUM */
+} conf_key_def_t;
+
+/* loc_conf_key_table.c: the table. */
+
+/* Returns the entry of key, 0 <= key < LOC_KEY_COUNT. */
+const conf_key_def_t *loc__conf_key_def(int key);
+
+/* Stores v in the int or int64_t (size bytes) at field. */
+void loc__conf_store_int(void *field, size_t size, long long v);
+
+/* Sets the keys of conf outside the policy to their defaults. */
+void loc__conf_defaults(loc_conf_t *conf);
+
+/* Formats the value of key held by conf (shape and conf keys) or pol
+ * (policy keys) into buf. Returns buf, or NULL for a KH_LINE key. */
+const char *loc__conf_format(const loc_conf_t *conf, const loc_policy_t *pol,
+			     int key, char *buf, size_t len);
 
 /* One Key=Value token of a logical line. */
 typedef struct conf_tok {
@@ -59,7 +84,7 @@ typedef struct conf_parser {
 	loc_conf_t *conf;
 	loc_error_t *err;
 	const char *name;
-	int set_line[K_COUNT];       /* line of each global key, 0 = unset */
+	int set_line[LOC_KEY_COUNT];       /* line of each global key, 0 = unset */
 	bool torus[LOC_MAX_DIMS];
 	int ntorus;
 	int *ncoords;                /* per NodeName line: values in Coords */

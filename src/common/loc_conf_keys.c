@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * loc_conf_keys.c - what each locality.conf key means: the key names, the
- * syntax of their values, the policy keys (global and per partition), and
- * the NodeName and PartitionName lines. The reader (loc_conf.c) hands each
- * logical line here as Key=Value tokens.
+ * loc_conf_keys.c - what each locality.conf key means: the syntax of each
+ * type of value of loc_conf_key_table.h, the keys with a syntax of their
+ * own (Dimensions, Torus), and the NodeName and PartitionName lines. The
+ * reader (loc_conf.c) hands each logical line here as Key=Value tokens.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,51 +17,18 @@
 #include "loc_hostlist.h"
 
 #define CONF_PARTITIONS_MAX 1024
-#define CONF_NPP_MAX 65536           /* as loc_grid_create() accepts */
 #define CONF_POINTS_MAX (1LL << 26)  /* as loc_grid_create() accepts */
 #define CONF_NAME_BYTES_MAX (64LL << 20) /* node names on all NodeName lines */
 
 /* ===================================================================== */
-/* Internal variables                                                    */
-/* ===================================================================== */
-
-static const char *const _keys[K_COUNT + 1] = {
-	[K_DIMENSIONS] = "Dimensions",
-	[K_TORUS] = "Torus",
-	[K_NPP] = "NodesPerPoint",
-	[K_STRATEGY] = "Strategy",
-	[K_CURVE] = "Curve",
-	[K_WALLTIME] = "WalltimeAware",
-	[K_SLTOL] = "SLTolerance",
-	[K_PFHOLD] = "PFHoldTime",
-	[K_ADJEST] = "AdjEstWindow",
-	[K_PAGING_SIZE] = "PagingSize",
-	[K_PAGING_INDEX] = "PagingIndex",
-	[K_MM_CENTERS] = "MMMaxCenters",
-	[K_SEED] = "Seed",
-	[K_NODE_WEIGHT] = "NodeWeight",
-	[K_PACK_TOL] = "PackTolerance",
-	[K_COMPACT_WAIT] = "CompactWait",
-	[K_COMPACT_TOL] = "CompactTolerance",
-	[K_PLAN_WINDOW] = "PlanWindow",
-	[K_PLAN_HOLD] = "PlanHold",
-	[K_NODENAME] = "NodeName",
-	[K_COORDS] = "Coords",
-	[K_PARTITION] = "PartitionName",
-	[K_COUNT] = NULL,
-};
-
-/* The policy keys a PartitionName line may override. */
-#define PART_KEYS                                                       \
-	((1u << K_STRATEGY) | (1u << K_CURVE) | (1u << K_WALLTIME) |    \
-	 (1u << K_SLTOL) | (1u << K_PAGING_SIZE) | (1u << K_PAGING_INDEX) | \
-	 (1u << K_MM_CENTERS) | (1u << K_SEED) | (1u << K_NODE_WEIGHT) | \
-	 (1u << K_PACK_TOL) | (1u << K_COMPACT_WAIT) | (1u << K_COMPACT_TOL) | \
-	 (1u << K_PLAN_WINDOW) | (1u << K_PLAN_HOLD))
-
-/* ===================================================================== */
 /* Internal functions: helpers                                           */
 /* ===================================================================== */
+
+/* Returns the name of key, as locality.conf spells it. */
+static const char *_key_name(int key)
+{
+	return loc__conf_key_def(key)->info.name;
+}
 
 /* Parses a decimal integer made of digits only (optional leading '-').
  * Returns 0, -1 when s is not an integer, -2 when outside [min, max]. */
@@ -93,11 +60,11 @@ static int _int_key(conf_parser_t *p, int key, const char *val, int line,
 
 	if (rc == -1)
 		return loc__conf_perr(p, line, "%s: '%.64s' is not an integer",
-				      _keys[key], val);
+				      _key_name(key), val);
 	if (rc == -2)
 		return loc__conf_perr(p, line,
 				      "%s: '%.64s' is out of range %lld-%lld",
-				      _keys[key], val, min, max);
+				      _key_name(key), val, min, max);
 	return 0;
 }
 
@@ -112,83 +79,17 @@ static int _bool(const char *s)
 }
 
 /* Writes "a b c" from a name table into buf for "valid: ..." hints. */
-static const char *_names(const char *(*name)(int), int n, char *buf,
+static const char *_names(const conf_enum_names_t *names, char *buf,
 			  size_t len)
 {
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < n && o < len; i++)
-		o += snprintf(buf + o, len - o, "%s%s", i ? " " : "", name(i));
+	for (int i = 0; i < names->count && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", i ? " " : "",
+			      names->name(i));
 	return buf;
 }
-
-static const char *_strategy_name(int i)
-{
-	return loc_strategy_kind_name((loc_strategy_kind_t)i);
-}
-
-static const char *_curve_name(int i)
-{
-	return loc_curve_kind_name((loc_curve_kind_t)i);
-}
-
-static const char *_walltime_name(int i)
-{
-	return loc_walltime_mode_name((loc_walltime_mode_t)i);
-}
-
-static const char *_paging_name(int i)
-{
-	return loc_paging_index_name((loc_paging_index_t)i);
-}
-
-static const char *_node_weight_name(int i)
-{
-	return loc_node_weight_name((loc_node_weight_t)i);
-}
-
-static const char *_plan_hold_name(int i)
-{
-	return loc_plan_hold_name((loc_plan_hold_t)i);
-}
-
-/* A policy key whose value is a name from a table (Strategy=mm). */
-typedef struct conf_enum_key {
-	const char *what;              /* "Key: unknown <what> 'val'" */
-	int (*parse)(const char *val); /* the value's index, or -1 */
-	const char *(*name)(int i);    /* for the "valid: ..." hint */
-	int count;                     /* names in the table */
-	size_t off;                    /* of the enum field in loc_policy_t */
-} conf_enum_key_t;
-
-/* Indexed by key; parse is NULL for the keys of other values. */
-static const conf_enum_key_t _enum_keys[K_COUNT] = {
-	[K_STRATEGY] = { "strategy", loc_strategy_kind_parse, _strategy_name,
-			 LOC_STRATEGY_COUNT, offsetof(loc_policy_t, strategy) },
-	[K_CURVE] = { "curve", loc_curve_kind_parse, _curve_name,
-		      LOC_CURVE_COUNT, offsetof(loc_policy_t, curve) },
-	[K_WALLTIME] = { "mode", loc_walltime_mode_parse, _walltime_name,
-			 LOC_WALLTIME_COUNT, offsetof(loc_policy_t, walltime) },
-	[K_PAGING_INDEX] = { "indexing", loc_paging_index_parse, _paging_name,
-			     LOC_PAGING_COUNT,
-			     offsetof(loc_policy_t, paging_index) },
-	[K_NODE_WEIGHT] = { "rule", loc_node_weight_parse, _node_weight_name,
-			    LOC_NODE_WEIGHT_COUNT,
-			    offsetof(loc_policy_t, node_weight) },
-	[K_PLAN_HOLD] = { "hold", loc_plan_hold_parse, _plan_hold_name,
-			  LOC_PLAN_HOLD_COUNT,
-			  offsetof(loc_policy_t, plan_hold) },
-};
-
-/* _enum_key() stores an int at off: the enum fields must be int-sized. */
-_Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
-		       sizeof(loc_curve_kind_t) == sizeof(int) &&
-		       sizeof(loc_walltime_mode_t) == sizeof(int) &&
-		       sizeof(loc_paging_index_t) == sizeof(int) &&
-		       sizeof(loc_node_weight_t) == sizeof(int) &&
-		       sizeof(loc_plan_hold_t) == sizeof(int),
-	       "policy enums are not int-sized");
 
 /* Splits s at sep into at most LOC_MAX_DIMS decimal values of 1..9
  * digits. Returns the count, or -1 when s is not such a list. */
@@ -215,21 +116,20 @@ static int _int_list(const char *s, const char *sep, long long *v)
 /* Internal functions: values                                            */
 /* ===================================================================== */
 
-/* Applies a key of _enum_keys[] to pol. */
-static int _enum_key(conf_parser_t *p, loc_policy_t *pol, int key,
-		     const char *val, int line)
+/* Applies a KT_ENUM key to the field at field. */
+static int _enum_key(conf_parser_t *p, int key, const char *val, int line,
+		     char *field)
 {
-	const conf_enum_key_t *e = &_enum_keys[key];
+	const conf_key_def_t *d = loc__conf_key_def(key);
 	char hint[200];
-	int k = e->parse(val);
+	int k = d->names->parse(val);
 
 	if (k < 0)
 		return loc__conf_perr(p, line,
 				      "%s: unknown %s '%.64s' (valid: %s)",
-				      _keys[key], e->what, val,
-				      _names(e->name, e->count, hint,
-					     sizeof(hint)));
-	memcpy((char *)pol + e->off, &k, sizeof(k));
+				      _key_name(key), d->what, val,
+				      _names(d->names, hint, sizeof(hint)));
+	memcpy(field, &k, sizeof(k));
 	return 0;
 }
 
@@ -243,124 +143,92 @@ static int _fraction_key(conf_parser_t *p, int key, const char *val,
 
 	if (strspn(val, "0123456789.eE+-") != strlen(val) || strlen(val) > 32)
 		return loc__conf_perr(p, line, "%s: '%.64s' is not a number",
-				      _keys[key], val);
+				      _key_name(key), val);
 	errno = 0;
 	d = strtod(val, &end);
 	if (*end || end == val || errno || !isfinite(d))
 		return loc__conf_perr(p, line, "%s: '%.64s' is not a number",
-				      _keys[key], val);
+				      _key_name(key), val);
 	if (d < 0)
 		return loc__conf_perr(p, line,
 				      "%s: '%.64s' is negative (must be >= 0)",
-				      _keys[key], val);
+				      _key_name(key), val);
 	*out = d;
 	return 0;
 }
 
-/* Applies a policy key (global or partition) to pol. */
-static int _policy_key(conf_parser_t *p, loc_policy_t *pol, int key,
-		       const char *val, int line)
+/* Stores val, checked against the range of key, in its int or int64_t
+ * field at field. */
+static int _int_field(conf_parser_t *p, int key, const char *val, int line,
+		      char *field)
 {
-	long long v;
+	const conf_key_def_t *d = loc__conf_key_def(key);
+	long long v = 0; /* set when _int_key() returns 0 */
 
-	if (_enum_keys[key].parse)
-		return _enum_key(p, pol, key, val, line);
-	switch (key) {
-	case K_SLTOL:
-		return _fraction_key(p, key, val, line, &pol->sl_tolerance);
-	case K_PACK_TOL:
-		return _fraction_key(p, key, val, line, &pol->pack_tolerance);
-	case K_COMPACT_TOL:
-		return _fraction_key(p, key, val, line,
-				     &pol->compact_tolerance);
-	case K_COMPACT_WAIT:
-		if (_int_key(p, key, val, line, 0, 1 << 30, &v))
-			return LOC_EPARSE;
-		pol->compact_wait = v;
-		return 0;
-	case K_PLAN_WINDOW:
-		if (_int_key(p, key, val, line, 0, 86400, &v))
-			return LOC_EPARSE;
-		pol->plan_window = v;
-		return 0;
-	case K_PAGING_SIZE:
-		if (_int_key(p, key, val, line, 0, 10, &v))
-			return LOC_EPARSE;
-		pol->paging_size = (int)v;
-		return 0;
-	case K_MM_CENTERS:
-		if (_int_key(p, key, val, line, 0, 1 << 30, &v))
-			return LOC_EPARSE;
-		pol->mm_max_centers = (int)v;
-		return 0;
-	case K_SEED: {
-		char *end;
-		unsigned long long s;
+	if (_int_key(p, key, val, line, d->info.min, d->info.max, &v))
+		return LOC_EPARSE;
+	loc__conf_store_int(field, d->size, v);
+	return 0;
+}
 
-		if (strspn(val, "0123456789") != strlen(val) ||
-		    strlen(val) > 20)
-			return loc__conf_perr(p, line,
-					      "Seed: '%.64s' is not an unsigned 64-bit integer",
-					      val);
-		errno = 0;
-		s = strtoull(val, &end, 10);
-		if (errno || *end)
-			return loc__conf_perr(p, line,
-					      "Seed: '%.64s' is not an unsigned 64-bit integer",
-					      val);
-		pol->seed = s;
+static int _seed_key(conf_parser_t *p, int key, const char *val, int line,
+		     char *field)
+{
+	char *end;
+	unsigned long long s;
+	uint64_t seed;
+
+	if (strspn(val, "0123456789") != strlen(val) || strlen(val) > 20)
+		return loc__conf_perr(p, line,
+				      "%s: '%.64s' is not an unsigned 64-bit integer",
+				      _key_name(key), val);
+	errno = 0;
+	s = strtoull(val, &end, 10);
+	if (errno || *end)
+		return loc__conf_perr(p, line,
+				      "%s: '%.64s' is not an unsigned 64-bit integer",
+				      _key_name(key), val);
+	seed = s;
+	memcpy(field, &seed, sizeof(seed));
+	return 0;
+}
+
+/* Applies a key with a value of its table's type: to conf for the shape
+ * and conf keys, to pol (global or a partition's) for the policy keys. */
+static int _value_key(conf_parser_t *p, loc_policy_t *pol, int key,
+		      const char *val, int line)
+{
+	const conf_key_def_t *d = loc__conf_key_def(key);
+	char *field = d->home == KH_POLICY ? (char *)pol + d->off :
+					     (char *)p->conf + d->off;
+	double r = 0; /* set when _fraction_key() returns 0 */
+
+	switch (d->home == KH_LINE ? KT_SYNTAX : d->type) {
+	case KT_INT:
+		return _int_field(p, key, val, line, field);
+	case KT_REAL:
+		if (_fraction_key(p, key, val, line, &r))
+			return LOC_EPARSE;
+		memcpy(field, &r, sizeof(r));
 		return 0;
+	case KT_SEED:
+		return _seed_key(p, key, val, line, field);
+	case KT_ENUM:
+		return _enum_key(p, key, val, line, field);
+	case KT_SYNTAX:
+		break;
 	}
-	}
-	return loc__conf_perr(p, line, "%s is not a policy key", _keys[key]);
+	return loc__conf_perr(p, line, "%s is not a policy key",
+			      _key_name(key));
 }
 
 void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 {
-	switch (key) {
-	case K_STRATEGY:
-		dst->strategy = src->strategy;
-		break;
-	case K_CURVE:
-		dst->curve = src->curve;
-		break;
-	case K_WALLTIME:
-		dst->walltime = src->walltime;
-		break;
-	case K_SLTOL:
-		dst->sl_tolerance = src->sl_tolerance;
-		break;
-	case K_PAGING_SIZE:
-		dst->paging_size = src->paging_size;
-		break;
-	case K_PAGING_INDEX:
-		dst->paging_index = src->paging_index;
-		break;
-	case K_MM_CENTERS:
-		dst->mm_max_centers = src->mm_max_centers;
-		break;
-	case K_SEED:
-		dst->seed = src->seed;
-		break;
-	case K_NODE_WEIGHT:
-		dst->node_weight = src->node_weight;
-		break;
-	case K_PACK_TOL:
-		dst->pack_tolerance = src->pack_tolerance;
-		break;
-	case K_COMPACT_WAIT:
-		dst->compact_wait = src->compact_wait;
-		break;
-	case K_COMPACT_TOL:
-		dst->compact_tolerance = src->compact_tolerance;
-		break;
-	case K_PLAN_WINDOW:
-		dst->plan_window = src->plan_window;
-		break;
-	case K_PLAN_HOLD:
-		dst->plan_hold = src->plan_hold;
-		break;
-	}
+	const conf_key_def_t *d = loc__conf_key_def(key);
+
+	if (d->home == KH_POLICY)
+		memcpy((char *)dst + d->off, (const char *)src + d->off,
+		       d->size);
 }
 
 static int _dimensions(conf_parser_t *p, const char *val, int line)
@@ -422,39 +290,22 @@ static int _torus(conf_parser_t *p, const char *val, int line)
 int loc__conf_global_key(conf_parser_t *p, const conf_tok_t *t)
 {
 	loc_conf_t *c = p->conf;
-	long long v;
 
 	if (p->set_line[t->key])
 		return loc__conf_perr(p, t->line,
 				      "duplicate key '%s' (already set on line %d)",
-				      _keys[t->key], p->set_line[t->key]);
+				      _key_name(t->key), p->set_line[t->key]);
 	p->set_line[t->key] = t->line;
 	switch (t->key) {
-	case K_DIMENSIONS:
+	case LOC_KEY_DIMENSIONS:
 		return _dimensions(p, t->val, t->line);
-	case K_TORUS:
+	case LOC_KEY_TORUS:
 		return _torus(p, t->val, t->line);
-	case K_NPP:
-		if (_int_key(p, t->key, t->val, t->line, 1, CONF_NPP_MAX, &v))
-			return LOC_EPARSE;
-		c->shape.nodes_per_point = (int)v;
-		return 0;
-	case K_PFHOLD:
-		if (_int_key(p, t->key, t->val, t->line, 0, INT32_MAX,
-			     &v))
-			return LOC_EPARSE;
-		c->pf_hold_sec = (int)v;
-		return 0;
-	case K_ADJEST:
-		if (_int_key(p, t->key, t->val, t->line, 1, 1 << 20, &v))
-			return LOC_EPARSE;
-		c->adjest_window = (int)v;
-		return 0;
-	case K_COORDS:
+	case LOC_KEY_COORDS:
 		return loc__conf_perr(p, t->line,
 				      "Coords is only valid on a NodeName line");
 	}
-	return _policy_key(p, &c->policy, t->key, t->val, t->line);
+	return _value_key(p, &c->policy, t->key, t->val, t->line);
 }
 
 /* ===================================================================== */
@@ -472,10 +323,10 @@ int loc__conf_nodename(conf_parser_t *p)
 	int line = p->tok[0].line, n;
 
 	for (int i = 1; i < p->ntok; i++) {
-		if (p->tok[i].key != K_COORDS)
+		if (p->tok[i].key != LOC_KEY_COORDS)
 			return loc__conf_perr(p, p->tok[i].line,
 					      "key '%s' is not valid on a NodeName line (only Coords is)",
-					      _keys[p->tok[i].key]);
+					      _key_name(p->tok[i].key));
 		if (coords)
 			return loc__conf_perr(p, p->tok[i].line,
 					      "duplicate key 'Coords' on this NodeName line");
@@ -560,16 +411,16 @@ int loc__conf_partition(conf_parser_t *p)
 	for (int i = 1; i < p->ntok; i++) {
 		const conf_tok_t *t = &p->tok[i];
 
-		if (!(PART_KEYS & (1u << t->key)))
+		if (!loc__conf_key_def(t->key)->info.partition)
 			return loc__conf_perr(p, t->line,
 					      "key '%s' is not valid on a PartitionName line",
-					      _keys[t->key]);
+					      _key_name(t->key));
 		if (mask & (1u << t->key))
 			return loc__conf_perr(p, t->line,
 					      "duplicate key '%s' on this PartitionName line",
-					      _keys[t->key]);
+					      _key_name(t->key));
 		mask |= 1u << t->key;
-		if (_policy_key(p, &ovr, t->key, t->val, t->line))
+		if (_value_key(p, &ovr, t->key, t->val, t->line))
 			return LOC_EPARSE;
 	}
 	if (loc__conf_grow(&c->partitions, &p->part_cap, np,
@@ -592,13 +443,8 @@ int loc__conf_partition(conf_parser_t *p)
 
 int loc__conf_key(const char *s)
 {
-	for (int k = 0; k < K_COUNT; k++)
-		if (!strcasecmp(s, _keys[k]))
+	for (int k = 0; k < LOC_KEY_COUNT; k++)
+		if (!strcasecmp(s, _key_name(k)))
 			return k;
 	return -1;
-}
-
-const char *const *loc_conf_keys(void)
-{
-	return _keys;
 }

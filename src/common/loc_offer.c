@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "loc_alloc_internal.h"
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_offer.h"
 
 /* Starts a fresh stamp generation; clears the array on wrap (one byte per
  * node keeps the marks in cache; a wrap every 255 offers is cheap). */

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "loc_strategy_internal.h"
+#include "loc_policy_internal.h"
+#include "loc_strategy_ops.h"
 
 static const loc__strategy_ops_t *const _strategy_ops[LOC_STRATEGY_COUNT] = {
 	[LOC_STRATEGY_FREELIST] = &loc__st_freelist,
@@ -122,23 +123,7 @@ const char *loc_plan_hold_name(loc_plan_hold_t hold)
 	return _plan_hold_names[hold];
 }
 
-void loc_policy_init(loc_policy_t *policy)
-{
-	memset(policy, 0, sizeof(*policy));
-	policy->strategy = LOC_STRATEGY_PACK;
-	policy->curve = LOC_CURVE_HILBERT;
-	policy->walltime = LOC_WALLTIME_NONE;
-	policy->sl_tolerance = 0.0;
-	policy->paging_size = 0;
-	policy->paging_index = LOC_PAGING_ROWMAJOR;
-	policy->mm_max_centers = 0;
-	policy->seed = 1;
-	policy->node_weight = LOC_NODE_WEIGHT_TIERS;
-	policy->compact_wait = 0;
-	policy->compact_tolerance = 0.2;
-	policy->plan_window = 0;
-	policy->plan_hold = LOC_PLAN_HOLD_PLACEMENT;
-}
+/* loc_policy_init() is in loc_conf_key_table.c: the defaults are the keys'. */
 
 bool loc__policy_sl(const loc_policy_t *policy)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
 #include "loc_rankmap.h"
 #include "loc_runhist.h"
-#include "loc_strategy_internal.h"
 
 struct loc__freemap {
 	int n;

@@ -3,7 +3,7 @@
  * loc_rankmap.h - the allocator's copy of the candidate map (0/1 per
  * node) and, kept with it, the same map in curve order as a bitmap
  * (loc__rank_bits()). Not installed; used by loc_alloc.c only. The
- * strategies' side (bitmap scans) is in loc_strategy_internal.h.
+ * strategies' side (bitmap scans) is in loc_bits.h and loc_free_map.h.
  */
 #ifndef LOC_RANKMAP_H
 #define LOC_RANKMAP_H

@@ -3,7 +3,7 @@
  * loc_rng.c - a small deterministic PRNG (xoshiro256** seeded by
  * splitmix64), so seeded strategies give the same answer everywhere.
  */
-#include "loc_strategy_internal.h"
+#include "loc_rng.h"
 
 static uint64_t _splitmix64(uint64_t *x)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
 #include "loc_runhist.h"
-#include "loc_strategy_internal.h"
 
 /* Ranks in the first chunk of loc__runhist_first_of(), doubling up to the
  * last: the first match is usually near the start, and a chunk's runs are

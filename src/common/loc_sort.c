@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
 #include "loc_sort.h"
-#include "loc_strategy_internal.h"
 
 static int _cmp_int(const void *x, const void *y)
 {

@@ -120,10 +120,8 @@ typedef struct loc_policy {
 				     * later start */
 } loc_policy_t;
 
-/* Fills policy with defaults: pack (the most compact live), hilbert, no
- * walltime awareness, paging_size 0, rowmajor paging, mm_max_centers 0,
- * seed 1, NodeWeight=tiers, CompactWait off (tolerance 0.2), PlanWindow 0,
- * PlanHold=placement. */
+/* Fills policy with the defaults of the policy keys of locality.conf
+ * (loc_conf_key_table.h: pack, hilbert, no walltime awareness, ...). */
 void loc_policy_init(loc_policy_t *policy);
 
 /*

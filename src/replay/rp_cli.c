@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "loc_conf.h"
 #include "rp_cli.h"
 #include "rp_outdir.h"
 
@@ -50,6 +51,15 @@ static long _int_arg(const char *opt, const char *s, long min, long max)
 		exit(EXIT_USAGE);
 	}
 	return v;
+}
+
+/* An integer option that stands for a locality.conf key: the key's range,
+ * so the option and the file accept the same values. */
+static long _key_arg(const char *opt, const char *s, loc_conf_key_t key)
+{
+	const loc_conf_key_info_t *info = loc_conf_key_info(key);
+
+	return _int_arg(opt, s, (long)info->min, (long)info->max);
 }
 
 double rp_real_arg(const char *opt, const char *s, double min)
@@ -387,16 +397,16 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 							optarg, 0, 1 << 24);
 			break;
 		case O_PATIENCE:
-			o->compact_wait = _int_arg("--compact-wait", optarg, 0,
-						   1 << 30);
+			o->compact_wait = _key_arg("--compact-wait", optarg,
+						   LOC_KEY_COMPACT_WAIT);
 			break;
 		case O_PATTOL:
 			o->compact_tolerance =
 				rp_real_arg("--compact-tolerance", optarg, 0);
 			break;
 		case O_PLANWIN:
-			o->plan_window = _int_arg("--plan-window", optarg, 0,
-						  86400);
+			o->plan_window = _key_arg("--plan-window", optarg,
+						  LOC_KEY_PLAN_WINDOW);
 			break;
 		case O_PLANHOLD:
 			o->plan_hold = loc_plan_hold_parse(optarg);
@@ -406,8 +416,9 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					       optarg);
 			break;
 		case O_ADJW:
-			o->adjest_window = (int)_int_arg("--adjest-window",
-							 optarg, 1, 1 << 20);
+			o->adjest_window = (int)_key_arg("--adjest-window",
+							 optarg,
+							 LOC_KEY_ADJEST);
 			break;
 		case O_LOCLE:
 			o->loc_le = true;

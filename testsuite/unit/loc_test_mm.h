@@ -8,8 +8,9 @@
 #ifndef LOC_TEST_MM_H
 #define LOC_TEST_MM_H
 
-#include "st_mm.h"
+#include "strategies/st_mm.h"
 #include "loc_test_util.h"
+#include "loc_strategy_ops.h"
 
 typedef struct tm_shape {
 	int ndims;

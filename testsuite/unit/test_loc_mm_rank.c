@@ -14,6 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "loc_ctx.h"
+#include "loc_strategy_ops.h"
 #include "loc_test_mm.h"
 
 /* A random free map over ctx's nodes, denser or sparser by round (sparse

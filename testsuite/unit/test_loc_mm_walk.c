@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "loc_strategy_ops.h"
 #include "loc_test_mm.h"
 
 /* Every centre plus every offset reads, in the copy, the count the axis

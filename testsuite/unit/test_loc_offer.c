@@ -14,6 +14,9 @@
 
 #include "loc_test_util.h"
 #include "loc_alloc_internal.h"
+#include "loc_ctx.h"
+#include "loc_offer.h"
+#include "loc_bits.h"
 
 /* Bit v set exactly where byte v holds the mark and the node is free,
  * and their count, on sizes around the 64-byte step, with bytes one off

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_bits.h"
 #include "loc_runhist.h"
-#include "loc_strategy_internal.h"
 #include "loc_test_util.h"
 
 /* The intervals of the map, as loc__rank_intervals() defines them:

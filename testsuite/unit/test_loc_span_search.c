@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "st_span.h"
+#include "strategies/st_span.h"
 #include "loc_test_util.h"
 
 /*

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "loc_strategy_internal.h"
-#include "st_fit.h"
+#include "strategies/st_fit.h"
 #include "loc_test_util.h"
 #include "loc_test_curve.h"
+#include "loc_bits.h"
 
 /* Span of ascending ranks: linear, or n minus the largest ring gap. */
 static int _span(const int *rk, int k, int n, bool ring)

@@ -16,7 +16,7 @@
 #include "loc_test_util.h"
 #include "loc_test_select.h"
 #include "loc_strategy.h"
-#include "st_mbs.h"
+#include "strategies/st_mbs.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */

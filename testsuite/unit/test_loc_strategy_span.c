@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "loc_strategy_internal.h"
 #include "loc_test_util.h"
 #include "loc_test_curve.h"
+#include "loc_bits.h"
 
 /*
  * The first window of least total pairwise distance, windows of k

@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * st_pack.c - "pack": compact placements that keep the free space in
+ * compact pieces (this project's own heuristic, no paper).
+ *
+ * From a centre the set grows greedily by pairwise distance: the next
+ * node is the free one with the least sum of hops to the nodes chosen so
+ * far, ties broken by the most "closed" sides (grid neighbours that are
+ * busy, outside the mesh, or already chosen), then by curve rank. Only
+ * the M free nodes nearest the centre (M = 2k + 16, by breadth-first
+ * search over grid points) are considered (st_pack_grow.c).
+ *
+ * Every centre gives one set and its total pairwise hops. Among the sets
+ * within PackTolerance (a fraction) of the least total, the winner is the
+ * one that adds the least to the perimeter of the free region: the
+ * number of its sides facing free nodes left outside it, minus the
+ * number facing busy nodes or walls (each of those was a border of the
+ * free region and disappears). Then the lower total, then the earlier
+ * centre in curve order. With PackTolerance=0 the choice is among exact
+ * ties only. Finally improving swaps (a chosen node for a free one)
+ * lower the total (st_pack_swap.c).
+ *
+ * How much of that is searched depends on the work it would take (in
+ * units of about one pool node visited, a few nanoseconds):
+ * - one node: no pairwise hops, so the rule is the perimeter alone,
+ *   answered from an index kept between decisions (st_pack_index.c);
+ * - "whole": while (free nodes) x (cost of growing one set) is at most
+ *   PACK_EXACT_WORK, every free node is a centre and at most 8
+ *   first-found swaps follow: the full rule, exactly as pack always did
+ *   (small machines, small requests);
+ * - "greedy": beyond, about PACK_GROW_WORK units of growth from centres
+ *   chosen three ways, a third each: least MC1x1 shell cost of k nodes
+ *   (hops to them shell by shell, as mm ranks its centres: dense free
+ *   regions), the most enclosed free nodes (pockets: what the perimeter
+ *   rule looks for), and evenly along the curve; for fewer than
+ *   PACK_SHELL_MIN_K nodes, half enclosed and half spread;
+ * - "star": when that budget would grow fewer than PACK_MIN_CENTRES sets
+ *   (large requests), each centre's set is simply its k nearest free
+ *   nodes, which costs O(k), for centres mostly ranked by shell cost;
+ * - in both bounded modes, swaps in bulk rounds (st_pack_swap.c) for
+ *   about PACK_SWAP_WORK units then carry the winning set to a local
+ *   optimum or close to it: on large requests they matter more than how
+ *   the set was grown.
+ * Every choice is deterministic.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "loc_bits.h"
+#include "loc_ctx.h"
+#include "loc_free_map.h"
+#include "loc_offer.h"
+#include "loc_strategy_ops.h"
+#include "st_pack.h"
+#include "st_shells.h"
+
+#define PACK_EXTRA 16               /* M = 2k + PACK_EXTRA */
+#define PACK_POOL_COST 8            /* work units to find a pool node */
+#define PACK_CENTRE_COST 200        /* ... and per centre, beyond growth */
+#define PACK_EXACT_WORK (1L << 20)  /* the whole search up to this */
+#define PACK_GROW_WORK (1L << 19)   /* bounded: units growing sets */
+#define PACK_SWAP_WORK (5L << 17)   /* bounded: units swapping */
+#define PACK_RANK_WORK (1L << 18)   /* bounded: shell table lookups */
+#define PACK_MIN_CENTRES 16         /* greedy growth of at least this many */
+#define PACK_SHELL_MIN_K 9          /* shell ranking from this many nodes */
+
+static void _pack_fini(void *p)
+{
+	loc__pack_t *s = p;
+
+	if (!s)
+		return;
+	free(s->nb_off);
+	free(s->nb);
+	free(s->walls);
+	free(s->pnb_off);
+	free(s->pnb);
+	free(s->node_pt);
+	free(s->pt_off);
+	free(s->pt_nodes);
+	free(s->coord);
+	free(s->hop);
+	free(s->f);
+	free(s->axis_tmp);
+	free(s->sort_tmp);
+	free(s->pmark);
+	free(s->queue);
+	free(s->imark);
+	free(s->idx);
+	free(s->pool);
+	free(s->pool_c);
+	free(s->closed);
+	free(s->rest);
+	free(s->rest_c);
+	free(s->sum);
+	free(s->keys);
+	free(s->in);
+	free(s->pin);
+	free(s->set);
+	free(s->best);
+	free(s->kept);
+	loc__shells_destroy(s->sh);
+	free(s->point_free);
+	free(s->cand);
+	free(s->rank);
+	loc__pack_index_destroy(s->index);
+	free(s);
+}
+
+/* Node and point adjacency (CSR) and the walls of every node. */
+static int _init_adjacency(loc__pack_t *s, const loc_grid_t *grid)
+{
+	int n = s->n, np = s->np, pn[2 * LOC_MAX_DIMS];
+	long total = 0, ptotal = 0;
+
+	s->pnb_off = malloc(sizeof(int) * (np + 1));
+	s->nb_off = malloc(sizeof(int) * (n + 1));
+	s->walls = malloc(sizeof(int) * n);
+	if (!s->pnb_off || !s->nb_off || !s->walls)
+		return LOC_ENOMEM;
+	/* Point adjacency first; a node's neighbours are the other nodes
+	 * of its point and every node of the neighbouring points. */
+	for (int p = 0; p < np; p++) {
+		s->pnb_off[p] = (int)ptotal;
+		ptotal += loc_grid_point_neighbors(grid, p, pn);
+	}
+	s->pnb_off[np] = (int)ptotal;
+	s->pnb = malloc(sizeof(int) * (ptotal + 1));
+	if (!s->pnb)
+		return LOC_ENOMEM;
+	for (int p = 0; p < np; p++)
+		loc_grid_point_neighbors(grid, p, s->pnb + s->pnb_off[p]);
+	for (int v = 0; v < n; v++) {
+		int p = loc_grid_node_point(grid, v), deg;
+		const int *same;
+
+		s->nb_off[v] = (int)total;
+		total += loc_grid_point_nodes(grid, p, &same) - 1;
+		deg = s->pnb_off[p + 1] - s->pnb_off[p];
+		s->walls[v] = 2 * s->nd - deg;
+		for (int i = s->pnb_off[p]; i < s->pnb_off[p + 1]; i++) {
+			const int *o;
+
+			total += loc_grid_point_nodes(grid, s->pnb[i], &o);
+		}
+	}
+	s->nb_off[n] = (int)total;
+	s->nb = malloc(sizeof(int) * (total + 1));
+	if (!s->nb)
+		return LOC_ENOMEM;
+	for (int v = 0, t = 0; v < n; v++) {
+		int p = loc_grid_node_point(grid, v), c;
+		const int *o;
+
+		c = loc_grid_point_nodes(grid, p, &o);
+		for (int j = 0; j < c; j++)
+			if (o[j] != v)
+				s->nb[t++] = o[j];
+		for (int i = s->pnb_off[p]; i < s->pnb_off[p + 1]; i++) {
+			c = loc_grid_point_nodes(grid, s->pnb[i], &o);
+			for (int j = 0; j < c; j++)
+				s->nb[t++] = o[j];
+		}
+	}
+	return 0;
+}
+
+/* Coordinates, per-axis hop tables and the axis sums' scratch. */
+static int _init_axes(loc__pack_t *s, const loc_grid_t *grid)
+{
+	long hops = 0, lens = 0;
+
+	s->node_pt = malloc(sizeof(int) * s->n);
+	s->coord = malloc(sizeof(int) * (size_t)s->np * s->nd);
+	s->pt_off = malloc(sizeof(int) * (s->np + 1));
+	s->pt_nodes = malloc(sizeof(int) * (s->n + 1));
+	if (!s->node_pt || !s->coord || !s->pt_off || !s->pt_nodes)
+		return LOC_ENOMEM;
+	for (int v = 0; v < s->n; v++)
+		s->node_pt[v] = loc_grid_node_point(grid, v);
+	for (int p = 0, t = 0; p < s->np; p++) {
+		const int *o;
+		int c = loc_grid_point_nodes(grid, p, &o);
+
+		s->pt_off[p] = t;
+		memcpy(s->pt_nodes + t, o, sizeof(int) * c);
+		t += c;
+		s->pt_off[p + 1] = t;
+	}
+	for (int p = 0; p < s->np; p++) {
+		loc_coord_t c;
+
+		loc_grid_point_coord(grid, p, &c);
+		memcpy(s->coord + (size_t)p * s->nd, c.c, sizeof(int) * s->nd);
+	}
+	for (int d = 0; d < s->nd; d++) {
+		s->len[d] = loc_grid_shape(grid)->dims[d];
+		s->hop_at[d] = (int)hops + s->len[d] - 1;
+		s->f_at[d] = (int)lens;
+		hops += 2 * s->len[d] - 1;
+		lens += s->len[d];
+		if (s->len[d] > s->maxlen)
+			s->maxlen = s->len[d];
+	}
+	s->hop = malloc(sizeof(int) * hops);
+	s->f = malloc(sizeof(int64_t) * lens);
+	s->axis_tmp = malloc(sizeof(int64_t) * (7 * (size_t)s->maxlen + 2));
+	s->sort_tmp = malloc(sizeof(int) * s->n);
+	if (!s->hop || !s->f || !s->axis_tmp || !s->sort_tmp)
+		return LOC_ENOMEM;
+	for (int d = 0; d < s->nd; d++)
+		for (int delta = 1 - s->len[d]; delta < s->len[d]; delta++)
+			s->hop[s->hop_at[d] + delta] = loc_grid_axis_hops(
+				grid, d, delta < 0 ? -delta : 0,
+				delta < 0 ? 0 : delta);
+	s->diameter = loc_grid_diameter(grid);
+	return 0;
+}
+
+static int _pack_init(const loc_grid_t *grid, const loc_curve_t *curve,
+		      const loc_policy_t *policy, void **state,
+		      loc_error_t *err)
+{
+	int n = loc_grid_nnodes(grid), np = loc_grid_npoints(grid);
+	loc__pack_t *s = calloc(1, sizeof(*s));
+
+	(void)policy;
+	if (!s)
+		goto nomem;
+	s->n = n;
+	s->np = np;
+	s->nd = loc_grid_ndims(grid);
+	s->grid = grid;
+	s->order = loc_curve_order(curve);
+	s->ranks = loc_curve_ranks(curve);
+	if (_init_adjacency(s, grid) || _init_axes(s, grid))
+		goto nomem;
+	s->pmark = calloc(np, sizeof(int));
+	s->queue = malloc(sizeof(int) * np);
+	s->imark = calloc(n, sizeof(int));
+	s->idx = malloc(sizeof(int) * n);
+	s->pool = malloc(sizeof(int) * n);
+	s->pool_c = malloc(sizeof(int) * (size_t)n * s->nd);
+	s->closed = malloc(sizeof(int) * n);
+	s->rest = malloc(sizeof(int) * n);
+	s->rest_c = malloc(sizeof(int) * (size_t)n * s->nd);
+	s->sum = malloc(sizeof(int64_t) * n);
+	s->keys = malloc(sizeof(loc__pack_key_t) * n);
+	s->in = calloc(n, 1);
+	s->pin = malloc(n);
+	s->set = malloc(sizeof(int) * n);
+	s->best = malloc(sizeof(int) * n);
+	s->kept = malloc(sizeof(int) * 2 * (size_t)n);
+	s->point_free = malloc(sizeof(int) * np);
+	s->cand = malloc(sizeof(int) * np);
+	s->rank = malloc(sizeof(loc__shell_rank_t) * np);
+	if (!s->pmark || !s->queue || !s->imark || !s->idx || !s->pool ||
+	    !s->pool_c || !s->closed || !s->rest || !s->rest_c || !s->sum || !s->keys ||
+	    !s->in || !s->pin || !s->set || !s->best || !s->kept || !s->point_free ||
+	    !s->cand || !s->rank)
+		goto nomem;
+	/* NULL when the table would be too large: centres are then spread
+	 * evenly along the curve instead of ranked. */
+	s->sh = loc__shells_create(grid);
+	*state = s;
+	return 0;
+nomem:
+	_pack_fini(s);
+	return loc_error_set(err, LOC_ENOMEM, NULL, 0,
+			     "out of memory creating the pack strategy");
+}
+
+/* Perimeter added to the free region by taking set (s->in marks it). */
+static long _perimeter_delta(const loc__pack_t *s, const loc__ctx_t *ctx,
+			     const int *set, int k)
+{
+	long d = 0;
+
+	for (int j = 0; j < k; j++) {
+		int v = set[j];
+
+		d -= s->walls[v];
+		for (int i = s->nb_off[v]; i < s->nb_off[v + 1]; i++) {
+			int w = s->nb[i];
+
+			d += ctx->free[w] ? !s->in[w] : -1;
+		}
+	}
+	return d;
+}
+
+static void _clear_in(loc__pack_t *s, const int *set, int k)
+{
+	for (int j = 0; j < k; j++)
+		s->in[set[j]] = 0;
+}
+
+/* How one decision searches. */
+typedef enum pack_mode {
+	PACK_WHOLE,  /* every free node a centre, the rule as it always was */
+	PACK_GREEDY, /* chosen centres, greedy growth, bounded swaps */
+	PACK_STAR,   /* chosen centres, nearest nodes, bounded swaps */
+} pack_mode_t;
+
+typedef struct pack_plan {
+	pack_mode_t mode;
+	int m;          /* pool size for growth and swaps */
+	int ncentres;   /* centres to evaluate */
+} pack_plan_t;
+
+/* Work units (about a pool visit each) to grow one set greedily: the
+ * pool search, then k steps over the nodes left. */
+static double _greedy_cost(int k, int m)
+{
+	return PACK_CENTRE_COST + (double)PACK_POOL_COST * m +
+	       (double)k * (m - k / 2.0);
+}
+
+/* ... to take the k nodes nearest a centre and cost them. */
+static double _star_cost(int k)
+{
+	return PACK_CENTRE_COST + 5.0 * PACK_POOL_COST * k;
+}
+
+static pack_plan_t _plan(const loc__ctx_t *ctx, int nf)
+{
+	int k = ctx->k;
+	pack_plan_t pl = { .m = 2 * k + PACK_EXTRA < nf ? 2 * k + PACK_EXTRA :
+							  nf };
+	double g = _greedy_cost(k, pl.m), c;
+
+	if (nf * g <= PACK_EXACT_WORK) {
+		pl.mode = PACK_WHOLE;
+		pl.ncentres = nf;
+		return pl;
+	}
+	/* Greedy growth while it leaves room for enough centres; beyond,
+	 * many cheap sets and the swaps do better than a few grown ones. */
+	pl.mode = PACK_GREEDY;
+	c = PACK_GROW_WORK / g;
+	if (c < PACK_MIN_CENTRES) {
+		pl.mode = PACK_STAR;
+		c = PACK_GROW_WORK / _star_cost(k);
+	}
+	pl.ncentres = c < 1 ? 1 : c > nf ? nf : (int)c;
+	return pl;
+}
+
+static int _cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Shell radius that holds k nodes at the mean free density. */
+static int _shell_radius(const loc__pack_t *s, int k, int nf)
+{
+	double need = (double)k * s->np / nf;
+	int rad = 0;
+
+	for (;;) {
+		double vol = 1;
+
+		for (int d = 0; d < s->nd; d++)
+			vol *= 2 * rad + 1;
+		if (vol >= need)
+			return rad;
+		rad++;
+	}
+}
+
+/*
+ * Bounded modes: writes to centres (as curve ranks, ascending) up to want
+ * free nodes, one per point with free nodes (its first in curve order).
+ * When there are more such points: `ranked` of them with the least MC1x1
+ * shell cost of k nodes (dense free regions: a good guide for larger
+ * requests), then up to `enclosed` of the most enclosed free nodes (small
+ * requests: the pockets the perimeter rule prefers, which the shells do
+ * not see), the rest evenly along the curve. freel: the free nodes in
+ * curve order. Returns how many.
+ */
+static int _centres(loc__pack_t *s, const loc__ctx_t *ctx, const int *freel,
+		    int nf, int want, int ranked, int enclosed, int *centres)
+{
+	int st = loc__pack_stamp(s), ncand = 0, n = 0, step;
+
+	/* s->pmark doubles as a point stamp, s->rest as the points'
+	 * centre nodes. */
+	memset(s->point_free, 0, sizeof(int) * s->np);
+	for (int i = 0; i < nf; i++) {
+		int p = s->node_pt[freel[i]];
+
+		s->point_free[p]++;
+		if (s->pmark[p] != st) {
+			s->pmark[p] = st;
+			s->rest[ncand] = freel[i];
+			s->cand[ncand++] = p;
+		}
+	}
+	if (ncand <= want) {
+		for (int i = 0; i < ncand; i++)
+			centres[n++] = s->ranks[s->rest[i]];
+		qsort(centres, n, sizeof(int), _cmp_int);
+		return n;
+	}
+	st = loc__pack_stamp(s);
+	if (s->sh && ranked > 0) {
+		long lookups = (long)ncand * (_shell_radius(s, ctx->k, nf) + 1)
+			       << s->nd;
+		int *thin = s->set, nthin = 0, m;
+
+		/* Rank every step-th candidate along the curve within the
+		 * lookup budget: curve neighbours are grid neighbours. */
+		step = lookups > PACK_RANK_WORK ?
+			       (int)(lookups / PACK_RANK_WORK) + 1 : 1;
+		for (int i = 0; i < ncand; i += step)
+			thin[nthin++] = i;
+		for (int i = 0; i < nthin; i++)
+			s->queue[i] = s->cand[thin[i]];
+		loc__shells_load(s->sh, s->point_free);
+		m = loc__shells_rank(s->sh, s->queue, nthin, ctx->k, ranked,
+				     s->rank);
+		for (int i = 0; i < m; i++) {
+			int c = thin[s->rank[i].idx];
+
+			s->pmark[s->cand[c]] = st;
+			centres[n++] = s->ranks[s->rest[c]];
+		}
+	}
+	if (enclosed > 0) {
+		int *er = s->kept, ne;
+
+		/* Scratch: the kept sets come later. */
+		ne = loc__pack_enclosed(s, enclosed, er);
+		for (int i = 0; i < ne && n < want; i++) {
+			int p = s->node_pt[s->order[er[i]]];
+
+			if (s->pmark[p] != st) {
+				s->pmark[p] = st;
+				centres[n++] = er[i];
+			}
+		}
+	}
+	/* The rest of the budget evenly along the curve. */
+	if (n < want) {
+		step = (ncand + (want - n) - 1) / (want - n);
+		for (int i = 0; i < ncand && n < want; i += step)
+			if (s->pmark[s->cand[i]] != st)
+				centres[n++] = s->ranks[s->rest[i]];
+	}
+	qsort(centres, n, sizeof(int), _cmp_int);
+	return n;
+}
+
+/* Grows (or, in star mode, takes) the set from centre c into s->set,
+ * marked in s->in; returns its total or -1. */
+static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
+			  const pack_plan_t *pl)
+{
+	int nl;
+
+	if (pl->mode == PACK_STAR) {
+		nl = loc__pack_pool(s, ctx, c, ctx->k);
+		return loc__pack_take_pool(s, ctx, nl);
+	}
+	nl = loc__pack_pool(s, ctx, c, pl->m);
+	return loc__pack_grow(s, ctx, nl);
+}
+
+static int _pack_select(loc__ctx_t *ctx)
+{
+	loc__pack_t *s = ctx->state;
+	const int *order = s->order;
+	int k = ctx->k, nf, nc, *freel = ctx->scratch, *centre;
+	int64_t best_total = -1, limit = -1, *tot;
+	long *delta, best_delta = 0, nkept = 0;
+	int win = -1, *at;
+	double tol = ctx->policy->pack_tolerance;
+	pack_plan_t pl;
+	int rc;
+
+	if (k == 1) {
+		int v;
+
+		rc = loc__pack_one(s, ctx, &v);
+		return rc ? rc : loc__offer(ctx, &v, 0);
+	}
+	loc__pack_index_sync(s, ctx);
+	/* Free nodes in curve order (ranks first, then nodes). */
+	nf = loc__bits_ones(loc__rank_bits(ctx), 0, ctx->nnodes, freel,
+			    ctx->nnodes);
+	for (int i = 0; i < nf; i++)
+		freel[i] = order[freel[i]];
+	if (nf < k)
+		return LOC_ENOFIT;
+	pl = _plan(ctx, nf);
+
+	centre = ctx->scratch + ctx->nnodes;
+	if (pl.mode == PACK_WHOLE) {
+		nc = nf;
+		memcpy(centre, freel, sizeof(int) * nf);
+	} else {
+		/* Star (large requests, where the shells guide well):
+		 * three quarters ranked by them. Greedy: a third ranked,
+		 * a third enclosed, a third spread; below PACK_SHELL_MIN_K
+		 * nodes the shells see nothing the other two do not (any
+		 * dense spot holds the set): half enclosed, half spread. */
+		int ranked = pl.ncentres / 3, enclosed = pl.ncentres / 3;
+
+		if (pl.mode == PACK_STAR) {
+			ranked = pl.ncentres * 3 / 4;
+			enclosed = 0;
+		} else if (k < PACK_SHELL_MIN_K) {
+			ranked = 0;
+			enclosed = pl.ncentres / 2;
+		}
+		nc = _centres(s, ctx, freel, nf, pl.ncentres, ranked, enclosed,
+			      centre);
+		for (int i = 0; i < nc; i++)
+			centre[i] = order[centre[i]];
+	}
+	tot = malloc(sizeof(int64_t) * nc);
+	delta = malloc(sizeof(long) * nc);
+	at = malloc(sizeof(int) * nc);
+	if (!tot || !delta || !at) {
+		free(tot);
+		free(delta);
+		free(at);
+		return LOC_ENOMEM;
+	}
+	/* Each centre's total. The perimeter is needed only while the
+	 * total is within the tolerance of the least so far (the least can
+	 * only fall); those sets are kept while there is room, else the
+	 * winner is grown again. */
+	for (int i = 0; i < nc; i++) {
+		at[i] = -1;
+		tot[i] = _grow_from(s, ctx, centre[i], &pl);
+		if (tot[i] < 0)
+			continue;
+		if (best_total < 0 || tot[i] < best_total) {
+			best_total = tot[i];
+			limit = best_total +
+				(int64_t)(tol * (double)best_total + 1e-9);
+		}
+		if (tot[i] <= limit) {
+			delta[i] = _perimeter_delta(s, ctx, s->set, k);
+			if (nkept + k <= 2L * s->n) {
+				at[i] = (int)nkept;
+				memcpy(s->kept + nkept, s->set, sizeof(int) * k);
+				nkept += k;
+			}
+		}
+		_clear_in(s, s->set, k);
+	}
+	if (best_total < 0) {
+		free(tot);
+		free(delta);
+		free(at);
+		return LOC_ENOFIT;
+	}
+	for (int i = 0; i < nc; i++) {
+		if (tot[i] < 0 || tot[i] > limit)
+			continue;
+		if (win < 0 || delta[i] < best_delta ||
+		    (delta[i] == best_delta && tot[i] < tot[win])) {
+			win = i;
+			best_delta = delta[i];
+		}
+	}
+	best_total = tot[win];
+	if (at[win] >= 0) {
+		memcpy(s->best, s->kept + at[win], sizeof(int) * k);
+	} else {
+		_grow_from(s, ctx, centre[win], &pl);
+		_clear_in(s, s->set, k);
+		memcpy(s->best, s->set, sizeof(int) * k);
+	}
+	free(at);
+	free(tot);
+	free(delta);
+	for (int j = 0; j < k; j++)
+		s->in[s->best[j]] = 1;
+
+	best_total = loc__pack_swap(s, ctx, best_total, pl.m,
+				    pl.mode == PACK_WHOLE,
+				    PACK_SWAP_WORK);
+	_clear_in(s, s->best, k);
+	return loc__offer(ctx, s->best, (double)best_total);
+}
+
+const loc__strategy_ops_t loc__st_pack = {
+	.name = "pack",
+	.select = _pack_select,
+	.init = _pack_init,
+	.fini = _pack_fini,
+};
