@@ -251,10 +251,40 @@ static void _add_pair(List list, const char *name, const char *value)
 	list_append(list, kp);
 }
 
+/* Every key the file gives a value, as locality.conf spells it, from the
+ * key table (loc_conf_key_table.h): KEY, or KEY[PARTITION] for a
+ * partition's override of a policy key. */
+static void _add_keys(List list, const loc_conf_t *conf, const char *part)
+{
+	const loc_policy_t *mine = loc_conf_policy(conf, part);
+	char key[256], val[256], global[256];
+
+	for (int k = 0; k < LOC_KEY_COUNT; k++) {
+		const loc_conf_key_info_t *info = loc_conf_key_info(k);
+
+		if (!info || !info->has_value || (part && !info->partition) ||
+		    !loc_conf_key_value(conf, part, k, val, sizeof(val)))
+			continue;
+		if (part) {
+			/* Only what the partition changes. */
+			if (mine == &conf->policy ||
+			    (loc_conf_key_value(conf, NULL, k, global,
+						sizeof(global)) &&
+			     !strcmp(global, val)))
+				continue;
+			snprintf(key, sizeof(key), "Locality%s[%s]", info->name,
+				 part);
+		} else {
+			snprintf(key, sizeof(key), "Locality%s", info->name);
+		}
+		_add_pair(list, key, val);
+	}
+}
+
 List sl_machine_key_pairs(const sl_machine_t *m)
 {
 	List list = list_create(destroy_config_key_pair);
-	char buf[512], key[256];
+	char buf[512];
 
 	if (!m) {
 		_add_pair(list, "LocalityConf", "(not loaded)");
@@ -267,12 +297,8 @@ List sl_machine_key_pairs(const sl_machine_t *m)
 	_add_pair(list, "LocalityNodes", buf);
 	_add_pair(list, "LocalityPolicy",
 		  _policy_text(&m->conf->policy, buf, sizeof(buf)));
-	for (int i = 0; i < m->conf->npartitions; i++) {
-		const loc_conf_partition_t *p = &m->conf->partitions[i];
-
-		snprintf(key, sizeof(key), "LocalityPartition[%s]", p->name);
-		_add_pair(list, key,
-			  _policy_text(&p->policy, buf, sizeof(buf)));
-	}
+	_add_keys(list, m->conf, NULL);
+	for (int i = 0; i < m->conf->npartitions; i++)
+		_add_keys(list, m->conf, m->conf->partitions[i].name);
 	return list;
 }
