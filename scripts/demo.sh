@@ -5,7 +5,8 @@
 # installs what is needed, builds the project in build/, starts a
 # throwaway 64-node Slurm cluster (an 8x8 torus) with select/locality,
 # replays a time-compressed workload, then the same workload under
-# select/linear and select/cons_tres, and prints each job's nodes and
+# select/linear and select/cons_tres (and, on Slurm 24.11, under
+# select/cons_tres with topology/locality), and prints each job's nodes and
 # locality, a side-by-side summary with the ratios measured in this run,
 # and a picture of the grid. slurm.conf is written as many sites write it:
 # one NodeName line per row of the torus, the last two rows a heavier
@@ -91,6 +92,8 @@ else
 fi
 EVAL=$BUILD/src/tools/locality-eval
 PLUGDIR=$BUILD/src/plugins/select/locality/.libs
+# topology/locality (24.11, 26.05): a fourth run, select/cons_tres with it.
+TPLUGDIR=$BUILD/src/plugins/topology/locality/.libs
 LCONF=$DEMO/locality.conf
 WL=$DEMO/workload.txt
 
@@ -190,6 +193,11 @@ run_one() {
 	args=(start --dir "$dir" --nodes "$NODES" --select "$sel" --shape "$SHAPE")
 	[ "$sel" = locality ] && args+=(--plugin-dir "$PLUGDIR" --locality-conf "$LCONF")
 	[ "$sel" = cons_tres ] && args+=(--extra SelectTypeParameters=CR_Core)
+	if [ "$sel" = topology ]; then
+		args=(start --dir "$dir" --nodes "$NODES" --select cons_tres
+			--topology locality --shape "$SHAPE" --plugin-dir "$TPLUGDIR"
+			--locality-conf "$LCONF" --extra SelectTypeParameters=CR_Core)
+	fi
 	say "select/$sel: starting $NODES slurmd + slurmctld"
 	"$CLUSTER" "${args[@]}" >&2 || die "the select/$sel cluster did not start"
 	CURRENT=$dir
@@ -209,6 +217,8 @@ run_one() {
 run_one locality locality
 run_one linear linear
 run_one cons_tres cons_tres
+rm -f "$DEMO/topology.jobcomp"
+[ ! -f "$TPLUGDIR/topology_locality.so" ] || run_one topology topology
 echo "$SHAPE" >"$DEMO/shape"
 
 else
@@ -231,6 +241,13 @@ E=("$EVAL" --conf "$LCONF" --nodes "$ALLNODES")
 	die "locality-eval failed on the linear run"
 "${E[@]}" --jobcomp "$DEMO/cons_tres.jobcomp" >"$DEMO/cons_tres.eval" ||
 	die "locality-eval failed on the cons_tres run"
+TOPO_LIVE=()
+if [ -f "$DEMO/topology.jobcomp" ]; then
+	"${E[@]}" --jobcomp "$DEMO/topology.jobcomp" >"$DEMO/topology.eval" ||
+		die "locality-eval failed on the cons_tres + topology/locality run"
+	TOPO_LIVE=(--live "cons_tres+topology/locality" "$DEMO/topology.jobcomp"
+		"$DEMO/topology.eval")
+fi
 
 # One line per job in submission order, joined on the workload label:
 # label k | locality avg hops, comps, nodes | linear avg hops, comps, nodes
@@ -286,7 +303,8 @@ side_by_side() {
 		--title "The same submissions, side by side" \
 		--live "select/linear" "$DEMO/linear.jobcomp" "$DEMO/linear.eval" \
 		--live "select/cons_tres" "$DEMO/cons_tres.jobcomp" "$DEMO/cons_tres.eval" \
-		--live "select/locality" "$DEMO/locality.jobcomp" "$DEMO/locality.eval"
+		--live "select/locality" "$DEMO/locality.jobcomp" "$DEMO/locality.eval" \
+		${TOPO_LIVE[@]+"${TOPO_LIVE[@]}"}
 }
 
 # The two grids side by side at each run's busiest moment, job letters
