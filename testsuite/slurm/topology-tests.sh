@@ -226,18 +226,26 @@ figures() {
 	done <"$RUNROOT/$MODE.ids"
 }
 
-run_mode() {
-	local topo=$1 twice
-	MODE=$2 BUSY="" BAD=""
+# start_mode TOPO PREFIX - a fresh cons_tres cluster with topology/TOPO
+# for MODE (locality.conf $LCONF for ours), its job records reset; sets
+# ORDER, Slurm's node order (the node table), which locality-eval
+# --nodes wants.
+start_mode() {
+	BUSY="" BAD=""
 	: >"$RUNROOT/$MODE.ids"
-	if ! CLUSTER_TOPOLOGY=$topo start_cluster "$SHAPE-$MODE" cons_tres \
+	if ! CLUSTER_TOPOLOGY=$1 start_cluster "$2-$MODE" cons_tres \
 		"$([ "$MODE" = locality ] && echo "$LCONF")"; then
-		not_ok "$SHAPE: $MODE: cluster started" "see the start log"
+		not_ok "$2: $MODE: cluster started" "see the start log"
 		return 1
 	fi
-	# locality-eval --nodes wants Slurm's node order (the node table).
 	ORDER=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' |
 		paste -sd, -)
+}
+
+run_mode() {
+	local topo=$1 twice
+	MODE=$2
+	start_mode "$topo" "$SHAPE" || return 1
 	sequence
 	if [ "$MODE" = locality ]; then
 		result "$SHAPE: locality: every job started, whole-node ones where the core picks" "$BAD"
@@ -296,15 +304,8 @@ running_of() {
 # core picks. Sets LOST (jobs no longer running after the restart).
 fault_run() {
 	local topo=$1 k ids=$RUNROOT/faults-$2.ids down
-	MODE=$2 BUSY="" BAD="" LOST=""
-	: >"$RUNROOT/$MODE.ids"
-	if ! CLUSTER_TOPOLOGY=$topo start_cluster "faults-$MODE" cons_tres \
-		"$([ "$MODE" = locality ] && echo "$LCONF")"; then
-		not_ok "faults: $MODE: cluster started" "see the start log"
-		return 1
-	fi
-	ORDER=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' |
-		paste -sd, -)
+	MODE=$2 LOST=""
+	start_mode "$topo" faults || return 1
 	for k in 4 3 5 2 6 1; do
 		run_job "before-$k" 1 "$k" -N"$k" --exclusive
 	done
