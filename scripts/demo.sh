@@ -189,28 +189,29 @@ EOF
 # run_one NAME SELECT - starts the cluster, replays the workload, keeps the
 # jobcomp records, stops the cluster.
 run_one() {
-	local name=$1 sel=$2 dir=$RUN/$1 t0 args
+	local name=$1 sel=$2 dir=$RUN/$1 t0 args what=select/$2
 	args=(start --dir "$dir" --nodes "$NODES" --select "$sel" --shape "$SHAPE")
 	[ "$sel" = locality ] && args+=(--plugin-dir "$PLUGDIR" --locality-conf "$LCONF")
 	[ "$sel" = cons_tres ] && args+=(--extra SelectTypeParameters=CR_Core)
 	if [ "$sel" = topology ]; then
+		what="select/cons_tres + topology/locality"
 		args=(start --dir "$dir" --nodes "$NODES" --select cons_tres
 			--topology locality --shape "$SHAPE" --plugin-dir "$TPLUGDIR"
 			--locality-conf "$LCONF" --extra SelectTypeParameters=CR_Core)
 	fi
-	say "select/$sel: starting $NODES slurmd + slurmctld"
-	"$CLUSTER" "${args[@]}" >&2 || die "the select/$sel cluster did not start"
+	say "$what: starting $NODES slurmd + slurmctld"
+	"$CLUSTER" "${args[@]}" >&2 || die "the $what cluster did not start"
 	CURRENT=$dir
 	export SLURM_CONF=$dir/etc/slurm.conf
 	t0=$SECONDS
-	say "select/$sel: submitting $njobs jobs (time-compressed)"
+	say "$what: submitting $njobs jobs (time-compressed)"
 	(cd "$dir/out" && "$WORKLOAD" submit "$WL" "$DEMO/$name.ids") ||
 		die "submission failed"
-	say "select/$sel: waiting for the last jobs"
+	say "$what: waiting for the last jobs"
 	"$WORKLOAD" wait "$DEMO/$name.ids" 900 || die "jobs did not finish"
 	sleep 1
 	cp "$dir/jobcomp.txt" "$DEMO/$name.jobcomp"
-	say "select/$sel: done in $((SECONDS - t0)) s"
+	say "$what: done in $((SECONDS - t0)) s"
 	cleanup
 }
 
