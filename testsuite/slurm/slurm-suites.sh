@@ -18,7 +18,8 @@
 # ones about node selection and allocation that CI runs; --subset all
 # runs every expect test (testN.M) and every python test file; --tests
 # names tests instead (expect/test1.1,python/tests/commands/srun/test_x.py;
-# a bare testN.M means expect/testN.M). --list prints the tests and exits.
+# a bare testN.M means expect/testN.M; python/FILE::NAME one test of a
+# python file). --list prints the tests and exits.
 # A test of the list that Slurm's source lacks is a "not ok".
 #
 # For each plugin (select/linear first) a fresh cluster of --nodes nodes
@@ -416,7 +417,7 @@ run_once() {
 		rc=$?
 		# One "FILE::TEST STATUS" line per test pytest ran (its
 		# junitxml); the file's own status sums them up.
-		[ -s "$x" ] && junit_cases "$x" "$t" >"$R_CASES"
+		[ -s "$x" ] && junit_cases "$x" "${t%%::*}" >"$R_CASES"
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 			R_STATUS=timeout
 		elif [ ! -s "$R_CASES" ]; then
@@ -573,7 +574,7 @@ main() {
 	missing=$(for t in $tests; do
 		case $t in
 		expect/*) [ -f "$TS/expect/${t#expect/}" ] || echo "$t" ;;
-		python/*) [ -f "$TS/python/${t#python/}" ] || echo "$t" ;;
+		python/*) [ -f "$TS/python/$(echo "${t#python/}" | sed 's/::.*//')" ] || echo "$t" ;;
 		*) echo "$t" ;;
 		esac
 	done)
@@ -625,6 +626,7 @@ units() {
 	local t p
 	for t in $1; do
 		case $t in
+		python/*::*) echo "$t" ;;
 		python/*)
 			cat "$RUNROOT"/*.results 2>/dev/null |
 				awk -v f="$t::" 'index($1, f) == 1 && !seen[$1]++ { print $1 }'
