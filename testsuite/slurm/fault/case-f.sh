@@ -119,7 +119,7 @@ case_f() {
 		alive=$(awk 'FNR == NR { if ($2 != "FAIL") print $2; next }' "$RUNROOT/F1-$sel.acks" |
 			while read -r id; do
 				awk -v j="$id" '$1 == j && $3 == "COMPLETED" { f = 1 } END { exit !f }' "$F.table1" ||
-					[ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
+					[ -n "$(squeue -h -t all -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
 			done | paste -sd' ' -)
 		[ -n "$alive" ] && bad1="${bad1:+$bad1; }slurmctld -i forgot job(s) $alive"
 	fi
@@ -189,7 +189,7 @@ case_f() {
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table3"
 	alive=$(for id in $recovered; do
 		awk -v j="$id" '$1 == j && $3 == "COMPLETED" { f = 1 } END { exit !f }' "$F.table3" ||
-			[ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
+			[ -n "$(squeue -h -t all -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
 	done | paste -sd' ' -)
 	[ -n "$alive" ] && bad3="${bad3:+$bad3; }slurmctld forgot job(s) $alive"
 	result "$n1" "$bad1"
