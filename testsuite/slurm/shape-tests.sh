@@ -152,6 +152,11 @@ run_shape() {
 	case $SHAPE in
 	per-row)
 		scontrol update nodename=n028 state=drain reason=shape-test >/dev/null
+		# The placements below assume n028 out of service: check it.
+		case $(sinfo -h -N -n n028 -o %T 2>/dev/null | head -n 1) in
+		drained | draining) ;;
+		*) BAD="${BAD:-n028 is '$(sinfo -h -N -n n028 -o %T 2>/dev/null | head -n 1)' after scontrol update state=drain}" ;;
+		esac
 		for k in 5 3 8 2 12 6; do place "$k" n028 main; done
 		# -N min-max with room for the maximum: the maximum.
 		place 5 n028 main -N 3-5 ;;

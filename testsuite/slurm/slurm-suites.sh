@@ -9,6 +9,7 @@
 #   slurm-suites.sh [BUILDDIR] [--subset ci|all] [--tests LIST]
 #                   [--suites expect,python] [--plugins linear,locality]
 #                   [--timeout S] [--py-timeout S] [--retries N]
+#                   [--strict] [--floor PCT]
 #                   [--nodes N] [--row R] [--cpus N] [--mem MB]
 #                   [--slurm-src DIR] [--rundir DIR] [--keep]
 #                   [--report FILE] [--list]
@@ -17,7 +18,9 @@
 # ones about node selection and allocation that CI runs; --subset all
 # runs every expect test (testN.M) and every python test file; --tests
 # names tests instead (expect/test1.1,python/tests/commands/srun/test_x.py;
-# a bare testN.M means expect/testN.M). --list prints the tests and exits.
+# a bare testN.M means expect/testN.M; python/FILE::NAME one test of a
+# python file). --list prints the tests and exits.
+# A test of the list that Slurm's source lacks is a "not ok".
 #
 # For each plugin (select/linear first) a fresh cluster of --nodes nodes
 # (16) in rows of --row (4), --cpus CPUs (4) and --mem MB (300: less than
@@ -33,21 +36,23 @@
 # which would stop other clusters on the machine). Each test runs alone
 # with a timeout
 # (--timeout, 600 s per expect test; --py-timeout, 900 s per python file)
-# and ends pass, fail, skip or timeout (a python file: fail if any of its
-# tests failed, pass if any passed, else skip). A test that fails runs
-# again, up to --retries times (2), and keeps its best result ("flaky"
-# when a retry changed it); a skip or a timeout is not run again. Two,
-# because the heterogeneous-job tests (test38.*) now and then hang under
-# either plugin: salloc is granted the allocation and its shell never
-# prints a prompt (seen in a few percent of runs of test38.10, under
-# select/linear as under select/locality), and one CI run met it twice
-# in a row. After
+# and ends pass, fail, skip or timeout. A python file's tests are
+# compared one by one (pytest's junitxml: FILE::NAME; a test with a
+# failure or an error fails); the file itself only when a plugin got no
+# test results from it (it did not load, or timed out). A test that
+# fails runs again, up to --retries times (2), only when a "retry" line
+# of slurm-suites.exceptions names it with the reason (the
+# heterogeneous-job tests, test38.*, hang now and then under either
+# plugin: salloc is granted the allocation and its shell never prints a
+# prompt; doc/reliability.md); it keeps its best result and its first.
+# After
 # each test the cluster is put back as it started: stray processes of the
 # test killed, jobs cancelled, slurm.conf restored, reservations and new
 # partitions deleted, nodes resumed or their slurmd restarted; when that
 # fails, or slurmctld died, the cluster is started afresh (counted, and a
-# slurmctld that died is a failure of the run). The test's select/locality
-# error lines in slurmctld's log are counted too.
+# slurmctld that died is a failure of the run). The "error:
+# select/locality" lines slurmctld logs during a test or the reset after
+# it are collected: any fails the run.
 #
 # Safety on a shared machine: the expect suite's pkill (it signals every
 # srun of the user) is replaced by a wrapper that signals only processes
@@ -55,13 +60,22 @@
 # first. Ports are cluster.sh's (LOC_CTLD_PORT, LOC_NODE_PORT0).
 #
 # Output: one line per test and plugin as it runs, then one line per test
-# with both results, the totals per plugin and these lists: tests that
-# pass under linear but not under locality (each a "not ok", unless
-# slurm-suites.exceptions names it with its reviewed reason), tests that
-# fail under both (the environment's limits), tests that pass only under
-# locality, flaky tests. One "ok N - ..." or "not ok N - ..." per test;
-# the last line is "N passed, N failed"; the exit status is non-zero on
-# any "not ok". --report FILE also writes the per-test table there.
+# with both results, the pass/fail/skip/timeout counts per plugin, and
+# one "ok N - ..." or "not ok N - ..." per test. On the CI list
+# (--subset ci, or --strict) a test is ok only when it passes under each
+# plugin: the list holds the tests that do. Otherwise (--subset all,
+# --tests) a test is "not ok" when it passes under linear but not under
+# locality, unless slurm-suites.exceptions names it with its reviewed
+# reason; a full run (--subset all) is also "not ok" when the control,
+# select/linear, passes fewer than --floor percent of its tests
+# (DEFAULT_FLOOR below; --floor 0 turns it off). Everywhere a test that
+# passes at its first try under linear and only on a retry under
+# locality is a difference ("not ok"). Then the lists: tests that pass
+# under linear only, the exceptions, tests that pass under neither,
+# tests that pass only under locality, tests whose result changed on a
+# retry. The last line is "N passed, N failed"; the exit status is
+# non-zero on any "not ok". --report FILE also writes the per-test table
+# there.
 #
 # Needs expect, pytest-3 and pexpect (Debian: expect, python3-pytest,
 # python3-pexpect), the Slurm daemons and munge; the plugin built
@@ -71,10 +85,17 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
+# The floor of a full run (--subset all): select/linear, the control,
+# must pass at least this percentage of the tests. The full run of
+# 2026-11-25 passed 338 of 651 tests (52%) under select/locality, and
+# select/linear passed 11 of its 45 failures and timeouts again: the
+# control passes more than half; 45% leaves room for a loaded machine's
+# timeouts, not for a harness that breaks tests by the hundred.
+DEFAULT_FLOOR=45
 
 BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 SUBSET=ci TESTS="" SUITES=expect,python
 PLUGINS=linear,locality TIMEOUT=600 PY_TIMEOUT=900 RETRIES=2 SNODES=16 ROW=4
-CPUS=4 MEM=300 SLURM_SRC="" REPORT="" LIST=0
+CPUS=4 MEM=300 SLURM_SRC="" REPORT="" LIST=0 FLOOR="" STRICT=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
@@ -94,13 +115,25 @@ while [ $# -gt 0 ]; do
 	--slurm-src) SLURM_SRC=$2; shift 2 ;;
 	--report) REPORT=$2; shift 2 ;;
 	--list) LIST=1; shift ;;
-	-h | --help) sed -n '4,64p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--floor) FLOOR=$2; shift 2 ;;
+	--strict) STRICT=1; shift ;;
+	-h | --help) sed -n '4,82p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "slurm-suites.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
 done
 case $SUBSET in ci | all) ;; *) echo "slurm-suites.sh: --subset wants ci or all" >&2; exit 2 ;; esac
-for v in "$TIMEOUT" "$PY_TIMEOUT" "$RETRIES" "$SNODES" "$ROW" "$CPUS" "$MEM"; do
+# The CI list is strict: every test on it passes under both plugins. A
+# full run must pass at least FLOOR percent under the control.
+if [ -z "$STRICT" ]; then
+	STRICT=0
+	[ "$SUBSET" = ci ] && [ -z "$TESTS" ] && STRICT=1
+fi
+if [ -z "$FLOOR" ]; then
+	FLOOR=0
+	[ "$SUBSET" = all ] && [ -z "$TESTS" ] && FLOOR=$DEFAULT_FLOOR
+fi
+for v in "$TIMEOUT" "$PY_TIMEOUT" "$RETRIES" "$SNODES" "$ROW" "$CPUS" "$MEM" "$FLOOR"; do
 	case $v in '' | *[!0-9]*)
 		echo "slurm-suites.sh: a number was expected, got '$v'" >&2; exit 2 ;;
 	esac
@@ -330,10 +363,35 @@ reset_sut() {
 
 # --- one test -------------------------------------------------------------
 
+# junit_cases XML FILE - "FILE::NAME STATUS" for each testcase of
+# pytest's junitxml: fail (a failure or an error), skip, else pass.
+junit_cases() {
+	python3 - "$1" "$2" <<'PYEOF'
+import sys
+import xml.etree.ElementTree as ET
+seen = {}
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except ET.ParseError:
+    sys.exit(0)
+for tc in root.iter("testcase"):
+    name = tc.get("name", "?").replace(" ", "_")
+    if name in seen:
+        name = tc.get("classname", "") + "." + name
+    seen[name] = 1
+    kids = {c.tag for c in tc}
+    st = "fail" if kids & {"failure", "error"} else \
+         "skip" if "skipped" in kids else "pass"
+    print("%s::%s %s" % (sys.argv[2], name, st))
+PYEOF
+}
+
 # run_once P TEST LOG - runs TEST once on plugin P's cluster; sets
-# R_STATUS (pass, fail, skip, timeout) and R_SECS.
+# R_STATUS (pass, fail, skip, timeout) and R_SECS; for a python file,
+# writes its tests' results to R_CASES (empty for an expect test).
 run_once() {
-	local p=$1 t=$2 log=$3 d=$RUNROOT/$1 rc t0=$SECONDS x n f e s
+	local p=$1 t=$2 log=$3 d=$RUNROOT/$1 rc t0=$SECONDS x
+	: >"$R_CASES"
 	local env=(env "SLT_RUN=$SLT_RUN" "PATH=$d/bin:$PATH"
 		"SLURM_CONF=$SLURM_CONF" "SLURM_TESTSUITE_CONF=$d/testsuite.conf"
 		"SLURM_LOCAL_GLOBALS_FILE=$d/globals.local")
@@ -357,21 +415,19 @@ run_once() {
 			--basetemp="$d/pytest/$(basename "$t" .py)" \
 			--junitxml="$x" "${t#python/}") >"$log" 2>&1 </dev/null
 		rc=$?
+		# One "FILE::TEST STATUS" line per test pytest ran (its
+		# junitxml); the file's own status sums them up.
+		[ -s "$x" ] && junit_cases "$x" "${t%%::*}" >"$R_CASES"
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 			R_STATUS=timeout
-		elif [ ! -s "$x" ]; then
+		elif [ ! -s "$R_CASES" ]; then
 			R_STATUS=fail
+		elif grep -q ' fail$' "$R_CASES"; then
+			R_STATUS=fail
+		elif grep -q ' pass$' "$R_CASES"; then
+			R_STATUS=pass
 		else
-			read -r n f e s < <(sed -n 's/.*<testsuite [^>]*errors="\([0-9]*\)" failures="\([0-9]*\)" skipped="\([0-9]*\)" tests="\([0-9]*\)".*/\4 \2 \1 \3/p' "$x" | head -n 1)
-			if [ -z "${n:-}" ]; then
-				R_STATUS=fail
-			elif [ $((f + e)) -gt 0 ]; then
-				R_STATUS=fail
-			elif [ "$s" -ge "$n" ]; then
-				R_STATUS=skip
-			else
-				R_STATUS=pass
-			fi
+			R_STATUS=skip
 		fi
 		;;
 	*)
@@ -386,29 +442,64 @@ rank() {
 	case $1 in pass) echo 3 ;; skip) echo 2 ;; fail) echo 1 ;; *) echo 0 ;; esac
 }
 
-# run_test P TEST - runs TEST (with retries) and resets the cluster;
-# appends "TEST STATUS SECS TRIES NOTES" to RUNROOT/P.results.
+# retry_reason TEST - why TEST may run again after a failure: the reason
+# of the first "retry PATTERN REASON" line of slurm-suites.exceptions
+# whose shell pattern matches TEST; nothing for every other test.
+retry_reason() {
+	local pat why
+	[ -f "$EXCEPTIONS" ] || return 0
+	while read -r kw pat why; do
+		[ "$kw" = retry ] || continue
+		# shellcheck disable=SC2254
+		case $1 in $pat) echo "$why"; return 0 ;; esac
+	done <"$EXCEPTIONS"
+}
+
+# ctld_errors FROM - the select/locality error lines slurmctld logged
+# past byte FROM of its log.
+ctld_errors() {
+	tail -c +$(($1 + 1)) "$CTLD_LOG" 2>/dev/null | grep 'error: select/locality'
+}
+
+# run_test P TEST - runs TEST and resets the cluster; a failure runs
+# again, up to --retries times, only for a test slurm-suites.exceptions
+# names with the reason. Appends "TEST BEST SECS TRIES FIRST NOTES" to
+# RUNROOT/P.results (BEST: the best result of the tries, FIRST: the
+# first try's), and for a python file the same line for each of its
+# tests (FILE::NAME, SECS 0).
 run_test() {
 	local p=$1 t=$2 d=$RUNROOT/$1 best="" secs=0 tries=0 notes="" off
-	local log first="" errs rr
+	local log first="" errs rr max=0 ncases
 	log=$d/logs/$(echo "$t" | tr '/' '_').log
 	: >"$log"
+	[ -n "$(retry_reason "$t")" ] && max=$RETRIES
+	R_CASES=$d/cases.try
+	: >"$d/cases.all"
 	while :; do
 		tries=$((tries + 1))
 		off=$(stat -c %s "$CTLD_LOG" 2>/dev/null || echo 0)
 		run_once "$p" "$t" "$log.$tries"
 		cat "$log.$tries" >>"$log"
 		rm -f "$log.$tries"
+		awk -v n="$tries" '{ print $1, $2, n }' "$R_CASES" >>"$d/cases.all"
 		secs=$((secs + R_SECS))
 		[ -z "$first" ] && first=$R_STATUS
 		if [ -z "$best" ] || [ "$(rank "$R_STATUS")" -gt "$(rank "$best")" ]; then
 			best=$R_STATUS
 		fi
-		errs=$(tail -c +$((off + 1)) "$CTLD_LOG" 2>/dev/null |
-			grep -c -E 'error: select/locality|fatal:' || true)
-		[ "$errs" -gt 0 ] && notes="$notes ctld-errors=$errs"
+		errs=$(tail -c +$((off + 1)) "$CTLD_LOG" 2>/dev/null | grep -c 'fatal:' || true)
+		[ "$errs" -gt 0 ] && notes="$notes ctld-fatal=$errs"
+		# The test's select/locality errors, those of the reset after
+		# it too (unless the cluster was started afresh).
+		ctld_errors "$off" | sed "s|^|$t: |" >"$d/errors.try"
+		off=$(stat -c %s "$CTLD_LOG" 2>/dev/null || echo 0)
 		rr=0
 		reset_sut "$p" || rr=$?
+		[ "$rr" = 0 ] && ctld_errors "$off" | sed "s|^|$t: |" >>"$d/errors.try"
+		if [ -s "$d/errors.try" ]; then
+			notes="$notes select/locality-errors=$(wc -l <"$d/errors.try")"
+			cat "$d/errors.try" >>"$d/plugin-errors"
+		fi
 		if [ "$rr" != 0 ]; then
 			notes="$notes restarted($(echo "$RESET_WHY" | tr ' ' '_' | cut -c1-60))"
 			echo "$t $RESET_WHY" >>"$d/restarts"
@@ -418,21 +509,30 @@ run_test() {
 			[ "$rr" = 2 ] && { HARNESS_BROKEN="cluster for $p could not be restarted after $t"; break; }
 		fi
 		[ "$best" = pass ] && break
-		[ "$tries" -gt "$RETRIES" ] && break
+		[ "$tries" -gt "$max" ] && break
 		# A skip is the test's own verdict on the configuration; a
 		# timeout costs the whole --timeout again.
 		[ "$R_STATUS" = skip ] && [ "$first" = skip ] && break
 		[ "$R_STATUS" = timeout ] && break
 	done
 	[ "$first" != "$best" ] && notes="$notes flaky($first->$best)"
-	echo "$t $best $secs $tries${notes:+ $notes}" >>"$RUNROOT/$p.results"
+	ncases=$(awk '$3 == 1' "$d/cases.all" | wc -l)
+	case $t in python/*) notes="$notes cases=$ncases" ;; esac
+	echo "$t $best $secs $tries $first${notes:+ $notes}" >>"$RUNROOT/$p.results"
+	# Each python test: its best result over the tries, and its first.
+	awk '
+		function rank(s) { return s == "pass" ? 3 : s == "skip" ? 2 : s == "fail" ? 1 : 0 }
+		!($1 in first) { order[++n] = $1; first[$1] = $2; best[$1] = $2; next }
+		rank($2) > rank(best[$1]) { best[$1] = $2 }
+		END { for (i = 1; i <= n; i++) print order[i], best[order[i]], 0, tries, first[order[i]] }
+	' tries="$tries" "$d/cases.all" >>"$RUNROOT/$p.results"
 	printf '# %-8s %-60s %-7s %4d s%s\n' "$p" "$t" "$best" "$secs" "$notes"
 }
 
 # --- run ------------------------------------------------------------------
 
 main() {
-	local t0=$SECONDS src p t x tests
+	local t0=$SECONDS src p t x tests missing
 	src=$(find_slurm_src)
 	if [ "$LIST" = 1 ]; then
 		[ -n "$src" ] || { echo "slurm-suites.sh: no Slurm source (scripts/setup.sh)" >&2; return 1; }
@@ -469,8 +569,23 @@ main() {
 	rm -rf "$TS"
 	cp -a "$src/testsuite" "$TS"
 	SLT_RUN=$RUNROOT
+	# A test of the list that Slurm's source lacks (renamed, removed,
+	# misspelt) is a failure, not a test to run.
+	missing=$(for t in $tests; do
+		case $t in
+		expect/*) [ -f "$TS/expect/${t#expect/}" ] || echo "$t" ;;
+		python/*) [ -f "$TS/python/$(echo "${t#python/}" | sed 's/::.*//')" ] || echo "$t" ;;
+		*) echo "$t" ;;
+		esac
+	done)
+	for t in $missing; do
+		not_ok "$t: in Slurm's testsuite" "no such test in $src/testsuite"
+	done
+	tests=$(echo "$tests" | grep -vxF "$missing")
+	RAN=""
 	for p in $(echo "$PLUGINS" | tr ',' ' '); do
 		: >"$RUNROOT/$p.results"
+		RAN="${RAN:+$RAN }$p"
 		write_harness "$p"
 		local tp=$SECONDS
 		if ! start_sut "$p"; then
@@ -491,62 +606,146 @@ main() {
 	lib_finish
 }
 
-# status P TEST - TEST's result under plugin P ("-" if not run).
+# status P UNIT - UNIT's best result under plugin P ("-" if none).
 status() {
 	awk -v t="$2" '$1 == t { s = $2 } END { print s == "" ? "-" : s }' \
 		"$RUNROOT/$1.results" 2>/dev/null || echo -
 }
 
+# first P UNIT - UNIT's result at its first try under plugin P.
+first() {
+	awk -v t="$2" '$1 == t { s = $5 } END { print s == "" ? "-" : s }' \
+		"$RUNROOT/$1.results" 2>/dev/null || echo -
+}
+
+# units TESTS - what the report compares, one a line: each expect test;
+# each test of a python file (FILE::NAME) that either plugin ran, and
+# the file itself when a plugin got no test results from it (it did not
+# load, or timed out).
+units() {
+	local t p
+	for t in $1; do
+		case $t in
+		python/*::*) echo "$t" ;;
+		python/*)
+			cat "$RUNROOT"/*.results 2>/dev/null |
+				awk -v f="$t::" 'index($1, f) == 1 && !seen[$1]++ { print $1 }'
+			for p in $RAN; do
+				awk -v t="$t" '$1 == t && / cases=0/ { f = 1 } END { exit !f }' \
+					"$RUNROOT/$p.results" && { echo "$t"; break; }
+			done
+			;;
+		*) echo "$t" ;;
+		esac
+	done
+}
+
 report() {
-	local tests=$1 t lin loc ex p tab=$RUNROOT/table
-	local regress="" both="" only="" excs="" flaky
+	local tests=$1 u lin loc lf cf ex p n np tab=$RUNROOT/table
+	local regress="" both="" only="" excs="" retried="" cmp units_
+	units_=$(units "$tests")
 	{
-		printf '%-62s %-8s %-8s\n' test linear locality
-		for t in $tests; do
-			printf '%-62s %-8s %-8s\n' "$t" "$(status linear "$t")" "$(status locality "$t")"
+		printf '%-70s %-8s %-8s\n' test linear locality
+		for u in $units_; do
+			lin=$(status linear "$u") loc=$(status locality "$u")
+			[ "$(first linear "$u")" != "$lin" ] && lin="$lin*"
+			[ "$(first locality "$u")" != "$loc" ] && loc="$loc*"
+			printf '%-70s %-8s %-8s\n' "$u" "$lin" "$loc"
 		done
+		echo "(* passed or changed on a retry)"
 	} >"$tab"
 	[ -n "$REPORT" ] && cp "$tab" "$REPORT"
 	note "--- per test (also in $tab) ---"
 	sed 's/^/# /' "$tab"
-	for p in linear locality; do
-		[ -f "$RUNROOT/$p.results" ] || continue
-		note "select/$p: $(awk '{ c[$2]++ } END { printf "%d pass, %d fail, %d skip, %d timeout (%d tests)", c["pass"], c["fail"], c["skip"], c["timeout"], NR }' "$RUNROOT/$p.results")"
+	for p in $RAN; do
+		note "select/$p: $(for u in $units_; do status "$p" "$u"; done |
+			awk '{ c[$1]++ } END { printf "%d pass, %d fail, %d skip, %d timeout, %d not run (%d tests)", c["pass"], c["fail"], c["skip"], c["timeout"], c["-"], NR }');" \
+			"$(echo "$units_" | grep -c '^expect/') expect tests, $(echo "$units_" | grep -c '::') tests of $(echo "$tests" | grep -c '^python/') python files"
 	done
 	[ -n "$HARNESS_BROKEN" ] && not_ok "the clusters stayed usable" "$HARNESS_BROKEN"
-	for p in linear locality; do
+	for p in $RAN; do
 		[ -s "$RUNROOT/$p/ctld-died" ] &&
 			not_ok "slurmctld under select/$p survived every test" "it exited during: $(paste -sd' ' "$RUNROOT/$p/ctld-died")"
 	done
-	for t in $tests; do
-		lin=$(status linear "$t")
-		loc=$(status locality "$t")
-		[ "$lin" = - ] || [ "$loc" = - ] && continue
-		if [ "$lin" = pass ] && [ "$loc" != pass ]; then
-			ex=$(exception "$t")
-			if [ -n "$ex" ]; then
-				excs="$excs $t"
-				ok "$t: linear pass, locality $loc # exception: $ex"
+	if case " $RAN " in *" locality "*) true ;; *) false ;; esac; then
+		if [ -s "$RUNROOT/locality/plugin-errors" ]; then
+			not_ok "select/locality: slurmctld logged no 'error: select/locality' line during the tests" \
+				"$(wc -l <"$RUNROOT/locality/plugin-errors") lines, during $(cut -d: -f1 "$RUNROOT/locality/plugin-errors" | sort -u | paste -sd' ' -); first: $(head -n 1 "$RUNROOT/locality/plugin-errors" | cut -c1-300)"
+		else
+			ok "select/locality: slurmctld logged no 'error: select/locality' line during the tests"
+		fi
+	fi
+	# The floor: a harness that breaks most tests under both plugins
+	# would otherwise leave nothing to compare.
+	if [ "$FLOOR" -gt 0 ]; then
+		if case " $RAN " in *" linear "*) true ;; *) false ;; esac; then
+			n=$(echo "$units_" | grep -c .)
+			np=$(for u in $units_; do status linear "$u"; done | grep -c '^pass$')
+			if [ $((np * 100)) -ge $((FLOOR * n)) ]; then
+				ok "select/linear, the control, passes at least $FLOOR% of the tests: $np of $n"
 			else
-				regress="$regress $t"
-				not_ok "$t: passes under select/linear, $loc under select/locality"
+				not_ok "select/linear, the control, passes at least $FLOOR% of the tests" "$np of $n passed"
 			fi
 		else
-			ok "$t: linear $lin, locality $loc"
+			note "the floor ($FLOOR% of the tests passing under the control) was not checked: select/linear did not run"
+		fi
+	fi
+	for u in $units_; do
+		lin=$(status linear "$u") loc=$(status locality "$u")
+		lf=$(first linear "$u") cf=$(first locality "$u")
+		cmp="linear $lin, locality $loc"
+		if [ "$lf" != "$lin" ] || [ "$cf" != "$loc" ]; then
+			retried="$retried $u"
+			cmp="$cmp; first tries: linear $lf, locality $cf"
+		fi
+		if [ "$STRICT" = 1 ]; then
+			# The CI list: every test passes under every plugin run.
+			local bad=""
+			for p in $RAN; do
+				[ "$(status "$p" "$u")" = pass ] || bad="${bad:+$bad, }$(status "$p" "$u") under select/$p"
+			done
+			if [ -n "$bad" ]; then
+				not_ok "$u: passes under each plugin" "$bad"
+				continue
+			fi
+		fi
+		# One plugin run: nothing to compare.
+		if [ "$(echo $RAN | wc -w)" -lt 2 ]; then
+			[ "$STRICT" = 1 ] && ok "$u: passes under select/$RAN"
+			[ "$STRICT" = 1 ] || note "$u: $cmp (one plugin run, not compared)"
+			continue
+		fi
+		if [ "$lf" = pass ] && [ "$loc" = pass ] && [ "$cf" != pass ]; then
+			not_ok "$u: passes at once under select/linear, only on a retry under select/locality" "$cmp"
+		elif [ "$lin" = pass ] && [ "$loc" != pass ]; then
+			ex=""
+			[ "$STRICT" = 1 ] || ex=$(exception "$u")
+			if [ -n "$ex" ]; then
+				excs="$excs $u"
+				ok "$u: linear pass, locality $loc # exception: $ex"
+			else
+				regress="$regress $u"
+				not_ok "$u: passes under select/linear, $loc under select/locality" "$cmp"
+			fi
+		else
+			if [ "$lin" = pass ] && [ "$loc" = pass ]; then
+				ok "$u: passes under both plugins ($cmp)"
+			else
+				ok "$u: no worse under select/locality ($cmp)"
+			fi
 			case $lin/$loc in
-			fail/fail | timeout/* | fail/timeout) both="$both $t" ;;
-			*/pass) [ "$lin" != pass ] && only="$only $t" ;;
+			pass/pass) ;;
+			*/pass) only="$only $u" ;;
+			*) both="$both $u" ;;
 			esac
 		fi
 	done
-	flaky=$(cat "$RUNROOT"/*.results 2>/dev/null | grep 'flaky(' |
-		awk '{ print $1 }' | sort -u | paste -sd' ' -)
 	note "pass under linear, not under locality: ${regress:-none}"
 	note "documented exceptions (slurm-suites.exceptions): ${excs:-none}"
-	note "fail under both (environment limits): ${both:-none}"
+	note "pass under neither (environment limits): ${both:-none}"
 	note "pass only under locality: ${only:-none}"
-	note "passed only on a retry: ${flaky:-none}"
-	for p in linear locality; do
+	note "result changed on a retry: ${retried:-none}"
+	for p in $RAN; do
 		[ -s "$RUNROOT/$p/restarts" ] &&
 			note "select/$p: cluster started afresh after $(wc -l <"$RUNROOT/$p/restarts") test(s): $(awk '{ print $1 }' "$RUNROOT/$p/restarts" | paste -sd' ' -)"
 	done

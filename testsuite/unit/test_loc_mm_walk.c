@@ -18,6 +18,7 @@
 
 #include "loc_strategy_ops.h"
 #include "loc_test_mm.h"
+#include "loc_test_simd.h"
 
 /* Every centre plus every offset reads, in the copy, the count the axis
  * tables reach (0 off a mesh edge). */
@@ -308,5 +309,6 @@ int main(void)
 		cmocka_unit_test(test_star_matches_walk),
 	};
 
+	tu_simd_report("test_loc_mm_walk");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

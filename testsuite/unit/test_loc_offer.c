@@ -17,6 +17,7 @@
 #include "loc_ctx.h"
 #include "loc_offer.h"
 #include "loc_bits.h"
+#include "loc_test_simd.h"
 
 /* Bit v set exactly where byte v holds the mark and the node is free,
  * and their count, on sizes around the 64-byte step, with bytes one off
@@ -417,5 +418,6 @@ int main(void)
 		cmocka_unit_test(test_offers_by_window_match_offers_by_rank),
 	};
 
+	tu_simd_report("test_loc_offer");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 
 #include "strategies/st_span.h"
 #include "loc_test_util.h"
+#include "loc_test_simd.h"
 
 /*
  * What loc__span_least_simd() must answer for windows [0, nwin) of k
@@ -358,5 +359,6 @@ int main(void)
 		cmocka_unit_test(test_first_total_and_plus),
 	};
 
+	tu_simd_report("test_loc_span_search");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include "loc_test_util.h"
 #include "loc_test_curve.h"
 #include "loc_bits.h"
+#include "loc_test_simd.h"
 
 /* Span of ascending ranks: linear, or n minus the largest ring gap. */
 static int _span(const int *rk, int k, int n, bool ring)
@@ -636,5 +637,6 @@ int main(void)
 		cmocka_unit_test(test_bestfit_offers_ties_to_sl),
 	};
 
+	tu_simd_report("test_loc_strategy_fit");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include "loc_test_util.h"
 #include "loc_test_curve.h"
 #include "loc_bits.h"
+#include "loc_test_simd.h"
 
 /*
  * The first window of least total pairwise distance, windows of k
@@ -315,5 +316,6 @@ int main(void)
 		cmocka_unit_test(test_long_runs),
 	};
 
+	tu_simd_report("test_loc_strategy_span");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,6 +64,11 @@ case_a() {
 	for i in 20 16 12 8 30 2; do
 		ids+=("$(sub -N"$i" -t 2 2)")
 	done
+	# A job sbatch refused has no id: a failure, never a job to skip.
+	local refused=0
+	for id in "$big" "$full" "${ids[@]}"; do
+		[ -n "$id" ] || refused=$((refused + 1))
+	done
 	# Hold the node dead, watching it and the 64-node job.
 	for i in $(seq "$HOLD_A"); do
 		st=$(node_state "$victim")
@@ -115,7 +120,13 @@ case_a() {
 	result "$n2" "$bad2"
 	result "$n3" "$bad3"
 	bad4=$(completed_once "$tab" "$big" "$full" "${ids[@]}")
+	[ "$refused" -gt 0 ] &&
+		bad4="${bad4:+$bad4; }sbatch refused $refused of the $((2 + ${#ids[@]})) jobs ($(tail -n 1 "$RUNROOT/sbatch.err" 2>/dev/null))"
 	bad4="$bad4$(plugin_errors)"
+	local ndone
+	ndone=$(awk -v h="$holder" '$1 != h && $3 == "COMPLETED" && !seen[$1]++' "$tab" | wc -l)
+	loss a "$sel" "jobs submitted around the fault that did not complete" \
+		$((2 + ${#ids[@]} - ndone)) $((2 + ${#ids[@]})) 0
 	result "$n4" "$bad4"
 	fig a "select/$sel: $victim DOWN $((t_down - t_kill)) s after the kill, $n_during jobs started while it was down (none on it), 64-node job started $late s after the slurmd restart, $(awk -v h="$holder" '$1 != h && $3 == "COMPLETED"' "$tab" | wc -l) of $((2 + ${#ids[@]})) jobs completed"
 	stop_cluster

@@ -101,6 +101,8 @@ case_b() {
 	result "$n1" "$bad1"
 	result "$n2" "$bad2"
 	result "$n3" "$bad3"
+	loss b "$sel" "jobs of the stream that did not complete" \
+		$((STREAM_B - $(awk '$3 == "COMPLETED" && !seen[$1]++' "$tab" | wc -l))) "$STREAM_B" 0
 	fig b "select/$sel: $during jobs started while nodes were out of service (none on them), $killed ran on nodes set DOWN, $(awk '$3 == "COMPLETED"' "$tab" | wc -l) of $STREAM_B completed, $nreq other records"
 	stop_cluster
 }

@@ -174,6 +174,8 @@ case_c() {
 	[ -d "/proc/$pid" ] || bad3="${bad3:+$bad3; }slurmctld died"
 	bad3="$bad3$(plugin_errors)"
 	result "$n3" "$bad3"
+	loss c "$sel" "jobs of the streams that did not complete" \
+		$((2 * STREAM_C - $(awk '$3 == "COMPLETED" && $2 ~ /^C[12]-/ && !seen[$1]++' "$RUNROOT/C2-$sel.table" | wc -l))) $((2 * STREAM_C)) 0
 	fig c "select/$sel: $(awk '$3 == "COMPLETED" && $2 ~ /^C[12]-/' "$RUNROOT/C2-$sel.table" | wc -l) of $((2 * STREAM_C)) jobs completed across the three reconfigures"
 	stop_cluster
 }

@@ -56,6 +56,8 @@ case_e() {
 	[ -d "/proc/$pid" ] || bad3="${bad3:+$bad3; }slurmctld died"
 	bad3="$bad3$(plugin_errors)"
 	result "$n3" "$bad3"
+	loss e "$sel" "jobs of the stream that did not complete" \
+		$((STREAM_E - $(awk '$3 == "COMPLETED" && $2 ~ /^E-/ && !seen[$1]++' "$RUNROOT/E-$sel.table" | wc -l))) "$STREAM_E" 0
 	fig e "select/$sel: moved $moved; $(awk '$3 == "COMPLETED" && $2 ~ /^E-/' "$RUNROOT/E-$sel.table" | wc -l) of $STREAM_E jobs completed"
 	stop_cluster
 }

@@ -16,12 +16,44 @@ f_restart() {
 	"$CLUSTER" restart-ctld --dir "$CURRENT" ${1:+--flags "$1"} >>"$2" 2>&1
 }
 
-# f_cut FILE - cuts FILE to half its size.
+# f_cut FILE - cuts FILE to half its size; FILE.full (in $F's
+# directory) keeps the whole file.
 f_cut() {
 	local sz
 	sz=$(stat -c %s "$1" 2>/dev/null) || return 1
+	cp "$1" "$F.$(basename "$1").full"
 	truncate -s $((sz / 2)) "$1"
 	echo "$(basename "$1") cut from $sz to $((sz / 2)) bytes"
+}
+
+# f_past_cut FULL CUT QUEUE - which jobs of QUEUE ("id name" lines) a
+# job_state file cut to CUT bytes can have lost: those whose record lies
+# past the cut. A job's name is packed in its record (a 32-bit
+# big-endian length, the name and its NUL, unique in the stream), so its
+# offset in the whole file FULL places the record; the last job whose
+# name lies before the cut may have its record straddle it, and is
+# counted with them. Prints "id offset where" per job, where is "past",
+# "straddles", "before" or "absent" (not in the saved file at all).
+f_past_cut() {
+	python3 - "$1" "$2" "$3" <<'PYEOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+cut = int(sys.argv[2])
+jobs = []
+for line in open(sys.argv[3]):
+    f = line.split()
+    if len(f) < 2:
+        continue
+    name = f[1].encode()
+    pat = struct.pack(">I", len(name) + 1) + name + b"\0"
+    jobs.append((f[0], data.find(pat)))
+before = [o for _, o in jobs if 0 <= o < cut]
+last = max(before) if before else -1
+for jid, o in jobs:
+    where = "absent" if o < 0 else "past" if o >= cut else \
+        "straddles" if o == last else "before"
+    print(jid, o, where)
+PYEOF
 }
 
 # f_cut_restart FILE NAME TEXT - with slurmctld killed: cuts the state
@@ -54,13 +86,13 @@ case_f() {
 	local bad1="" bad2="" bad3="" bad4=""
 	SEL=$sel CASE="f ($sel)"
 	n1="f ($sel): node_state cut short at a restart: slurmctld stops naming it; started with -i it logs the error and keeps every job it knew, and places new ones"
-	n2="f ($sel): job_state cut short at a restart: slurmctld stops naming it; started with -i it runs every job it recovered"
 	if [ "$sel" = locality ]; then
 		n3="f ($sel): locality.conf cut short at a restart: slurmctld stops naming file and line; restarted with the file fixed, it keeps every job"
 	else
 		n3="f ($sel): the same restarts with locality.conf cut short (not read by linear): slurmctld keeps every job"
 	fi
-	n4="f ($sel): no job lost but those the cut job_state dropped, none runs twice, no node in two jobs at once"
+	n2="f ($sel): job_state cut short at a restart: slurmctld stops naming it; started with -i it runs every job it recovered, and loses only jobs whose records lay past the cut"
+	n4="f ($sel): sbatch accepted jobs; none lost but those the cut job_state dropped, none runs twice, no node in two jobs at once"
 	if ! start_cluster "f-$sel" "$sel" "$LCONF_MM"; then
 		for n in "$n1" "$n2" "$n3" "$n4"; do not_ok "$n" "cluster did not start"; done
 		return
@@ -87,7 +119,7 @@ case_f() {
 		alive=$(awk 'FNR == NR { if ($2 != "FAIL") print $2; next }' "$RUNROOT/F1-$sel.acks" |
 			while read -r id; do
 				awk -v j="$id" '$1 == j && $3 == "COMPLETED" { f = 1 } END { exit !f }' "$F.table1" ||
-					[ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
+					[ -n "$(squeue -h -t all -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
 			done | paste -sd' ' -)
 		[ -n "$alive" ] && bad1="${bad1:+$bad1; }slurmctld -i forgot job(s) $alive"
 	fi
@@ -98,17 +130,37 @@ case_f() {
 	wait "$SUBMITTER"
 	SUBMITTER=""
 	hold_pending
-	alive=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
+	squeue -h -o '%i %j' 2>/dev/null | sort -n >"$F.queue"
+	alive=$(awk '{ print $1 }' "$F.queue" | paste -sd' ' -)
 	f_kill
 	f_cut_restart "$st/job_state" job_state 'Incomplete job state save file'
 	bad2=$F_WHY
 	release_held
 	note "f ($sel): $F_CUT, $(echo "$alive" | wc -w) jobs in the queue at the kill"
-	recovered=$(squeue -h -o %i 2>/dev/null | sort -n | paste -sd' ' -)
+	# With no job queued at the kill the cut tested nothing.
+	[ -n "$alive" ] || bad2="${bad2:+$bad2; }no job in the queue at the kill"
+	# Every job slurmctld knows, ended ones too (MinJobAge keeps them):
+	# a job of the queue that ended since the kill was not dropped.
+	recovered=$(squeue -h -t all -o %i 2>/dev/null | sort -n | paste -sd' ' -)
 	# Jobs in the queue at the kill that the cut file no longer holds.
 	lost=$(comm -23 <(echo "$alive" | tr ' ' '\n' | grep . | sort) \
 		<(echo "$recovered" | tr ' ' '\n' | grep . | sort) | sort -n | paste -sd' ' -)
-	note "f ($sel): recovered $(echo "$recovered" | wc -w) of $(echo "$alive" | wc -w) queued jobs; dropped by the cut: ${lost:-none}"
+	# The cut explains the loss of a job whose record lay past the cut
+	# point (or straddled it), no other.
+	local full=$F.job_state.full where unexplained="" npast=0
+	if [ -s "$full" ]; then
+		f_past_cut "$full" $(($(stat -c %s "$full") / 2)) "$F.queue" >"$F.where"
+		npast=$(awk '$3 == "past" || $3 == "straddles"' "$F.where" | wc -l)
+		unexplained=$(for id in $lost; do
+			where=$(awk -v j="$id" '$1 == j { print $3 }' "$F.where")
+			case $where in past | straddles) ;; *) echo "$id(${where:-?})" ;; esac
+		done | paste -sd' ' -)
+		[ -n "$unexplained" ] &&
+			bad2="${bad2:+$bad2; }$(echo "$unexplained" | wc -w) queued job(s) lost whose records lay before the cut point: $unexplained"
+	else
+		bad2="${bad2:+$bad2; }no copy of the whole job_state"
+	fi
+	note "f ($sel): $(($(echo "$alive" | wc -w) - $(echo "$lost" | wc -w))) of $(echo "$alive" | wc -w) queued jobs still known (queued, running or ended); $npast had their records past the cut point (or across it); dropped by the cut: ${lost:-none}"
 	echo "$recovered" >"$F.recovered"
 
 	# 3: locality.conf cut short in the middle of its Strategy= line.
@@ -137,7 +189,7 @@ case_f() {
 	jobcomp_table "$CURRENT/jobcomp.txt" >"$F.table3"
 	alive=$(for id in $recovered; do
 		awk -v j="$id" '$1 == j && $3 == "COMPLETED" { f = 1 } END { exit !f }' "$F.table3" ||
-			[ -n "$(squeue -h -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
+			[ -n "$(squeue -h -t all -j "$id" -o %i 2>/dev/null)" ] || echo "$id"
 	done | paste -sd' ' -)
 	[ -n "$alive" ] && bad3="${bad3:+$bad3; }slurmctld forgot job(s) $alive"
 	result "$n1" "$bad1"
@@ -150,11 +202,29 @@ case_f() {
 	[ -n "$r" ] && bad2="${bad2:+$bad2; }recovered jobs: $r"
 	result "$n2" "$bad2"
 	result "$n3" "$bad3"
-	# Every acknowledged job but those the cut dropped completed once.
+	# Every acknowledged job but those the cut dropped (bounded above)
+	# completed once; with no job accepted there is nothing to check.
+	local acc1 acc2 nacc excused
+	acc1=$(awk '$2 != "FAIL"' "$RUNROOT/F1-$sel.acks" | wc -l)
+	acc2=$(awk '$2 != "FAIL"' "$RUNROOT/F2-$sel.acks" | wc -l)
+	nacc=$((acc1 + acc2))
+	[ "$acc1" -gt 0 ] && [ "$acc2" -gt 0 ] ||
+		bad4="sbatch accepted $acc1 of the $STREAM_F jobs before the node_state cut and $acc2 of the $STREAM_F before the job_state cut"
+	excused=$(for id in $lost; do
+		case " $unexplained " in *" $id("*) ;; *) echo "$id" ;; esac
+	done | paste -sd' ' -)
 	# shellcheck disable=SC2046
 	r=$(completed_once "$F.table" $(cat "$RUNROOT/F1-$sel.acks" "$RUNROOT/F2-$sel.acks" |
-		awk -v lost=" $lost " '$2 != "FAIL" && index(lost, " " $2 " ") == 0 { print $2 }'))
-	[ -n "$r" ] && bad4="$r"
+		awk -v lost=" $excused " '$2 != "FAIL" && index(lost, " " $2 " ") == 0 { print $2 }'))
+	[ -n "$r" ] && bad4="${bad4:+$bad4; }$r"
+	local ndone
+	ndone=$(awk '$3 == "COMPLETED" && $2 ~ /^F[12]-/ && !seen[$1]++' "$F.table" | wc -l)
+	local gone=$((nacc - ndone - $(echo "$excused" | wc -w)))
+	[ "$gone" -lt 0 ] && gone=0
+	loss f "$sel" "accepted jobs that did not complete, beyond those the cut dropped" \
+		"$gone" "$nacc" 0
+	loss f "$sel" "queued jobs the cut job_state dropped" \
+		"$(echo "$lost" | wc -w)" "$(wc -l <"$F.queue")" 20
 	# A job that ended after the job_state save it was recovered from
 	# runs again as far as slurmctld knows (Slurm's own behaviour, under
 	# either plugin): a second record of the same job from the same
@@ -169,6 +239,6 @@ case_f() {
 	[ -n "$ov" ] && bad4="${bad4:+$bad4; }$ov"
 	bad4="$bad4$(plugin_errors)"
 	result "$n4" "$bad4"
-	fig f "select/$sel: $(awk '$3 == "COMPLETED" && $2 ~ /^F[12]-/' "$F.table" | wc -l) of $((2 * STREAM_F)) jobs completed; the cut job_state dropped $(echo "$lost" | wc -w) of the queued jobs"
+	fig f "select/$sel: $ndone of $nacc accepted jobs completed; the cut job_state dropped $(echo "$lost" | wc -w) of $(wc -l <"$F.queue") queued jobs ($npast with records past the cut point)"
 	stop_cluster
 }

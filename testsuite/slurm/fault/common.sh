@@ -154,6 +154,16 @@ fig() {
 }$1|$2"
 }
 
+# loss LETTER SEL WHAT LOST OF TOL - plugin SEL lost LOST of OF jobs in
+# case LETTER, in the way WHAT says. fault-tests.sh compares
+# select/locality's losses with the control's (select/linear) when both
+# ran: locality may lose at most the control's share of its own OF, plus
+# TOL percentage points of OF (0: none beyond the control's; Slurm's own
+# save-window losses vary from run to run by a few jobs in ten).
+loss() {
+	echo "$1|$3|$2|$4|$5|$6" >>"$RUNROOT/losses"
+}
+
 # The policy's prediction for k nodes on the idle machine.
 predict() {
 	"$EVAL" --conf "$1" --nodes "$ALLNODES" --predict -k "$2" 2>/dev/null
