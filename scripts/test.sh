@@ -21,14 +21,15 @@
 #   fault        short form: slurmd killed, drain/down and resume,
 #                reconfigure, slurmctld kill -9, locality.conf moving
 #                nodes, state files cut short, slow epilogs, under
-#                select/locality; the kill -9 under select/linear too on
-#                the host's Slurm
-#                (testsuite/slurm/fault-tests.sh --short --control d)
+#                select/locality; the kill -9 and the cut state files
+#                under select/linear too on the host's Slurm, losses
+#                compared (testsuite/slurm/fault-tests.sh --short
+#                --control d,f)
 #   slurm-suites Slurm's own expect and python tests about node selection
 #                and allocation (testsuite/slurm/slurm-suites.ci), under
-#                select/linear and select/locality: none may pass under
-#                linear only (testsuite/slurm/slurm-suites.sh; the host's
-#                Slurm only, whose source setup.sh fetches)
+#                select/linear and select/locality: every test on the
+#                list must pass under both (testsuite/slurm/slurm-suites.sh;
+#                the host's Slurm only, whose source setup.sh fetches)
 #   deb          the Debian packages: built, lintian, installed with
 #                dpkg, jobs run with no PluginDir, purged
 #                (testsuite/slurm/deb-test.sh)
@@ -195,11 +196,12 @@ slurm_phases() {
 		"$top/scripts/valgrind.sh" --slurmctld --build "$obj"
 	phase "slurm-$v-load" "${run[@]}" \
 		"$top/testsuite/slurm/load-test.sh" "$obj" --short
-	# The select/linear control for case d (slurmctld kill -9) on the
-	# host's Slurm: the one case whose losses are Slurm's own. The full
+	# The select/linear control for cases d (slurmctld kill -9) and f
+	# (state files cut short) on the host's Slurm: the cases whose losses
+	# are partly Slurm's own, compared with a stated tolerance. The full
 	# comparison is fault-tests.sh without --control (doc/reliability.md).
 	local control=none
-	[ "$v" != "$host" ] || control=d
+	[ "$v" != "$host" ] || control=d,f
 	phase "slurm-$v-fault" "${run[@]}" \
 		"$top/testsuite/slurm/fault-tests.sh" "$obj" --short \
 		--control "$control"
