@@ -6,9 +6,11 @@
 # the control in the same run (24.11: topology/default, 26.05:
 # topology/flat). 64 slurmd of 4 CPUs, 1000 MB and 2 GPUs (stand-in
 # device files) as an 8x8 torus, in the slurm.conf shapes of --shapes
-# (cluster.sh --shape; default per-row: a NodeName line per row;
+# (cluster.sh --shape; by default per-row: a NodeName line per row;
 # weights: rows 7-8 Weight=100 Features=bigmem; shuffled: a line per node
-# in scrambled order, wired column by column). In each shape the same
+# in scrambled order, wired column by column; on demand also per-node,
+# with a drained node, features: ssd and hdd rows and --constraint jobs,
+# partitions: an overlapping partition with its own policy). In each shape the same
 # sequence of jobs, each left running, goes through both clusters, one
 # after another on a fragmented machine:
 #   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
@@ -73,6 +75,8 @@ conf_for() {
 		echo "Torus=yes"
 		echo "Strategy=pack"
 		echo "Curve=hilbert"
+		[ "$1" = partitions ] &&
+			echo "PartitionName=half Strategy=bestfit Curve=snake"
 		if [ "$1" = shuffled ]; then
 			for j in $(seq 0 63); do
 				i=$((j * 29 % 64))
@@ -134,10 +138,39 @@ run_job() {
 # The sequence, the same for both plugins.
 sequence() {
 	local id req
+	# A drained node (per-node shape) is no one's.
+	if [ "$SHAPE" = per-node ]; then
+		scontrol update nodename=n028 state=drain reason=topology-test
+		case $(sinfo -h -n n028 -o %T) in
+		drained | draining) BUSY="$BUSY,n028" ;;
+		*) BAD="n028 is '$(sinfo -h -n n028 -o %T)' after state=drain" ;;
+		esac
+	fi
 	# Fragmentation: whole-node jobs pinned across the torus.
 	for h in n002 n011 n020 n029 n038 n047 n056; do
 		run_job "pin-$h" 1 1 -N1 -w "$h" --exclusive -- --required "$h"
 	done
+	# The shape's own jobs first, while every subset they need has room
+	# under either plugin.
+	case $SHAPE in
+	weights)
+		# Only the heavy tier has bigmem.
+		OFF="n[001-048]" run_job bigmem-2 1 2 -N2 --constraint=bigmem \
+			--exclusive ;;
+	features)
+		# Even rows have ssd, odd rows hdd; either will do for the OR.
+		OFF="n[009-016,025-032,041-048,057-064]" run_job ssd-2 1 2 -N2 \
+			--constraint=ssd --exclusive
+		OFF="n[001-008,017-024,033-040,049-056]" run_job hdd-2 1 2 -N2 \
+			--constraint=hdd --exclusive
+		run_job ssd-or-hdd-2 1 2 -N2 "--constraint=ssd|hdd" --exclusive ;;
+	partitions)
+		# half (n001-n032, its own Strategy and Curve) overlaps main.
+		OFF="n[033-064]" run_job half-4 1 4 -N4 -p half --exclusive -- \
+			--partition half
+		OFF="n[033-064]" run_job half-2 1 2 -N2 -p half --exclusive -- \
+			--partition half ;;
+	esac
 	run_job exclusive-5 1 5 -N5 --exclusive
 	run_job exclusive-8 1 8 -N8 --exclusive
 	# 8 CPUs on 4-CPU nodes: two whole nodes' worth, cores only.
@@ -150,12 +183,6 @@ sequence() {
 	run_job nodelist-3 1 3 -N3 -w "$req" --exclusive -- --required "$req"
 	OFF="n[001-008]" run_job exclude-4 1 4 -N4 -x "n[001-008]" --exclusive
 	run_job contiguous-4 1 4 -N4 --contiguous --exclusive -- --contiguous
-	case $SHAPE in
-	weights)
-		# Only the heavy tier has bigmem.
-		OFF="n[001-048]" run_job bigmem-2 1 2 -N2 --constraint=bigmem \
-			--exclusive ;;
-	esac
 	# GPU jobs take every GPU of their nodes (so no later job shares
 	# them), but --gpus-per-node=1, after which no job is predicted.
 	run_job gpu-per-node-3 1 3 -N3 --gres=gpu:2
