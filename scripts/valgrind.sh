@@ -97,6 +97,13 @@ run_unit() {
 	for t in testsuite/unit/test_*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		case $t in *.*) continue ;; esac
+		# It reports which vector levels this CPU ran, and skips (77)
+		# when one went untested: under memcheck, whose CPU has no
+		# AVX-512, it would always skip. make check runs it natively.
+		if [ "$(basename "$t")" = test_loc_simd_levels ]; then
+			echo "# test_loc_simd_levels: not run under memcheck (valgrind's CPU has no AVX-512; make check runs it natively)"
+			continue
+		fi
 		vg "$(basename "$t")" "./$t"
 	done
 	for t in conf hostlist swf sacct machine; do
