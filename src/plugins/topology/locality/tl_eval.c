@@ -314,6 +314,7 @@ static void _take_compact(tl_job_t *t)
 	topology_eval_t *te = t->te;
 	int k = MAX(t->rem_nodes, _nodes_for_cpus(t));
 	int hi = MIN(t->ncand, (int)MIN(te->max_nodes, INT32_MAX));
+	int rc = LOC_ENOFIT;
 
 	if (_satisfied(t))
 		return;
@@ -321,16 +322,14 @@ static void _take_compact(tl_job_t *t)
 	if (k > hi)
 		k = hi; /* -N min-max: as many as there are, at least min */
 	for (; k >= 1 && k <= hi; k++) {
-		int rc = _select(t, k);
-
-		if (rc == LOC_ENOFIT && t->job->details->contiguous)
-			return;
-		if (rc)
-			break;
-		if (_set_covers(t, k) || k == hi)
+		rc = _select(t, k);
+		if (rc || _set_covers(t, k) || k == hi)
 			break;
 	}
-	if (k < 1 || k > hi)
+	/* No set from the core (no candidates, no box, no contiguous
+	 * interval): out[] holds nothing; _fill_nearest() decides, or for
+	 * --contiguous nothing does and Slurm retries. */
+	if (rc)
 		return;
 	_required_first(t, k);
 	for (int j = t->nreq; j < t->nreq + k && !_satisfied(t) &&
