@@ -121,11 +121,11 @@ if [ "$want" = "$host" ]; then
 	(cd "$dest" && apt-get source -qq "slurm-wlm=$ver" >&2) ||
 		die "apt-get source slurm-wlm failed"
 else
-	# The root's apt downloads (the repository is bound into the root at
-	# its own path, so straight into dest); dpkg-source unpacks here.
+	# The root's apt downloads straight into dest (bound into the root at
+	# its own path); dpkg-source unpacks here.
 	"$roots" create "$want" >/dev/null
 	echo "$prog: apt-get source --download-only slurm-wlm (Debian root of Slurm $want) into $dest" >&2
-	"$roots" run "$want" -- sh -c '
+	"$roots" run "$want" --bind "$dest" -- sh -c '
 		cd "$1" || exit 1
 		apt-cache showsrc slurm-wlm 2>/dev/null | grep -q "^Version:" ||
 			apt-get update -qq || exit 1
