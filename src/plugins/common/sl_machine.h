@@ -61,7 +61,7 @@ typedef struct sl_scratch {
 	uint8_t *tmp;      /* a node set for one step (holds, a PF region) */
 	uint8_t *settling; /* WILL_RUN: free nodes still completing a job */
 	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
-	int *cpus;         /* usable nodes' CPU counts (node counts) */
+	uint32_t *cpus;    /* usable nodes' CPU counts (node counts) */
 	loc_planner_t *planner;        /* WILL_RUN's earliest start */
 	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
 	int64_t *ends;                 /* ... and their expected ends */

@@ -9,6 +9,8 @@
  */
 #include "sl_ctx.h"
 
+#include "loc_size.h"
+
 void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		 job_record_t *job, uint16_t mode)
 {
@@ -34,7 +36,7 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->tmp = xcalloc(n, sizeof(uint8_t));
 		s->settling = xcalloc(n, sizeof(uint8_t));
 		s->cand_now = xcalloc(n, sizeof(uint8_t));
-		s->cpus = xcalloc(n, sizeof(int));
+		s->cpus = xcalloc(n, sizeof(*s->cpus));
 		/* Out of memory here is fatal, as it is for xcalloc. */
 		if (loc_tiers_init(&s->tiers, n, &c->err) ||
 		    loc_tiers_init(&s->ref_tiers, n, &c->err))
@@ -203,13 +205,6 @@ int sl_count(const uint8_t *v, int n)
 	return s;
 }
 
-static int _cmp_desc(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x < y) - (x > y);
-}
-
 /*
  * Sets lo/want/hi, the node counts to try, and the required nodes.
  * Returns false when the job can never fit in ok[].
@@ -218,9 +213,8 @@ bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 		   uint32_t req_nodes)
 {
 	job_details_t *d = c->job->details;
-	int nok = sl_count(c->ok, c->m->ncore), kcpu = 0;
-	int *cpus = c->m->scratch.cpus, lo_cpu = INT32_MAX, hi_cpu = 0;
-	uint64_t sum = 0;
+	int nok = sl_count(c->ok, c->m->ncore), kcpu;
+	uint32_t *cpus = c->m->scratch.cpus;
 
 	c->nreq = 0;
 	if (d->req_node_bitmap) {
@@ -241,26 +235,12 @@ bool sl_ctx_counts(sl_ctx_t *c, uint32_t min_nodes, uint32_t max_nodes,
 	c->contiguous = d->contiguous != 0;
 	c->min_cpus = d->min_cpus == NO_VAL ? 0 : d->min_cpus;
 
-	/* The fewest usable nodes that can hold min_cpus: a division when
-	 * the nodes are alike, else the largest first (a sort). */
-	for (int g = 0, n = 0; g < c->m->ncore; g++) {
-		if (!c->ok[g])
-			continue;
-		cpus[n] = sl_node_cpus(c->m->to_slurm[g]);
-		lo_cpu = MIN(lo_cpu, cpus[n]);
-		hi_cpu = MAX(hi_cpu, cpus[n]);
-		n++;
-	}
-	if (nok && lo_cpu == hi_cpu && hi_cpu > 0) {
-		kcpu = (int)MIN(((uint64_t)c->min_cpus + hi_cpu - 1) / hi_cpu,
-				(uint64_t)nok + 1);
-		sum = (uint64_t)hi_cpu * MIN(kcpu, nok);
-	} else {
-		qsort(cpus, nok, sizeof(int), _cmp_desc);
-		while (kcpu < nok && sum < c->min_cpus)
-			sum += cpus[kcpu++];
-	}
-	if (sum < c->min_cpus)
+	/* The fewest usable nodes that can hold min_cpus. */
+	for (int g = 0, n = 0; g < c->m->ncore; g++)
+		if (c->ok[g])
+			cpus[n++] = sl_node_cpus(c->m->to_slurm[g]);
+	kcpu = loc_fewest_covering(cpus, nok, c->min_cpus);
+	if (kcpu > nok)
 		return false;
 
 	c->hi = (max_nodes && max_nodes != NO_VAL) ? (int)MIN(max_nodes,

@@ -27,6 +27,7 @@
 #include "topology_locality.h"
 
 #include "loc_metrics.h"
+#include "loc_size.h"
 
 /* Per-call scratch, indexed by grid node unless said otherwise. */
 typedef struct {
@@ -75,32 +76,22 @@ static bool _take(tl_job_t *t, int i)
 	return true;
 }
 
-static int _cmp_desc_u16(const void *a, const void *b)
-{
-	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
-
-	return (x < y) - (x > y);
-}
-
-/* The fewest candidates whose CPUs can cover rem_cpus (largest first). */
+/* The fewest candidates whose CPUs can cover rem_cpus; ncand + 1 when
+ * all of them fall short. */
 static int _nodes_for_cpus(tl_job_t *t)
 {
-	uint16_t *c = xcalloc(MAX(t->ncand, 1), sizeof(*c));
-	int n = 0, k = 0;
-	int64_t sum = 0;
+	uint32_t *c;
+	int n = 0, k;
 
-	if (t->rem_cpus <= 0) {
-		xfree(c);
+	if (t->rem_cpus <= 0)
 		return 0;
-	}
+	c = xcalloc(MAX(t->ncand, 1), sizeof(*c));
 	for (int g = 0; g < t->m->ncore; g++)
 		if (t->cand[g])
 			c[n++] = t->cpus[t->m->to_slurm[g]];
-	qsort(c, n, sizeof(*c), _cmp_desc_u16);
-	while (k < n && sum < t->rem_cpus)
-		sum += c[k++];
+	k = loc_fewest_covering(c, n, (uint64_t)t->rem_cpus);
 	xfree(c);
-	return sum >= t->rem_cpus ? k : n + 1;
+	return k;
 }
 
 /* Whether the core's set out[nreq..nreq+k) covers what is left, judged on

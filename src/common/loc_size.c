@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loc_size.c - how many nodes a request needs (loc_size.h).
+ */
+#include "loc_size.h"
+
+#include <stdlib.h>
+
+static int _cmp_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+int loc_fewest_covering(uint32_t *amounts, int n, uint64_t need)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+	uint64_t sum = 0;
+	int k = 0;
+
+	if (need == 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		lo = amounts[i] < lo ? amounts[i] : lo;
+		hi = amounts[i] > hi ? amounts[i] : hi;
+	}
+	/* Most clusters' candidates are alike: a division, no sort. */
+	if (n > 0 && lo == hi && hi > 0) {
+		uint64_t k_alike = need / hi + (need % hi != 0);
+
+		return k_alike <= (uint64_t)n ? (int)k_alike : n + 1;
+	}
+	qsort(amounts, (size_t)n, sizeof(*amounts), _cmp_desc);
+	while (k < n && sum < need)
+		sum += amounts[k++];
+	return sum >= need ? k : n + 1;
+}
