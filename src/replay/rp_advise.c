@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,15 +35,22 @@ static double _score(const rp_summary_t *s, rp_objective_t obj)
 	}
 }
 
-/* qsort order: ranked rows first; within the limit first; then the
+/* Where a row sorts: candidates, then rows that missed jobs, then the
+ * recorded placement. */
+static int _group(const rp_advice_row_t *a)
+{
+	return a->candidate ? 0 : a->spec ? 1 : 2;
+}
+
+/* qsort order: candidates first; within the limit first; then the
  * objective, mean hops, mean wait, name (a total order: names differ) */
 static int _cmp_rank(const void *a, const void *b)
 {
 	const rp_advice_row_t *x = a, *y = b;
-	const rp_summary_t *sx = &x->row->sum, *sy = &y->row->sum;
+	const rp_summary_t *sx = &x->compared, *sy = &y->compared;
 
-	if (!x->spec != !y->spec)
-		return x->spec ? -1 : 1;
+	if (_group(x) != _group(y))
+		return _group(x) - _group(y);
 	if (x->within_limit != y->within_limit)
 		return x->within_limit ? -1 : 1;
 	if (x->score != y->score)
@@ -54,31 +62,78 @@ static int _cmp_rank(const void *a, const void *b)
 	return strcmp(x->row->name, y->row->name);
 }
 
+/*
+ * The jobs the current placement ran, by trace index (the key every row
+ * shares): a calloc'd array of *len flags, or NULL.
+ */
+static uint8_t *_current_jobs(rp_row_t *const *rows, int n, const rp_row_t *cur,
+			      int *len)
+{
+	int top = 0;
+	uint8_t *ran;
+
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < rows[r]->njobs; i++)
+			if (rows[r]->jobs[i].trace_index >= top)
+				top = rows[r]->jobs[i].trace_index + 1;
+	ran = calloc((size_t)top + 1, 1);
+	if (!ran)
+		return NULL;
+	for (int i = 0; i < cur->njobs; i++)
+		ran[cur->jobs[i].trace_index] = 1;
+	*len = top;
+	return ran;
+}
+
 int rp_advise_rank(rp_advice_t *adv, rp_rowset_t *set, int current_row,
-		   rp_objective_t obj, double max_wait_ratio)
+		   rp_objective_t obj, double max_wait_ratio, int nnodes,
+		   bool loc_le)
 {
 	rp_row_t *rows[MAX_ROWS + 1];
-	int n = rp_rowset_all(set, rows), rank = 0;
+	int n = rp_rowset_all(set, rows), rank = 0, len = 0;
 	const rp_row_t *cur;
+	uint8_t *cur_ran;
 
 	if (current_row < 0 || current_row >= n || max_wait_ratio < 1)
 		return LOC_EINVAL;
 	memset(adv, 0, sizeof(*adv));
 	cur = rows[current_row];
+	cur_ran = _current_jobs(rows, n, cur, &len);
+	if (!cur_ran)
+		return LOC_ENOMEM;
 	adv->objective = obj;
 	adv->max_wait_ratio = max_wait_ratio;
-	adv->wait_limit_s = cur->sum.mean_wait_s * max_wait_ratio;
+	adv->compared_jobs = cur->njobs;
 	for (int r = 0; r < n; r++) {
 		rp_advice_row_t *a = &adv->rows[r];
-		int sim = r - (set->have_recorded ? 1 : 0);
+		int sim = r - (set->have_recorded ? 1 : 0), both = 0;
 
 		a->row = rows[r];
 		a->spec = rows[r]->recorded ? NULL : &set->specs[sim];
 		a->current = r == current_row;
+		a->served = rows[r]->njobs;
+		for (int i = 0; i < rows[r]->njobs; i++)
+			both += cur_ran[rows[r]->jobs[i].trace_index];
+		a->not_served = cur->njobs - both;
+		a->candidate = a->spec && a->not_served == 0;
+		/* the same jobs for every row: the current's */
+		a->compared = rows[r]->sum;
+		if (rp_summary_compute(rows[r], cur_ran, nnodes, loc_le,
+				       &a->compared)) {
+			free(cur_ran);
+			return LOC_ENOMEM;
+		}
+		a->score = _score(&a->compared, obj);
+	}
+	free(cur_ran);
+	adv->wait_limit_s =
+		adv->rows[current_row].compared.mean_wait_s * max_wait_ratio;
+	for (int r = 0; r < n; r++) {
+		rp_advice_row_t *a = &adv->rows[r];
+
 		/* the current row meets its own limit whatever rounding */
 		a->within_limit = a->current ||
-				  rows[r]->sum.mean_wait_s <= adv->wait_limit_s;
-		a->score = _score(&rows[r]->sum, obj);
+				  a->compared.mean_wait_s <= adv->wait_limit_s;
 	}
 	adv->nrows = n;
 	qsort(adv->rows, n, sizeof(adv->rows[0]), _cmp_rank);
@@ -86,7 +141,7 @@ int rp_advise_rank(rp_advice_t *adv, rp_rowset_t *set, int current_row,
 	for (int r = 0; r < n; r++) {
 		if (adv->rows[r].current)
 			adv->current = r;
-		if (!adv->rows[r].spec)
+		if (!adv->rows[r].candidate)
 			continue;
 		adv->rows[r].rank = ++rank;
 		if (rank == 1 && adv->rows[r].within_limit)
@@ -154,28 +209,75 @@ static void _ratio(char *buf, size_t len, double v, double cur)
 		snprintf(buf, len, "-");
 }
 
+/* The note of a row: current, best, why it is not ranked, over the
+ * limit. */
+static void _note(char *buf, size_t len, const rp_advice_t *adv, int r)
+{
+	const rp_advice_row_t *a = &adv->rows[r];
+	size_t at = 0;
+
+	buf[0] = '\0';
+#define NOTE(...)                                                           \
+	do {                                                                \
+		if (at < len)                                               \
+			at += (size_t)snprintf(buf + at, len - at, "%s",    \
+					       at ? ", " : "");             \
+		if (at < len)                                               \
+			at += (size_t)snprintf(buf + at, len - at,          \
+					       __VA_ARGS__);                \
+	} while (0)
+	if (a->current)
+		NOTE("current");
+	if (r == adv->best)
+		NOTE("best");
+	if (!a->spec)
+		NOTE("the trace's own placement");
+	else if (!a->candidate)
+		NOTE("did not run %d of the current's jobs: never recommended",
+		     a->not_served);
+	if (a->spec && !a->within_limit)
+		NOTE("over the wait limit");
+#undef NOTE
+}
+
 void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		     const rp_input_t *in)
 {
 	const rp_advice_row_t *cur = &adv->rows[adv->current];
+	const rp_summary_t *cs = &cur->compared;
 	const char *base = strrchr(o->trace, '/');
 	char desc[256], conf_lines[512];
-	int wname = 8;
+	int wname = 8, missing = 0;
 
 	for (int r = 0; r < adv->nrows; r++) {
 		int l = (int)strlen(adv->rows[r].row->name);
 
 		if (l > wname)
 			wname = l;
+		if (adv->rows[r].spec && !adv->rows[r].candidate)
+			missing++;
 	}
 	fprintf(f, "trace %s: %d jobs; machine %s (%d nodes)\n",
 		base ? base + 1 : o->trace, in->w->njobs,
 		loc_grid_describe(in->m->grid, desc, sizeof(desc)),
 		in->m->nnodes);
 	fprintf(f,
-		"current placement: %s (mean hops %.3f, mean wait %.1f s)\n",
-		cur->row->name, cur->row->sum.hops.mean,
-		cur->row->sum.mean_wait_s);
+		"current placement: %s (ran %d of %d jobs; mean hops %.3f, "
+		"mean wait %.1f s)\n",
+		cur->row->name, adv->compared_jobs, in->w->njobs,
+		cs->hops.mean, cs->mean_wait_s);
+	if (missing)
+		fprintf(f,
+			"every row is compared on those %d jobs; %d row%s "
+			"that did not run them all %s shown but never "
+			"recommended\n",
+			adv->compared_jobs, missing, missing == 1 ? "" : "s",
+			missing == 1 ? "is" : "are");
+	else
+		fprintf(f,
+			"every row is compared on those %d jobs; every candidate "
+			"ran them all\n",
+			adv->compared_jobs);
 	fprintf(f,
 		"objective: lowest mean %s among rows whose mean wait is at "
 		"most %.3g x the current's (%.1f s)\n",
@@ -183,41 +285,37 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		: adv->objective == RP_OBJ_WAIT ? "wait"
 						: "bounded slowdown",
 		adv->max_wait_ratio, adv->wait_limit_s);
-	fprintf(f, "%4s  %-*s %7s %10s %8s %6s %8s %8s  %s\n", "rank", wname,
-		"row", "hops", "wait_s", "bsd", "util", "hops_x", "wait_x",
-		"note");
+	fprintf(f, "%4s  %-*s %7s %7s %10s %8s %6s %7s %8s %8s  %s\n", "rank",
+		wname, "row", "served", "hops", "wait_s", "bsd", "util",
+		"x_ideal", "hops_x", "wait_x", "note");
 	for (int r = 0; r < adv->nrows; r++) {
 		const rp_advice_row_t *a = &adv->rows[r];
-		const rp_summary_t *s = &a->row->sum;
-		char rank[16], hx[16], wx[16], note[64];
+		const rp_summary_t *s = &a->compared;
+		char rank[16], hx[16], wx[16], note[160];
 
 		if (a->rank)
 			snprintf(rank, sizeof(rank), "%d", a->rank);
 		else
 			snprintf(rank, sizeof(rank), "-");
-		_ratio(hx, sizeof(hx), s->hops.mean, cur->row->sum.hops.mean);
-		_ratio(wx, sizeof(wx), s->mean_wait_s,
-		       cur->row->sum.mean_wait_s);
-		snprintf(note, sizeof(note), "%s%s%s%s%s",
-			 a->current ? "current" : "",
-			 a->current && r == adv->best ? ", " : "",
-			 r == adv->best ? "best" : "",
-			 !a->spec ? "the trace's own placement" : "",
-			 a->spec && !a->within_limit ? "over the wait limit"
-						     : "");
-		fprintf(f, "%4s  %-*s %7.3f %10.1f %8.2f %6.3f %8s %8s%s%s\n",
-			rank, wname, a->row->name, s->hops.mean, s->mean_wait_s,
-			s->mean_bsd, s->utilization, hx, wx, note[0] ? "  " : "",
-			note);
+		_ratio(hx, sizeof(hx), s->hops.mean, cs->hops.mean);
+		_ratio(wx, sizeof(wx), s->mean_wait_s, cs->mean_wait_s);
+		_note(note, sizeof(note), adv, r);
+		fprintf(f,
+			"%4s  %-*s %7d %7.3f %10.1f %8.2f %6.3f %7.3f %8s "
+			"%8s%s%s\n",
+			rank, wname, a->row->name, a->served, s->hops.mean,
+			s->mean_wait_s, s->mean_bsd, s->utilization,
+			s->hops_x_ideal, hx, wx, note[0] ? "  " : "", note);
 	}
 	if (adv->best < 0) {
-		fprintf(f, "\nno row meets the wait limit: keep the current "
-			   "placement, or raise --max-wait-ratio\n");
+		fprintf(f, "\nno row that runs every job meets the wait "
+			   "limit: keep the current placement, or raise "
+			   "--max-wait-ratio\n");
 		return;
 	}
-	fprintf(f, "\nlocality.conf lines for %s%s:\n",
-		adv->rows[adv->best].row->name,
-		adv->rows[adv->best].current ? " (the current placement)" : "");
+	fprintf(f, "\nlocality.conf lines for %s (it ran all %d jobs%s):\n",
+		adv->rows[adv->best].row->name, adv->compared_jobs,
+		adv->rows[adv->best].current ? "; the current placement" : "");
 	fputs(rp_advise_conf_lines(&adv->rows[adv->best], o, in->m->conf,
 				   conf_lines, sizeof(conf_lines)),
 	      f);
@@ -226,7 +324,7 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 int rp_advise_write_csv(const char *path, const rp_advice_t *adv,
 			loc_error_t *err)
 {
-	const rp_summary_t *cur = &adv->rows[adv->current].row->sum;
+	const rp_summary_t *cur = &adv->rows[adv->current].compared;
 	FILE *f = fopen(path, "w");
 
 	if (!f)
@@ -234,18 +332,21 @@ int rp_advise_write_csv(const char *path, const rp_advice_t *adv,
 				     strerror(errno));
 	fprintf(f, "rank,row,current,within_wait_limit,jobs,mean_hops,"
 		   "mean_wait_s,mean_bsd,utilization,hops_vs_current,"
-		   "wait_vs_current\n");
+		   "wait_vs_current,served,not_served,hops_x_ideal\n");
 	for (int r = 0; r < adv->nrows; r++) {
 		const rp_advice_row_t *a = &adv->rows[r];
-		const rp_summary_t *s = &a->row->sum;
+		const rp_summary_t *s = &a->compared;
 
-		fprintf(f, "%d,%s,%d,%d,%d,%.6f,%.3f,%.6f,%.6f,%.6f,%.6f\n",
+		fprintf(f,
+			"%d,%s,%d,%d,%d,%.6f,%.3f,%.6f,%.6f,%.6f,%.6f,%d,%d,"
+			"%.6f\n",
 			a->rank, a->row->name, a->current, a->within_limit,
 			s->jobs, s->hops.mean, s->mean_wait_s, s->mean_bsd,
 			s->utilization,
 			cur->hops.mean > 0 ? s->hops.mean / cur->hops.mean : 0,
 			cur->mean_wait_s > 0 ? s->mean_wait_s / cur->mean_wait_s
-					     : 0);
+					     : 0,
+			a->served, a->not_served, s->hops_x_ideal);
 	}
 	if (ferror(f) | fclose(f))
 		return loc_error_set(err, LOC_EIO, path, 0, "write failed");
@@ -276,7 +377,7 @@ int rp_advise_write_svg(const char *path, const rp_advice_t *adv,
 	FILE *f;
 
 	for (int r = 0; r < adv->nrows; r++) {
-		const rp_summary_t *s = &adv->rows[r].row->sum;
+		const rp_summary_t *s = &adv->rows[r].compared;
 
 		xlo = fmin(xlo, s->mean_wait_s);
 		xhi = fmax(xhi, s->mean_wait_s);
@@ -305,11 +406,12 @@ int rp_advise_write_svg(const char *path, const rp_advice_t *adv,
 		RP_SVG_X(&fr, adv->wait_limit_s) + 3, T + 12);
 	for (int r = 0; r < adv->nrows; r++) {
 		const rp_advice_row_t *a = &adv->rows[r];
-		double x = RP_SVG_X(&fr, a->row->sum.mean_wait_s);
-		double y = RP_SVG_Y(&fr, a->row->sum.hops.mean);
+		double x = RP_SVG_X(&fr, a->compared.mean_wait_s);
+		double y = RP_SVG_Y(&fr, a->compared.hops.mean);
 		const char *col = a->current	    ? "#000000"
 				  : r == adv->best  ? "#009e73"
 				  : !a->spec	    ? "#cc79a7"
+				  : !a->candidate   ? "#e69f00"
 				  : a->within_limit ? "#0072b2"
 						    : "#999999";
 		int big = a->current || r == adv->best || !a->spec;
@@ -319,8 +421,12 @@ int rp_advise_write_svg(const char *path, const rp_advice_t *adv,
 			"<title>",
 			x, y, big ? 5 : 3, col);
 		rp_svg_esc(f, a->row->name);
-		fprintf(f, ": %.3f hops, %.1f s</title></circle>\n",
-			a->row->sum.hops.mean, a->row->sum.mean_wait_s);
+		fprintf(f, ": %.3f hops, %.1f s, ran %d jobs",
+			a->compared.hops.mean, a->compared.mean_wait_s,
+			a->served);
+		if (a->spec && !a->candidate)
+			fprintf(f, ", not %d of the current's", a->not_served);
+		fprintf(f, "</title></circle>\n");
 		/* name the rows that matter and the first few ranks */
 		if (big || (a->rank && a->rank <= 5)) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
@@ -335,10 +441,11 @@ int rp_advise_write_svg(const char *path, const rp_advice_t *adv,
 			{ "#009e73", "best" },
 			{ "#0072b2", "within the wait limit" },
 			{ "#999999", "over the wait limit" },
+			{ "#e69f00", "missed jobs (never advised)" },
 			{ "#cc79a7", "recorded (not a candidate)" },
 		};
 
-		for (int k = 0; k < 5; k++) {
+		for (int k = 0; k < (int)(sizeof(key) / sizeof(key[0])); k++) {
 			fprintf(f,
 				"<circle cx=\"%d\" cy=\"%d\" r=\"4\" "
 				"fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%s"

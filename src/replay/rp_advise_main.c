@@ -150,7 +150,7 @@ int main(int argc, char **argv)
 		rp_die_err(EXIT_RUNTIME, &err);
 	nrows = rp_rowset_all(set, rows);
 	if (rp_advise_rank(adv, set, current_row, o.objective,
-			   o.max_wait_ratio)) {
+			   o.max_wait_ratio, in.m->nnodes, o.loc_le)) {
 		fprintf(stderr, "%s: cannot rank the rows\n", PROG);
 		return EXIT_RUNTIME;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loc_ideal.h"
 #include "rp_report.h"
 
 void rp_row_free(rp_row_t *row)
@@ -169,6 +170,24 @@ double rp_loss_of_capacity(int nnodes, int n, const int64_t *submit,
 /* Rows                                                                  */
 /* ===================================================================== */
 
+/* Hops over the ideal: the mean of the multi-node jobs' hops over the
+ * mean of their sizes' ideals, as bench/live_report.py's x_ideal (a ratio
+ * of means, so that large jobs weigh by their hops). */
+static double _hops_x_ideal(const rp_row_t *row, const uint8_t *keep)
+{
+	double hops = 0, ideal = 0;
+
+	for (int i = 0; i < row->njobs; i++) {
+		const rp_rowjob_t *j = &row->jobs[i];
+
+		if (j->nnodes < 2 || (keep && !keep[j->trace_index]))
+			continue;
+		hops += j->m.avg_pair_hops;
+		ideal += j->ideal_hops;
+	}
+	return ideal > 0 ? hops / ideal : 0;
+}
+
 /* Computes row->sum from row->jobs. Returns 0 or LOC_ENOMEM. */
 static int _summarize(rp_row_t *row, int nnodes, bool le)
 {
@@ -209,6 +228,7 @@ static int _summarize(rp_row_t *row, int nnodes, bool le)
 			tm = j->end;
 	}
 	s->mean_bsd = n ? bsd / n : 0;
+	s->hops_x_ideal = _hops_x_ideal(row, NULL);
 	s->makespan_s = n ? tm - t1 : 0;
 	s->utilization = n && tm > t1 ? area / ((double)nnodes * (tm - t1)) : 0;
 	s->loss_of_capacity =
@@ -252,6 +272,55 @@ out:
 	free(en);
 	free(sz);
 	return rc;
+}
+
+int rp_summary_compute(const rp_row_t *row, const uint8_t *keep, int nnodes,
+		       bool le, rp_summary_t *s)
+{
+	rp_rowjob_t *kept = malloc(sizeof(rp_rowjob_t) * (row->njobs + 1));
+	rp_row_t sub;
+	int rc;
+
+	if (!kept)
+		return LOC_ENOMEM;
+	sub = *row;
+	sub.jobs = kept;
+	sub.njobs = 0;
+	for (int i = 0; i < row->njobs; i++)
+		if (!keep || keep[row->jobs[i].trace_index])
+			kept[sub.njobs++] = row->jobs[i];
+	sub.sum = *s;
+	rc = _summarize(&sub, nnodes, le);
+	*s = sub.sum;
+	free(kept);
+	return rc;
+}
+
+int rp_rows_set_ideal(rp_row_t *const *rows, int nrows,
+		      const rp_machine_t *m, loc_error_t *err)
+{
+	loc_ideal_t *ideal = loc_ideal_create(m->grid, &m->conf->policy, err);
+
+	if (!ideal)
+		return err ? err->code : LOC_ENOMEM;
+	for (int r = 0; r < nrows; r++) {
+		rp_row_t *row = rows[r];
+
+		for (int i = 0; i < row->njobs; i++) {
+			rp_rowjob_t *j = &row->jobs[i];
+			double h = loc_ideal_avg_pair_hops(ideal, j->nnodes,
+							   err);
+
+			if (h < 0) {
+				loc_ideal_destroy(ideal);
+				return (int)h;
+			}
+			j->ideal_hops = h;
+		}
+		row->sum.hops_x_ideal = _hops_x_ideal(row, NULL);
+	}
+	loc_ideal_destroy(ideal);
+	return 0;
 }
 
 static void _file_name(rp_row_t *row)

@@ -30,6 +30,8 @@ typedef struct rp_rowjob {
 	int nnodes;
 	const int *nodes;   /* borrowed (run pool or the row's own) */
 	loc_metrics_t m;
+	double ideal_hops;  /* its size's ideal mean pairwise hops
+			     * (loc_ideal.h; 0 below 2 nodes or unset) */
 } rp_rowjob_t;
 
 /* mean, median (nearest rank), 95th percentile (nearest rank) and the
@@ -44,6 +46,10 @@ typedef struct rp_summary {
 	double mean_wait_s, median_wait_s, p95_wait_s, max_wait_s;
 	double mean_bsd;
 	double utilization;
+	/* mean hops of the multi-node jobs over the mean of their sizes'
+	 * ideals (1 = every job as compact as the idle machine allows);
+	 * 0 when there is none or the ideals are not set */
+	double hops_x_ideal;
 	int64_t makespan_s;
 	double loss_of_capacity;
 	rp_stat_t hops;       /* average pairwise hops per job */
@@ -96,6 +102,24 @@ int rp_row_recorded(rp_row_t *row, const loc_trace_t *trace,
 		    const rp_workload_t *w, const rp_machine_t *m,
 		    loc_curve_kind_t curve, const int64_t *snap_times,
 		    int nsnaps, bool loc_le, loc_error_t *err);
+
+/*
+ * Sets each job's ideal_hops and each row's sum.hops_x_ideal from the
+ * ideal placement of its size on machine m (loc_ideal.h; each size is
+ * computed once for all rows). Returns 0 or a LOC_E* code with err filled.
+ */
+int rp_rows_set_ideal(rp_row_t *const *rows, int nrows,
+		      const rp_machine_t *m, loc_error_t *err);
+
+/*
+ * Summarises the jobs of row whose keep[trace_index] is set (keep NULL:
+ * every job) into s: wait, slowdown, utilisation, makespan, loss of
+ * capacity, the locality figures and hops_x_ideal; s's other fields
+ * (rejected counts, PF pairs) are left as they were. Returns 0 or
+ * LOC_ENOMEM.
+ */
+int rp_summary_compute(const rp_row_t *row, const uint8_t *keep, int nnodes,
+		       bool le, rp_summary_t *s);
 
 /*
  * Loss of capacity, seed 004 eq. (1): scheduling events t_1..t_m are the

@@ -132,6 +132,7 @@ int rp_write_summary(const char *path, const rp_report_ctx_t *ctx,
 		_num_field(f, "max_wait_s", s->max_wait_s);
 		_num_field(f, "mean_bsd", s->mean_bsd);
 		_num_field(f, "utilization", s->utilization);
+		_num_field(f, "hops_x_ideal", s->hops_x_ideal);
 		fprintf(f, ",\n      \"makespan_s\": %lld",
 			(long long)s->makespan_s);
 		_num_field(f, "loss_of_capacity", s->loss_of_capacity);
@@ -219,20 +220,21 @@ void rp_print_table(FILE *f, const rp_report_ctx_t *ctx, rp_row_t *const *rows,
 		ctx->m->nnodes);
 	fprintf(f,
 		"%-*s %7s %10s %8s %6s %11s %6s %7s %7s %7s %7s %8s %9s %6s "
-		"%6s\n",
+		"%6s %7s\n",
 		wname, "row", "jobs", "wait_s", "bsd", "util", "makespan_s",
 		"LoC", "hops", "hops50", "hops95", "hopsRW", "span", "bbox",
-		"disp", "comps");
+		"disp", "comps", "x_ideal");
 	for (int r = 0; r < nrows; r++) {
 		const rp_summary_t *s = &rows[r]->sum;
 
 		fprintf(f,
 			"%-*s %7d %10.1f %8.2f %6.3f %11lld %6.3f %7.2f %7.2f "
-			"%7.2f %7.2f %8.1f %9.1f %6.3f %6.2f\n",
+			"%7.2f %7.2f %8.1f %9.1f %6.3f %6.2f %7.3f\n",
 			wname, rows[r]->name, s->jobs, s->mean_wait_s,
 			s->mean_bsd, s->utilization, (long long)s->makespan_s,
 			s->loss_of_capacity, s->hops.mean, s->hops.median,
 			s->hops.p95, s->hops.rw_mean, s->span.mean,
-			s->bbox.mean, s->dispersal.mean, s->components.mean);
+			s->bbox.mean, s->dispersal.mean, s->components.mean,
+			s->hops_x_ideal);
 	}
 }

@@ -95,7 +95,9 @@ int rp_rowset_recorded(rp_rowset_t *set, const rp_opts_t *o,
 		       const rp_input_t *in, loc_error_t *err);
 
 /* Replays every row on o->threads threads, with the progress bar of
- * o->progress. Returns 0 or the first row's LOC_E* code with err filled. */
+ * o->progress, then sets every row's (the recorded one's too) ratio to
+ * the ideal (rp_rows_set_ideal). Returns 0 or the first row's LOC_E* code
+ * with err filled. */
 int rp_rowset_run(rp_rowset_t *set, const rp_opts_t *o, const rp_input_t *in,
 		  loc_error_t *err);
 

@@ -308,5 +308,11 @@ int rp_rowset_run(rp_rowset_t *set, const rp_opts_t *o, const rp_input_t *in,
 			*err = c.err;
 		return c.failed;
 	}
-	return 0;
+	/* every row's distance from the ideal, each size computed once */
+	{
+		rp_row_t *rows[MAX_ROWS + 1];
+		int n = rp_rowset_all(set, rows);
+
+		return rp_rows_set_ideal(rows, n, in->m, err);
+	}
 }

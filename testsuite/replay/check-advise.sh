@@ -7,8 +7,10 @@
 # stored numbers: the ranking obeys the stated rule (recomputed with awk
 # from ranking.csv), the advice names rank 1 and its locality.conf lines,
 # the figures are locality-replay's for the same row, the trade-off plot
-# has one point per row inside its frame, and the options change what
-# they should.
+# has one point per row inside its frame, the options change what they
+# should, and a row that refuses jobs the current placement runs (box on
+# sizes no box holds) is listed with the count but never recommended,
+# whatever the objective.
 set -u
 srcdir=${srcdir:-.}
 advise=${LOCALITY_ADVISE:-./src/replay/locality-advise}
@@ -40,19 +42,30 @@ check() {
 	[ -s "$dir/ranking.csv" ] || return
 	# the rule, recomputed: ranks 1..n, rows within the wait limit
 	# (mean wait <= ratio x the current's) first, then the objective
-	# non-decreasing; the recorded row (rank 0) is never ranked
+	# non-decreasing; every row compared on the jobs the current ran
+	# (column 5: the jobs its figures are over); a row that did not run
+	# them all (column 13) is never ranked and follows the ranked ones;
+	# the recorded row (rank 0) is never ranked
 	col=6
 	[ "$objective" = wait ] && col=7
 	[ "$objective" = slowdown ] && col=8
 	verdict=$(awk -F, -v ratio="$ratio" -v col="$col" '
-		NR == 1 { next }
+		NR == 1 { if ($12 != "served" || $13 != "not_served") { print "header " $0; exit 1 } next }
 		{ rank[NR] = $1; within[NR] = $4; wait[NR] = $7; score[NR] = $col
-		  name[NR] = $2; if ($3 == 1) { cur = $7; ncur++ } n = NR }
+		  name[NR] = $2; jobs[NR] = $5; missed[NR] = $13
+		  if ($3 == 1) { cur = $7; curjobs = $12; ncur++ } n = NR }
 		END {
 			if (ncur != 1) { print "current rows: " ncur; exit }
 			r = 0
 			for (i = 2; i <= n; i++) {
-				if (rank[i] == 0) { if (name[i] != "recorded") print "unranked " name[i]; continue }
+				if (jobs[i] != curjobs - missed[i]) {
+					print name[i] ": figures over " jobs[i] " jobs, not the current " curjobs " less " missed[i]; exit }
+				if (rank[i] == 0) {
+					if (name[i] != "recorded" && missed[i] == 0) print "unranked " name[i]
+					if (name[i] != "recorded") after = name[i]
+					continue }
+				if (missed[i] != 0) { print name[i] " ranked, missed " missed[i] " jobs"; exit }
+				if (after != "") { print name[i] " ranked after " after ", which missed jobs"; exit }
 				if (rank[i] != ++r) { print "rank " rank[i] " at position " r; exit }
 				w = (wait[i] <= ratio * cur * (1 + 1e-9)) ? 1 : 0
 				if (w != within[i]) { print name[i] ": within " within[i] ", recomputed " w; exit }
@@ -87,11 +100,11 @@ check() {
 				fail "$name: $mode without SLTolerance=" ;;
 		esac
 	fi
-	# tradeoff.svg: well formed enough, one point per row (plus the five
+	# tradeoff.svg: well formed enough, one point per row (plus the six
 	# of the key), every point inside the plot area
 	rows=$(($(wc -l < "$dir/ranking.csv") - 1))
 	points=$(grep -c '<circle' "$dir/tradeoff.svg")
-	[ "$points" = $((rows + 5)) ] ||
+	[ "$points" = $((rows + 6)) ] ||
 		fail "$name: tradeoff.svg has $points points for $rows rows"
 	tail -n 1 "$dir/tradeoff.svg" | grep -q '^</svg>$' ||
 		fail "$name: tradeoff.svg is not closed"
@@ -156,6 +169,51 @@ grep -q '^0,recorded,1,1,' "$tmp/rec/ranking.csv" ||
 	fail "a current row that is also a candidate is replayed twice"
 grep -q '^[1-9][0-9]*,freelist/rowmajor,1,1,' "$tmp/fl/ranking.csv" ||
 	fail "--current freelist/rowmajor is not ranked as the current row"
+
+# 2b. every job counted: on a 4x4 mesh box has no box for 5 or 7 nodes,
+# so it refuses those jobs (20 of 60) and its wait, slowdown and hops,
+# over the jobs it ran, beat every row's. It must be listed with the
+# jobs it did not run and never recommended, whatever the objective; the
+# advice says how many jobs each row ran.
+awk 'BEGIN { split("4 5 8 7 2 6", sz, " ")
+	for (i = 1; i <= 60; i++) { k = sz[(i - 1) % 6 + 1]
+		printf "%d %d 0 %d %d -1 -1 %d 600 -1 1 1 1 1 1 1 -1 -1\n",
+			i, i * 40, 100 + (i * 53) % 300, k, k } }' > "$tmp/nobox.swf"
+for objective in hops wait slowdown; do
+	d=$tmp/nobox-$objective
+	"$advise" --grid 4x4 -t "$tmp/nobox.swf" -o "$d" -q --objective "$objective" ||
+		fail "no-box trace, --objective $objective exited $?"
+	check "no-box-$objective" "$d" 1.05 "$objective"
+	for row in box box+sl box+pf box+combo box+adjest; do
+		grep -q "^0,$row,0,[01],40,.*,40,20,[0-9.]*\$" "$d/ranking.csv" ||
+			fail "no-box $objective: $row is not unranked with 40 jobs run, 20 not"
+	done
+	grep -q '^locality.conf lines for [a-z0-9_/+]* (it ran all 60 jobs):$' "$d/advice.txt" ||
+		fail "no-box $objective: the advice does not say its row ran all 60 jobs"
+	grep -q '^Strategy=box$' "$d/advice.txt" && fail "no-box $objective: box recommended"
+	grep -q '^every row is compared on those 60 jobs; 5 rows that did not run them all' "$d/advice.txt" ||
+		fail "no-box $objective: the advice does not say which jobs rows are compared on"
+	awk '$2 == "box" && $1 == "-" && $3 == 40 && /did not run 20 of the current.s jobs/ { f = 1 }
+		END { exit !f }' "$d/advice.txt" ||
+		fail "no-box $objective: the table does not show box's 40 jobs run and 20 not"
+	# without the rule box would win: its figures beat the best's
+	best=$(awk -F, '$1 == 1 { print $2 }' "$d/ranking.csv")
+	awk -F, -v best="$best" -v col=$([ "$objective" = hops ] && echo 6 || { [ "$objective" = wait ] && echo 7 || echo 8; }) '
+		$2 == "box" { b = $col } $2 == best { r = $col }
+		END { exit !(b + 0 < r + 0) }' "$d/ranking.csv" ||
+		fail "no-box $objective: box does not look better than $best; the trace tests nothing"
+done
+# A current placement that refuses jobs: every row is compared on the 40
+# jobs box ran, though the others ran all 60.
+"$advise" --grid 4x4 -t "$tmp/nobox.swf" -o "$tmp/nobox-cur" --current box \
+	-s box,mm,firstfit -w none > /dev/null 2>&1 || fail "no-box trace, --current box exited $?"
+check no-box-current-box "$tmp/nobox-cur" 1.05 hops
+[ "$(awk -F, 'NR > 1 && $5 == 40 && $13 == 0 { n++ } END { print n }' "$tmp/nobox-cur/ranking.csv")" = 3 ] ||
+	fail "--current box: the rows are not compared on box's 40 jobs"
+grep -q '^[0-9]*,mm,0,[01],40,.*,60,0,' "$tmp/nobox-cur/ranking.csv" ||
+	fail "--current box: mm does not show 60 jobs run"
+grep -q '^current placement: box (ran 40 of 60 jobs;' "$tmp/nobox-cur/advice.txt" ||
+	fail "--current box: the advice does not say the current ran 40 of 60 jobs"
 
 # 3. the progress bar: on stderr only, with --progress or on a terminal
 # (never here: make check's stderr is a file). Each redraw is

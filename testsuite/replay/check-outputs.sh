@@ -4,8 +4,8 @@
 # locality-replay end to end on the bundled example (no ../shared needed):
 # byte-identical outputs for identical inputs (also across thread counts),
 # the CSV columns, wait and bounded slowdown recomputed from the CSV with
-# awk, the exit statuses of the man page, strict mode's line numbers, and
-# --export-jobs.
+# awk, the exit statuses of the man page, strict mode's line numbers,
+# --export-jobs, and x_ideal on jobs placed one at a time.
 set -u
 srcdir=${srcdir:-.}
 bin=${LOCALITY_REPLAY:-./src/replay/locality-replay}
@@ -200,6 +200,23 @@ n=$("$bin" -q --export-jobs - -t "$tmp/bad.swf" | grep -vc '^#')
 msg=$("$bin" --export-jobs - -t "$tmp/bad.sacct" --strict 2>&1 > /dev/null)
 [ $? = 2 ] || fail "--strict must exit 2 on a malformed sacct line"
 case $msg in *bad.sacct:3:*Submit*) ;; *) fail "strict sacct error: $msg" ;; esac
+
+# x_ideal: jobs of 4 nodes one after another on an idle 4x4 mesh, so
+# each placement is an idle machine's. box takes a 2x2 square, the ideal
+# (8 hops over 6 pairs): 1. freelist on the row-major curve takes a row
+# of 4 (10 hops): 10/8 = 1.25. A single-node job does not count.
+awk 'BEGIN { for (i = 1; i <= 6; i++)
+	printf "%d %d 0 100 %d -1 -1 %d 200 -1 1 1 1 1 1 1 -1 -1\n",
+		i, i * 1000, i == 3 ? 1 : 4, i == 3 ? 1 : 4 }' > "$tmp/ideal.swf"
+"$bin" --grid 4x4 -t "$tmp/ideal.swf" -s box,freelist/rowmajor -w none \
+	--no-svg -q --no-progress -o "$tmp/ideal" || fail "x_ideal replay exited $?"
+for want in "box 1.000000" "freelist/rowmajor 1.250000"; do
+	set -- $want
+	got=$(awk -v row="\"$1\": {" 'index($0, row) { f = 1 }
+		f && /"hops_x_ideal"/ { gsub(/[",]/, "", $2); print $2; exit }' \
+		"$tmp/ideal/summary.json")
+	[ "$got" = "$2" ] || fail "x_ideal of $1: $got, want $2"
+done
 
 [ $fails = 0 ] && echo "check-outputs: all checks passed"
 [ $fails = 0 ]
