@@ -16,8 +16,9 @@
 #   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
 #   --nodelist, --exclude, --contiguous, GPU jobs (--gres=gpu:2 per node,
 #   --gpus=4 per job, --gpus-per-node=1), core jobs that share nodes
-#   (-n without -N), a job array; in the weights shape a --constraint
-#   job that only the heavy tier can hold.
+#   (-n without -N), a job array, a job in a reservation of the last
+#   idle nodes; in the weights shape a --constraint job that only the
+#   heavy tier can hold.
 # Under topology/locality each job whose nodes no later job shares must
 # land on the nodes the core picks for the same free set (locality-eval
 # --predict). Under both: every job starts, no CPU and no GPU of a node
@@ -204,6 +205,20 @@ sequence() {
 			echo "array-$t ${id}_$t" >>"$RUNROOT/$MODE.ids"
 		done
 	fi
+	# A reservation of the last idle nodes (at most 4): a job in it lands
+	# where the core picks among them.
+	local resv off
+	resv=$(sinfo -h -N -t idle -o %N | sort -u | tail -n 4 | paste -sd, -)
+	off=$(comm -23 <(scontrol show hostnames "$ALLNODES" | sort) \
+		<(echo "$resv" | tr , '\n' | sort) | paste -sd, -)
+	if [ "$(echo "$resv" | tr , '\n' | grep -c .)" -lt 2 ] ||
+		! scontrol create reservation ReservationName=topo-test \
+			Nodes="$resv" StartTime=now Duration=30 Users="$(id -un)" \
+			>/dev/null; then
+		BAD=${BAD:-"reservation: could not reserve two idle nodes of '$resv'"}
+		return
+	fi
+	OFF=$off run_job reservation-2 1 2 -N2 --reservation=topo-test --exclusive
 }
 
 # given_twice - prints a node's CPU or GPU given to two running jobs
@@ -365,8 +380,10 @@ fault_run() {
 		run_job "before-$k" 1 "$k" -N"$k" --exclusive
 	done
 	cp "$RUNROOT/$MODE.ids" "$ids"
-	# Past slurmctld's state-save window (SAVE_MAX_WAIT, 5 s), so a job
-	# saved before it started is rare; lost_after_restart tells them apart.
+	# Past slurmctld's state-save window (SAVE_MAX_WAIT, 5 s). A job
+	# started by backfill is still unsaved: 24.11 saves job state after
+	# the main scheduler starts jobs, not after backfill does, so such a
+	# job is recovered PENDING; lost_after_restart tells the two apart.
 	sleep 11
 	log=$CURRENT/log/slurmctld.log off=$(stat -c %s "$CURRENT/log/slurmctld.log")
 	if ! "$CLUSTER" restart-ctld --dir "$CURRENT" --kill9 >/dev/null 2>&1; then
@@ -401,9 +418,87 @@ fault_run() {
 			"$CURRENT/log/slurmctld.log" ||
 			BAD=${BAD:-"no 'Strategy=firstfit' logged after reconfigure"}
 		LCONF=$LCONF.edited run_job after-reconfigure 1 5 -N5 --exclusive
+		LCONF=$LCONF.edited slurmd_killed
 	fi
-	result "faults: $MODE: jobs start after slurmctld kill -9$([ "$MODE" = locality ] && echo ', a node DOWN and a reconfigure, where the core picks')" "$BAD"
+	result "faults: $MODE: jobs start after slurmctld kill -9$([ "$MODE" = locality ] && echo ', a node DOWN, a reconfigure and a slurmd killed, where the core picks')" "$BAD"
 	stop_cluster
+}
+
+# slurmd_killed - the slurmd of a running job's node (before-1's, or
+# after-kill9's if slurmctld lost before-1) killed with -9: slurmctld
+# marks the node DOWN, its job comes back to the queue (held, so the next
+# job meets a known free set), a job lands where the core picks without
+# that node, the held job, released, runs again where the core picks, and
+# the node is back in service once its slurmd is.
+slurmd_killed() {
+	local id="" label node pid end state pred k
+	[ -n "$BAD" ] && return
+	# before-1 (one node), or after-kill9 if slurmctld lost before-1.
+	for label in before-1 after-kill9; do
+		id=$(awk -v l="$label" '$1 == l { print $2 }' "$RUNROOT/$MODE.ids")
+		[ "$(job_field "$id" JobState)" = RUNNING ] && break
+	done
+	k=$(job_field "$id" NumNodes)
+	node=$(expand "$(job_field "$id" NodeList)" | cut -d, -f1)
+	pid=$(cat "$CURRENT/run/slurmd.$node.recpid" 2>/dev/null)
+	if [ -z "$node" ] || [ -z "$pid" ] || ! kill -9 "$pid"; then
+		BAD="slurmd-killed: no slurmd to kill for $label ($id on '${node}')"
+		return
+	fi
+	end=$((SECONDS + 120))
+	until [[ $(sinfo -h -n "$node" -o %T) == down* ]] || [ $SECONDS -gt $end ]; do
+		sleep 2
+	done
+	state=$(sinfo -h -n "$node" -o %T)
+	[[ $state == down* ]] || {
+		BAD="slurmd-killed: $node is '$state' 120 s after its slurmd was killed"
+		return
+	}
+	# The job is requeued (JobRequeue) or ended; held if it waits.
+	end=$((SECONDS + 60))
+	while [[ $(job_field "$id" JobState) == @(RUNNING|COMPLETING) ]] &&
+		[ $SECONDS -le $end ]; do
+		sleep 1
+	done
+	state=$(job_field "$id" JobState)
+	[ "$state" = PENDING ] && scontrol hold "$id"
+	note "$MODE: slurmd-killed: $node down, $label ($id) now $state"
+	# Its other nodes are free once they have completed it.
+	end=$((SECONDS + 30))
+	while [ -n "$(sinfo -h -t completing -o %N)" ] && [ $SECONDS -le $end ]; do
+		sleep 1
+	done
+	BUSY=$(busy_of "$RUNROOT/$MODE.ids")
+	OFF=$node run_job slurmd-down 1 2 -N2 --exclusive
+	[ -n "$BAD" ] && return
+	if [ "$state" = PENDING ]; then
+		# A requeued job waits out the credential's life (120 s) before
+		# it may start again; StartTime=now skips that wait.
+		pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --predict \
+			--busy "${BUSY#,},$node" -k "$k" 2>&1)
+		scontrol release "$id"
+		scontrol update jobid="$id" StartTime=now
+		wait_state "$id" RUNNING 60 || {
+			BAD="slurmd-killed: $label ($id) requeued, released, not running 60 s later: $(job_field "$id" JobState) $(job_field "$id" Reason)"
+			return
+		}
+		[ "$(expand "$(job_field "$id" NodeList)")" = "$(expand "$pred")" ] || {
+			BAD="slurmd-killed: requeued $label ($id) got $(job_field "$id" NodeList), the core picks $pred"
+			return
+		}
+		note "$MODE: slurmd-killed: $label ($id) runs again on $(job_field "$id" NodeList), as the core picks"
+	fi
+	"$CLUSTER" restart-slurmd --dir "$CURRENT" --node "$node" >/dev/null 2>&1 || {
+		BAD="slurmd-killed: the slurmd of $node did not start again"
+		return
+	}
+	end=$((SECONDS + 60))
+	until [[ $(sinfo -h -n "$node" -o %T) == idle ]] || [ $SECONDS -gt $end ]; do
+		sleep 2
+	done
+	state=$(sinfo -h -n "$node" -o %T)
+	[ "$state" = idle ] ||
+		BAD="slurmd-killed: $node is '$state' 60 s after its slurmd came back"
 }
 
 # A locality.conf that names a node slurm.conf lacks stops slurmctld at
