@@ -298,9 +298,14 @@ summary_table() {
 	}' "$DEMO/locality.eval" "$DEMO/linear.eval" "$DEMO/cons_tres.eval"
 }
 
-# Waits and makespans too, and the ratios measured in this run.
+# Waits and makespans too, and the ratios measured in this run; x_ideal
+# divides by the most compact set of each job's size (locality-eval
+# --ideal, from the sizes the locality run placed).
 side_by_side() {
+	"${E[@]}" --ideal --jobcomp "$DEMO/locality.jobcomp" >"$DEMO/ideal.txt" ||
+		die "locality-eval --ideal failed"
 	python3 "$REPO/bench/live_report.py" --nodes "$NODES" \
+		--ideal "$DEMO/ideal.txt" \
 		--title "The same submissions, side by side" \
 		--live "select/linear" "$DEMO/linear.jobcomp" "$DEMO/linear.eval" \
 		--live "select/cons_tres" "$DEMO/cons_tres.jobcomp" "$DEMO/cons_tres.eval" \

@@ -2,8 +2,9 @@
 /*
  * le.h - locality-eval's parts: the machine model and node names
  * (le_model.c), job records and their reports (le_jobs.c), the picture
- * (le_picture.c), the core's answers for a described state (le_predict.c)
- * and the command line (locality-eval.c). Private to the program.
+ * (le_picture.c), the core's answers for a described state (le_predict.c),
+ * the ideal of each job size (le_ideal.c) and the command line
+ * (locality-eval.c). Private to the program.
  */
 #ifndef LE_H
 #define LE_H
@@ -62,6 +63,7 @@ typedef struct opts {
 	bool contiguous;
 	bool check_overlap;
 	bool plan;
+	bool ideal;
 	int k;
 	const char **running; /* --plan: "NODES@END" (argv strings) */
 	int nrunning;
@@ -143,5 +145,9 @@ void le_print_picture(const model_t *mo, const jobs_t *jobs, const char *at);
  * program's exit status. */
 int le_predict(const model_t *mo, const opts_t *o);
 int le_plan(const model_t *mo, const opts_t *o);
+
+/* le_ideal.c: "K HOPS" per job size (jobs' sizes and -k), ascending: the
+ * least mean pairwise hops of K nodes on the idle machine. Returns 0. */
+int le_print_ideal(const model_t *mo, const opts_t *o, const jobs_t *jobs);
 
 #endif /* LE_H */

@@ -11,7 +11,8 @@
  * a described state, --plan when and where the job could start if the
  * running jobs end when expected (the plugin must agree with both:
  * le_predict.c), and --check-overlap proves from jobcomp records that no
- * node was in two jobs at once. The parts are listed in le.h.
+ * node was in two jobs at once, and --ideal prints the most compact
+ * set's mean hops for each job size. The parts are listed in le.h.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,6 +36,8 @@ static void _usage(FILE *f)
 	      "         [--running NODES@END]... [--busy EXPR] [--now TIME]\n"
 	      "         [--eligible TIME] [--strategy NAME] [--curve NAME]\n"
 	      "         [--partition NAME]\n"
+	      "       " PROG " --conf FILE [--nodes EXPR] --ideal [-k K]"
+	      " [--jobcomp] [FILE...]\n"
 	      "       " PROG " --check-overlap [FILE...]\n"
 	      "Input lines: 'jobid nodelist [start end]' or jobcomp/filetxt\n"
 	      "records (JobId=... NodeList=... StartTime=... EndTime=...).\n"
@@ -129,7 +132,7 @@ enum {
 	OPT_JOBCOMP = 256, OPT_JSON, OPT_PICTURE, OPT_AT, OPT_PREDICT,
 	OPT_STRATEGY, OPT_CURVE, OPT_BUSY, OPT_REQUIRED, OPT_CONTIGUOUS,
 	OPT_CHECK_OVERLAP, OPT_PARTITION, OPT_NAME, OPT_PLAN, OPT_RUNNING,
-	OPT_NOW, OPT_ELIGIBLE, OPT_NODE_WEIGHT,
+	OPT_NOW, OPT_ELIGIBLE, OPT_NODE_WEIGHT, OPT_IDEAL,
 };
 
 static const struct option _longopts[] = {
@@ -155,6 +158,7 @@ static const struct option _longopts[] = {
 	{ "now", required_argument, NULL, OPT_NOW },
 	{ "eligible", required_argument, NULL, OPT_ELIGIBLE },
 	{ "node-weight", required_argument, NULL, OPT_NODE_WEIGHT },
+	{ "ideal", no_argument, NULL, OPT_IDEAL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -212,6 +216,7 @@ int main(int argc, char **argv)
 		case OPT_CONTIGUOUS: o.contiguous = true; break;
 		case OPT_CHECK_OVERLAP: o.check_overlap = true; break;
 		case OPT_PLAN: o.plan = true; break;
+		case OPT_IDEAL: o.ideal = true; break;
 		case OPT_RUNNING:
 			_append(&o.running, &o.nrunning, optarg);
 			break;
@@ -226,6 +231,17 @@ int main(int argc, char **argv)
 
 	if (o.nweights && !o.predict)
 		le_die("--node-weight goes with --predict");
+	if (o.ideal && (o.predict || o.plan || o.check_overlap))
+		le_die("--ideal is a mode of its own: give one");
+	if (o.ideal && o.k && optind >= argc) {
+		/* One size, no job records to read. */
+		if (!o.conf_path)
+			le_die("--ideal needs --conf FILE");
+		le_model_load(&mo, &o);
+		rc = le_print_ideal(&mo, &o, &jobs);
+		le_model_free(&mo);
+		return rc;
+	}
 	if (o.predict || o.plan) {
 		const char *mode = o.plan ? "--plan" : "--predict";
 
@@ -259,6 +275,12 @@ int main(int argc, char **argv)
 	if (!o.conf_path)
 		le_die("--conf FILE is required (the machine model)");
 	le_model_load(&mo, &o);
+	if (o.ideal) {
+		rc = le_print_ideal(&mo, &o, &jobs);
+		le_model_free(&mo);
+		le_jobs_free(&jobs);
+		return rc;
+	}
 	{
 		name_index_t ix;
 		summary_t s;

@@ -94,6 +94,23 @@ check "picture at a chosen time" \
 . . . ." \
 	"$(ev --conf "$T/mesh.conf" --jobcomp --quiet --picture --at 2026-01-01T00:00:12 "$T/jobcomp" | sed -n '3,6p')"
 
+# --ideal: the most compact set of each size on the idle 4x4 mesh, worked
+# out by hand: 2 nodes 1 hop; 4 a 2x2 square (4 pairs at 1, 2 at 2: 8/6);
+# 3 an L (1, 1, 2: 4/3); 16 the whole mesh (160 hops across, 160 down:
+# 320/120).
+check "ideal: one size, and each size of the jobs once" \
+"4 1.333333
+2 1.000000
+3 1.333333
+4 1.333333
+16 2.666667" \
+	"$(ev --conf "$T/mesh.conf" --ideal -k 4
+	printf 'a n01\nb n[01-02]\nc n[05-07]\nd n[01-04]\ne n[09-12]\nf n[01-16]\n' |
+		ev --conf "$T/mesh.conf" --ideal)"
+ev --conf "$T/mesh.conf" --ideal -k 17 >/dev/null 2>"$T/err"
+check "ideal: more nodes than the machine exits 1, and says so" "1 yes" \
+	"$? $(grep -q 'no ideal for 17 nodes on a machine of 16' "$T/err" && echo yes)"
+
 # --predict: freelist on the row-major curve takes the first free nodes.
 check "predict: freelist, first free nodes in curve order" "n[04-06]" \
 	"$(ev --conf "$T/mesh.conf" --predict -k 3 --busy 'n[01-03]')"
