@@ -31,7 +31,8 @@ int loc_fewest_covering(uint32_t *amounts, int n, uint64_t need)
 
 		return k_alike <= (uint64_t)n ? (int)k_alike : n + 1;
 	}
-	qsort(amounts, (size_t)n, sizeof(*amounts), _cmp_desc);
+	if (n > 1) /* qsort() of a null array is undefined, even empty */
+		qsort(amounts, (size_t)n, sizeof(*amounts), _cmp_desc);
 	while (k < n && sum < need)
 		sum += amounts[k++];
 	return sum >= need ? k : n + 1;
