@@ -16,7 +16,7 @@
 #                      [--shape per-row] [--seed 1] [--jobs 140]
 #                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
 #                      [--runtime 5]
-#                      [--out DIR] [--build DIR]
+#                      [--out DIR] [--build DIR] [--report-only]
 #
 # Topologies: default (24.11's own placement: cons_tres without a
 # TopologyPlugin line), tree (leaf switches under one top switch s0),
@@ -42,7 +42,8 @@
 # sbatch or still pending when the machine stood idle for 30 s, or after
 # 900 s). Everything lands in --out (default BUILD/live-topo): workloads,
 # each run's jobcomp, locality-eval output and slurmctld log, report.txt.
-# Another version than the host's runs in its Debian root
+# --report-only rebuilds report.txt from the runs already in --out (same
+# options as the run). Another version than the host's runs in its Debian root
 # (tools/slurm-root.sh); build it first (scripts/setup.sh --slurm V).
 # Ports: LOC_CTLD_PORT (6817) and LOC_NODE_PORT0.. (17001..), as
 # cluster.sh. A run takes about two minutes; the defaults make 16.
@@ -58,7 +59,7 @@ ARGS=("$@")
 
 SLURM=24.11 TORI="8x8,4x4x4" WLS="whole,mixed"
 TOPOS="default,tree,block,locality" SHAPE=per-row
-SEED=1 JOBS=140 MAXN=24 GAP=0.55 MGAP=0.4 RT=5 OUT="" BUILD=""
+SEED=1 JOBS=140 MAXN=24 GAP=0.55 MGAP=0.4 RT=5 OUT="" BUILD="" REPORT_ONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--slurm) SLURM=$2; shift 2 ;;
@@ -74,7 +75,8 @@ while [ $# -gt 0 ]; do
 	--runtime) RT=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--report-only) REPORT_ONLY=1; shift ;;
+	-h | --help) sed -n '4,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -139,11 +141,14 @@ for t in "${tori[@]}"; do
 		"Strategy=pack" "Curve=hilbert" "CompactWait=60" \
 		"CompactTolerance=0.1" "PlanWindow=30" "PlanHold=released" \
 		>"$OUT/locality-$t.conf"
-	: >"$OUT/ideal-$t.txt"
+	[ "$REPORT_ONLY" = 1 ] || : >"$OUT/ideal-$t.txt"
 done
 
 IFS=, read -r -a wls <<<"$WLS"
 for w in "${wls[@]}"; do
+	[ "$REPORT_ONLY" = 0 ] || [ -f "$OUT/workload-$w.txt" ] ||
+		die "--report-only: no $OUT/workload-$w.txt"
+	[ "$REPORT_ONLY" = 0 ] || continue
 	case $w in
 	whole) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
 		--gap "$GAP" --runtime "$RT" >"$OUT/workload-$w.txt" ;;
@@ -242,17 +247,29 @@ run() {
 	"$EVAL" --conf "$OUT/locality-$t.conf" --nodes "$ALLNODES" \
 		--jobcomp "$OUT/$tag.started" >"$OUT/$tag.eval" ||
 		die "$tag: locality-eval failed on $OUT/$tag.started"
-	n=$(($(grep -c . "$OUT/$tag.ids") - n))
+	say "$t / $w / $topo: done in $((SECONDS - t0)) s"
+}
+
+# unstarted TAG - counts into UNSTARTED the accepted jobs of a run that
+# never started, with a warning.
+unstarted() {
+	local n
+	[ -f "$OUT/$1.started" ] && [ -f "$OUT/$1.ids" ] ||
+		die "$1: no records in $OUT: the run did not happen"
+	n=$(($(grep -c . "$OUT/$1.ids") - $(grep -c . "$OUT/$1.started")))
 	if [ "$n" -gt 0 ]; then
-		echo "$PROG: WARNING: $tag: $n accepted jobs never started" >&2
+		echo "$PROG: WARNING: $1: $n accepted jobs never started" >&2
 		UNSTARTED=$((UNSTARTED + n))
 	fi
-	say "$t / $w / $topo: done in $((SECONDS - t0)) s"
 }
 
 IFS=, read -r -a topos <<<"$TOPOS"
 {
-	echo "select/cons_tres + topology plugins, live - $(date '+%Y-%m-%d %H:%M:%S')"
+	if [ "$REPORT_ONLY" = 1 ]; then
+		echo "select/cons_tres + topology plugins, live - runs of $(date -r "$OUT/workload-${wls[0]}.txt" '+%Y-%m-%d %H:%M:%S'), report rebuilt $(date '+%Y-%m-%d %H:%M:%S')"
+	else
+		echo "select/cons_tres + topology plugins, live - $(date '+%Y-%m-%d %H:%M:%S')"
+	fi
 	echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host; slurm.conf shape $SHAPE"
 	echo "slurm: $(/usr/sbin/slurmctld -V)"
 	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --runtime $RT, whole --gap $GAP, mixed --mixed --cpus 4 --gpus 2 --gap $MGAP"
@@ -265,7 +282,8 @@ for t in "${tori[@]}"; do
 	for w in "${wls[@]}"; do
 		rows=()
 		for topo in "${topos[@]}"; do
-			run "$t" "$w" "$topo"
+			[ "$REPORT_ONLY" = 1 ] || run "$t" "$w" "$topo"
+			unstarted "$t-$w-$topo"
 			rows+=(--run "topology/$topo" "$OUT/$t-$w-$topo.started" \
 				"$OUT/$t-$w-$topo.eval" "$OUT/$t-$w-$topo.ids")
 		done

@@ -21,7 +21,9 @@ wider table: jobs submitted and started, mean and p95 hops over
 multi-node jobs with their ratios to the first row and to the ideal,
 nodes per started job (mean), mean and p95 wait, makespan, and the jobs
 that never started (IDS lists the submitted jobs, "label jobid"; IDS.refused,
-if present, those sbatch refused; both count as submitted).
+if present, those sbatch refused; both count as submitted). When a row
+started fewer jobs than another, a line per such row compares every row's
+mean hops over the multi-node jobs that row started (matched by job name).
 
   live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
@@ -175,10 +177,24 @@ def count_lines(path):
         return sum(1 for line in f if line.strip())
 
 
+def read_names(path):
+    """JobId -> job name (Name=) of jobcomp records."""
+    names = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            kv = dict(t.split("=", 1) for t in line.split() if "=" in t)
+            if "JobId" in kv and "Name" in kv:
+                names[kv["JobId"]] = kv["Name"]
+    return names
+
+
 def run_row(name, jobcomp, evalf, ids, ideal):
     """A --run row: started jobs are jobcomp records with nodes."""
     jobs = {i: j for i, j in read_jobcomp(jobcomp).items() if j[3] > 0}
     hops = read_eval(evalf)
+    names = read_names(jobcomp)
+    by_name = {names[i]: (j[3], hops[i]) for i, j in jobs.items()
+               if i in hops and i in names}
     per_job = [(j[3], hops[i]) for i, j in jobs.items() if i in hops]
     waits = [j[1] - j[0] for j in jobs.values()]
     span = (max(j[2] for j in jobs.values()) - min(j[0] for j in jobs.values())
@@ -190,7 +206,24 @@ def run_row(name, jobcomp, evalf, ids, ideal):
     r["submitted"] = count_lines(ids) + r["refused"]
     r["started"] = len(jobs)
     r["unstarted"] = r["submitted"] - len(jobs)
+    r["by_name"] = by_name
     return r
+
+
+def print_common(rows):
+    """Each row's mean hops over the multi-node jobs a row that started
+    fewer jobs did start: the comparison its refusals do not flatter."""
+    most = max(r["started"] for r in rows)
+    for few in rows:
+        if few["started"] == most:
+            continue
+        common = [n for n, (k, _) in few["by_name"].items() if k > 1 and
+                  all(n in r["by_name"] for r in rows)]
+        figures = ", ".join(
+            "%s %.3f" % (r["name"], mean([r["by_name"][n][1] for n in common]))
+            for r in rows)
+        print("on the %d multi-node jobs %s started: %s" % (
+            len(common), few["name"], figures))
 
 
 def print_run_table(title, rows):
@@ -209,6 +242,8 @@ def print_run_table(title, rows):
             r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
             r["p95"], ratio, ideal, r["nodes"], r["wait"], r["wait95"],
             r["makespan"], bad))
+    if rows:
+        print_common(rows)
 
 
 def main():
