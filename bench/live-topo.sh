@@ -39,9 +39,11 @@
 # first row and to the ideal (the most compact set the core finds for
 # each size on the empty torus, ideal-TORUS.txt), nodes per started job,
 # mean and p95 wait, makespan and the jobs that never started (refused by
-# sbatch or still pending when the machine stood idle for 30 s, or after
-# 900 s). Everything lands in --out (default BUILD/live-topo): workloads,
-# each run's jobcomp, locality-eval output and slurmctld log, report.txt.
+# sbatch, or still pending, a failed launch requeues a job, when no job
+# had run for 30 s, or after 900 s). Everything lands in --out (default
+# BUILD/live-topo; its path must be short, for slurmstepd's sockets):
+# workloads, each run's jobcomp, locality-eval output and slurmctld log,
+# report.txt; the clusters run in OUT/c, one after another.
 # --report-only rebuilds report.txt from the runs already in --out (same
 # options as the run). Another version than the host's runs in its Debian root
 # (tools/slurm-root.sh); build it first (scripts/setup.sh --slurm V).
@@ -76,7 +78,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,53p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -106,6 +108,9 @@ for f in "$EVAL" "$TPLUG"; do
 	[ -e "$f" ] || die "$f missing: build first (scripts/setup.sh --slurm $SLURM)"
 done
 mkdir -p "$OUT/bin" || die "cannot create $OUT/bin"
+sock=$OUT/c/spool/n064/n064_999999.4294967291
+[ ${#sock} -le 108 ] ||
+	die "--out $OUT is too long: slurmstepd's sockets under it would pass 108 bytes"
 # Every run uses the same binaries, even if the build changes meanwhile.
 cp "$EVAL" "$TPLUG" "$OUT/bin/" || die "cannot copy the binaries into $OUT/bin"
 EVAL=$OUT/bin/locality-eval
@@ -125,9 +130,11 @@ trap 'say "interrupted: stopping the cluster"; exit 130' INT TERM
 torus() {
 	case $1 in
 	8x8) DIMS=8x8 COORD0=0,0 ROW=8 TREE=8 BLOCK=8
-	     TWHAT="tree: a leaf switch per row of 8; block: a block per row of 8, BlockSizes=8,16,32,64" ;;
+	     TWHAT="tree: a leaf switch per row of 8; block: a block per"
+	     TWHAT="$TWHAT row of 8, BlockSizes=8,16,32,64" ;;
 	4x4x4) DIMS=4x4x4 COORD0=0,0,0 ROW=4 TREE=16 BLOCK=4
-	     TWHAT="tree: a leaf switch per plane of 16; block: a block per row of 4, BlockSizes=4,8,16,32,64" ;;
+	     TWHAT="tree: a leaf switch per plane of 16; block: a block per"
+	     TWHAT="$TWHAT row of 4, BlockSizes=4,8,16,32,64" ;;
 	*) die "--tori: 8x8 or 4x4x4, not $1" ;;
 	esac
 }
@@ -210,9 +217,11 @@ UNSTARTED=0
 # run TORUS WORKLOAD TOPOLOGY - the workload on a fresh cluster; keeps
 # its records as OUT/TAG.*.
 run() {
-	local t=$1 w=$2 topo=$3 tag dir args t0 extra=() n
+	local t=$1 w=$2 topo=$3 tag dir args t0 extra=() n group
 	tag=$t-$w-$topo
-	dir=$OUT/run/$tag
+	# One short cluster directory for every run: slurmstepd's socket
+	# paths under it must fit in 108 bytes.
+	dir=$OUT/c
 	torus "$t"
 	args=(start --dir "$dir" --nodes 64 --shape "$SHAPE" --select cons_tres
 		--cpus 4 --mem 1000 --gpus 2 --extra "SelectTypeParameters=CR_Core")
@@ -225,7 +234,9 @@ run() {
 	esac
 	[ "$w" = whole ] && extra=(--exclusive)
 	say "$t / $w / $topo: starting the cluster"
-	LOC_ROW_NODES=$ROW LOC_TOPO_GROUP=$([ "$topo" = tree ] && echo "$TREE" || echo "$BLOCK") \
+	group=$BLOCK
+	[ "$topo" = tree ] && group=$TREE
+	LOC_ROW_NODES=$ROW LOC_TOPO_GROUP=$group \
 		"$CLUSTER" "${args[@]}" >"$OUT/$tag.start.log" 2>&1 ||
 		die "$tag: the cluster did not start: $(tail -n 3 "$OUT/$tag.start.log")"
 	CURRENT=$dir
@@ -239,9 +250,19 @@ run() {
 	cp "$dir/jobcomp.txt" "$OUT/$tag.jobcomp" 2>/dev/null ||
 		die "$tag: no jobcomp records: the run did not happen"
 	cp "$dir/log/slurmctld.log" "$OUT/$tag.slurmctld.log"
-	[ -f "$dir/etc/topology.conf" ] && cp "$dir/etc/topology.conf" "$OUT/$tag.topology.conf"
-	# Jobs that never started (cancelled at the end) have no nodes.
-	grep -v ' NodeCnt=0 ' "$OUT/$tag.jobcomp" >"$OUT/$tag.started"
+	[ ! -f "$dir/etc/topology.conf" ] ||
+		cp "$dir/etc/topology.conf" "$OUT/$tag.topology.conf"
+	# A job's last record counts: a launch that failed and requeued the
+	# job left one with nodes and JobState=PENDING; jobs that never
+	# started (cancelled at the end) have no nodes.
+	awk '{ id = $1 } !(id in last) { order[++n] = id } { last[id] = $0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				r = last[order[i]]
+				if (r !~ / NodeCnt=0 / && r !~ / JobState=PENDING /)
+					print r
+			}
+		}' "$OUT/$tag.jobcomp" >"$OUT/$tag.started"
 	n=$(grep -c . "$OUT/$tag.started")
 	[ "$n" -gt 0 ] || die "$tag: no job started: the run did not happen"
 	"$EVAL" --conf "$OUT/locality-$t.conf" --nodes "$ALLNODES" \
@@ -264,15 +285,21 @@ unstarted() {
 }
 
 IFS=, read -r -a topos <<<"$TOPOS"
+STAMP='+%Y-%m-%d %H:%M:%S'
 {
+	printf 'select/cons_tres + topology plugins, live - '
 	if [ "$REPORT_ONLY" = 1 ]; then
-		echo "select/cons_tres + topology plugins, live - runs of $(date -r "$OUT/workload-${wls[0]}.txt" '+%Y-%m-%d %H:%M:%S'), report rebuilt $(date '+%Y-%m-%d %H:%M:%S')"
+		echo "runs of $(date -r "$OUT/workload-${wls[0]}.txt" "$STAMP")," \
+			"report rebuilt $(date "$STAMP")"
 	else
-		echo "select/cons_tres + topology plugins, live - $(date '+%Y-%m-%d %H:%M:%S')"
+		date "$STAMP"
 	fi
-	echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host; slurm.conf shape $SHAPE"
+	echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host;" \
+		"slurm.conf shape $SHAPE"
 	echo "slurm: $(/usr/sbin/slurmctld -V)"
-	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --runtime $RT, whole --gap $GAP, mixed --mixed --cpus 4 --gpus 2 --gap $MGAP"
+	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS" \
+		"--max-nodes $MAXN --runtime $RT, whole --gap $GAP," \
+		"mixed --mixed --cpus 4 --gpus 2 --gap $MGAP"
 	echo "hops: each job's mean pairwise torus hops, over multi-node jobs;"
 	echo "x_first: ratio to the first row; x_ideal: to the most compact set"
 	echo "the core finds for each size on the empty torus (ideal-TORUS.txt);"
@@ -297,7 +324,8 @@ for t in "${tori[@]}"; do
 	done
 done
 cat "$OUT/report.txt"
-echo "slurm $("$CLUSTER" version) live-topo: ${#tori[@]} tori x ${#wls[@]} workloads x ${#topos[@]} topologies, report in $OUT/report.txt"
+echo "slurm $("$CLUSTER" version) live-topo: ${#tori[@]} tori x" \
+	"${#wls[@]} workloads x ${#topos[@]} topologies, report in $OUT/report.txt"
 if [ "$UNSTARTED" -gt 0 ]; then
 	echo "$PROG: $UNSTARTED accepted jobs never started (see the tables)" >&2
 	exit 1
