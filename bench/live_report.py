@@ -16,9 +16,20 @@ run. Replay rows
 (locality-replay's per-job CSV for the same workload) follow, for
 comparing live with replay.
 
+With --run rows instead (bench/live-topo.sh: jobs that share nodes), one
+wider table: jobs submitted and started, mean and p95 hops over
+multi-node jobs with their ratios to the first row and to the ideal,
+nodes per started job (mean), mean and p95 wait, makespan, and the jobs
+that never started (IDS lists the submitted jobs, "label jobid"; IDS.refused,
+if present, those sbatch refused; both count as submitted). When a row
+started fewer jobs than another, a line per such row compares every row's
+mean hops over the multi-node jobs that row started (matched by job name).
+
   live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
+  live_report.py [--ideal FILE] [--title TEXT] --run NAME JOBCOMP EVAL IDS ...
 """
+import os
 import argparse
 import csv
 import datetime
@@ -159,6 +170,82 @@ def print_table(title, rows, base):
             "-", "-", "-"))
 
 
+def count_lines(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def read_names(path):
+    """JobId -> job name (Name=) of jobcomp records."""
+    names = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            kv = dict(t.split("=", 1) for t in line.split() if "=" in t)
+            if "JobId" in kv and "Name" in kv:
+                names[kv["JobId"]] = kv["Name"]
+    return names
+
+
+def run_row(name, jobcomp, evalf, ids, ideal):
+    """A --run row: started jobs are jobcomp records with nodes."""
+    jobs = {i: j for i, j in read_jobcomp(jobcomp).items() if j[3] > 0}
+    hops = read_eval(evalf)
+    names = read_names(jobcomp)
+    by_name = {names[i]: (j[3], hops[i]) for i, j in jobs.items()
+               if i in hops and i in names}
+    per_job = [(j[3], hops[i]) for i, j in jobs.items() if i in hops]
+    waits = [j[1] - j[0] for j in jobs.values()]
+    span = (max(j[2] for j in jobs.values()) - min(j[0] for j in jobs.values())
+            if jobs else float("nan"))
+    r = row(name, per_job, ideal, waits, span)
+    r["wait95"] = percentile(waits, 95)
+    r["nodes"] = mean([j[3] for j in jobs.values()])
+    r["refused"] = count_lines(ids + ".refused")
+    r["submitted"] = count_lines(ids) + r["refused"]
+    r["started"] = len(jobs)
+    r["unstarted"] = r["submitted"] - len(jobs)
+    r["by_name"] = by_name
+    return r
+
+
+def print_common(rows):
+    """Each row's mean hops over the multi-node jobs a row that started
+    fewer jobs did start: the comparison its refusals do not flatter."""
+    most = max(r["started"] for r in rows)
+    for few in rows:
+        if few["started"] == most:
+            continue
+        common = [n for n, (k, _) in few["by_name"].items() if k > 1 and
+                  all(n in r["by_name"] for r in rows)]
+        figures = ", ".join(
+            "%s %.3f" % (r["name"], mean([r["by_name"][n][1] for n in common]))
+            for r in rows)
+        print("on the %d multi-node jobs %s started: %s" % (
+            len(common), few["name"], figures))
+
+
+def print_run_table(title, rows):
+    print(title)
+    print("%-26s %5s %5s %5s %6s %5s %7s %7s %6s %6s %6s %8s %9s" % (
+        "row", "jobs", "start", "multi", "hops", "p95", "x_first",
+        "x_ideal", "nodes", "wait", "w_p95", "makespan", "unstarted"))
+    base = rows[0] if rows else None
+    for r in rows:
+        ratio = r["mean"] / base["mean"] if base["mean"] else float("nan")
+        ideal = "%7.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%7s" % "-"
+        bad = "%d" % r["unstarted"]
+        if r["refused"]:
+            bad += " (%d refused)" % r["refused"]
+        print("%-26s %5d %5d %5d %6.3f %5.2f %7.3f %s %6.2f %6.1f %6.0f %8.0f %9s" % (
+            r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
+            r["p95"], ratio, ideal, r["nodes"], r["wait"], r["wait95"],
+            r["makespan"], bad))
+    if rows:
+        print_common(rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ideal", help="k and ideal mean hops, one pair a line")
@@ -169,8 +256,14 @@ def main():
                     metavar=("NAME", "JOBCOMP", "EVAL"))
     ap.add_argument("--replay", nargs=2, action="append", default=[],
                     metavar=("NAME", "CSV"))
+    ap.add_argument("--run", nargs=4, action="append", default=[],
+                    metavar=("NAME", "JOBCOMP", "EVAL", "IDS"))
     a = ap.parse_args()
     ideal = read_ideal(a.ideal) if a.ideal else {}
+    if a.run:
+        print_run_table(a.title + " (live)",
+                        [run_row(n, j, e, i, ideal) for n, j, e, i in a.run])
+        return 0
     live = [live_row(n, j, e, ideal, a.nodes) for n, j, e in a.live]
     print_table(a.title + " (live)", live, live[0] if live else None)
     if a.replay:

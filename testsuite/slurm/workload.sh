@@ -4,23 +4,31 @@
 # workload.sh - time-compressed workloads for a throwaway cluster.
 #
 #   workload.sh gen [--seed S] [--jobs N] [--max-nodes M] [--gap SEC]
-#                   [--runtime SEC] [--phases [--machine M]] > WORKLOAD
+#                   [--runtime SEC] [--phases [--machine M]]
+#                   [--mixed [--cpus C] [--gpus G]]        > WORKLOAD
 #   workload.sh swf FILE[.gz] [--nodes M] [--hour SEC] [--max-jobs N]
 #                   [--min-run S] [--max-run S]         > WORKLOAD
 #   workload.sh sacct FILE [--nodes M] [--source-nodes S] [--hour SEC] ...
 #   workload.sh format FILE                             (prints swf or sacct)
 #   workload.sh to-swf WORKLOAD [--time-scale K]        > TRACE.swf
-#   workload.sh submit WORKLOAD IDFILE [sbatch options...]
+#   workload.sh submit WORKLOAD IDFILE [--keep-going] [sbatch options...]
 #   workload.sh wait IDFILE [TIMEOUT]
 #
 # A WORKLOAD file has one job a line:
-#   offset_ms nodes runtime_s timelimit_min label
+#   offset_ms nodes runtime_s timelimit_min label [sbatch options...]
+# where sbatch options, when given, replace the line's -N nodes (nodes is
+# then the job's nominal size, for to-swf).
 # gen: a seeded synthetic stream: node counts log-uniform in 1..M, runtimes
 # lognormal around --runtime seconds (clamped to 1..20 s), Poisson
 # arrivals with mean gap --gap seconds. --phases makes the fragmenting
 # sequence of the integration test: a first burst at time 0 that fills the
 # M-node machine (default 64) with jobs that end out of order, then the
-# Poisson stream.
+# Poisson stream. --mixed makes a cons_tres stream for nodes of C CPUs
+# (default 4) and G GPUs (default 2), same arrivals and runtimes: 40%
+# core jobs "-n K" (K log-uniform in 2..C*M/2, no -N: they share nodes;
+# nominal nodes ceil(K/C)), 35% whole-node jobs "-N n --exclusive" (n as
+# above) and 25% GPU jobs "-N n --gres=gpu:g" (n uniform in 2..8 and at
+# most M, g in 1..G); labels c, x and g, then the job's number.
 # swf, sacct: read the trace with locality-replay --export-jobs (the
 # project's trace readers: .swf, .swf.gz, MetaCentrum SWF, sacct
 # --parsable2 exports; skipped records are reported on stderr; the
@@ -44,7 +52,9 @@
 # one second); K = 10 keeps tenths by stretching all times tenfold, which
 # leaves load, ratios and the order of events unchanged.
 # submit: submits each job at its offset (sbatch --wrap 'sleep N') and
-# writes "label jobid" lines to IDFILE. wait: until those jobs have left
+# writes "label jobid" lines to IDFILE; with --keep-going a job sbatch
+# refuses is written to IDFILE.refused ("label message") instead of
+# ending the submission. wait: until those jobs have left
 # the queue (bounded by TIMEOUT seconds, default 600).
 
 set -u
@@ -58,6 +68,7 @@ die() {
 
 cmd_gen() {
 	local seed=1 jobs=60 maxn=32 gap=0.8 rt=5 phases=0 machine=64
+	local mixed=0 cpus=4 gpus=2
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--seed) seed=$2; shift 2 ;;
@@ -67,11 +78,16 @@ cmd_gen() {
 		--runtime) rt=$2; shift 2 ;;
 		--phases) phases=1; shift ;;
 		--machine) machine=$2; shift 2 ;;
+		--mixed) mixed=1; shift ;;
+		--cpus) cpus=$2; shift 2 ;;
+		--gpus) gpus=$2; shift 2 ;;
 		*) die "gen: unknown option $1" ;;
 		esac
 	done
+	[ "$mixed" = 0 ] || [ "$phases" = 0 ] || die "gen: --mixed or --phases, not both"
 	awk -v seed="$seed" -v jobs="$jobs" -v maxn="$maxn" -v gap="$gap" \
-		-v rt="$rt" -v phases="$phases" -v machine="$machine" '
+		-v rt="$rt" -v phases="$phases" -v machine="$machine" \
+		-v mixed="$mixed" -v cpus="$cpus" -v gpus="$gpus" '
 	function normal() { # Box-Muller
 		return sqrt(-2 * log(1 - rand())) * cos(6.283185307 * rand())
 	}
@@ -85,6 +101,27 @@ cmd_gen() {
 	}
 	function emit(t, n, r, label) {
 		printf "%d %d %d %d %s\n", t * 1000, n, r, int(r / 60) + 2, label
+	}
+	# One job of the mixed cons_tres stream, with its sbatch options.
+	function mixed_job(t, r, i,    u, k, n, g, top) {
+		u = rand()
+		if (u < 0.4) {
+			top = int(cpus * maxn / 2)
+			k = int(exp(log(2) + rand() * (log(top + 1) - log(2))))
+			k = k < 2 ? 2 : (k > top ? top : k)
+			printf "%d %d %d %d c%d -n %d\n", t * 1000,
+				int((k + cpus - 1) / cpus), r, int(r / 60) + 2, i, k
+		} else if (u < 0.75 || gpus < 1) {
+			n = size()
+			printf "%d %d %d %d x%d -N %d --exclusive\n", t * 1000, n,
+				r, int(r / 60) + 2, i, n
+		} else {
+			n = 2 + int(rand() * 7)
+			n = n > machine ? machine : n
+			g = 1 + int(rand() * gpus)
+			printf "%d %d %d %d g%d -N %d --gres=gpu:%d\n", t * 1000, n,
+				r, int(r / 60) + 2, i, n, g
+		}
 	}
 	BEGIN {
 		srand(seed)
@@ -101,7 +138,10 @@ cmd_gen() {
 		}
 		t = phases ? 4 : 0
 		for (; i <= jobs; i++) {
-			emit(t, size(), runtime(rt), "j" i)
+			if (mixed)
+				mixed_job(t, runtime(rt), i)
+			else
+				emit(t, size(), runtime(rt), "j" i)
 			t += -log(1 - rand()) * gap
 		}
 	}'
@@ -248,22 +288,30 @@ cmd_to_swf() {
 
 cmd_submit() {
 	[ $# -ge 2 ] || die "submit: give WORKLOAD and IDFILE"
-	local wl=$1 ids=$2
+	local wl=$1 ids=$2 keep=0
 	shift 2
+	[ "${1:-}" = --keep-going ] && keep=1 && shift
 	[ -r "$wl" ] || die "cannot read $wl"
 	: >"$ids" || die "cannot write $ids"
-	local t0 now off n rt lim label id left
+	[ "$keep" = 0 ] || : >"$ids.refused" || die "cannot write $ids.refused"
+	local t0 now off n rt lim label opts id left size
 	t0=${EPOCHREALTIME/./}
-	while read -r off n rt lim label; do
+	while read -r off n rt lim label opts; do
 		case $off in '' | \#*) continue ;; esac
 		now=${EPOCHREALTIME/./}
 		left=$((t0 + off * 1000 - now))
 		if [ "$left" -gt 0 ]; then
 			sleep "$((left / 1000000)).$(printf '%06d' $((left % 1000000)))"
 		fi
-		id=$(sbatch --parsable -N "$n" -t "$lim" -J "$label" \
-			-o /dev/null "$@" --wrap "sleep $rt" 2>&1) ||
-			die "sbatch for $label failed: $id"
+		# The line's own options (word-split on purpose), else -N.
+		read -r -a size <<<"${opts:--N $n}"
+		if ! id=$(sbatch --parsable "${size[@]}" -t "$lim" -J "$label" \
+			-o /dev/null "$@" --wrap "sleep $rt" 2>&1); then
+			[ "$keep" = 1 ] || die "sbatch for $label failed: $id"
+			echo "$label $id" | tr '\n' ' ' >>"$ids.refused"
+			echo >>"$ids.refused"
+			continue
+		fi
 		echo "$label ${id%%;*}" >>"$ids"
 	done <"$wl"
 }

@@ -1,0 +1,332 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# live-topo.sh - select/cons_tres under Slurm's topology plugins and
+# topology/locality, measured live: the same workloads through
+# select/cons_tres with each TopologyPlugin, one fresh cluster of 64
+# slurmd (4 CPUs, 1000 MB, 2 stand-in GPUs each) per run, one run after
+# another, on an 8x8 and a 4x4x4 torus. A benchmark, not a test: it never
+# fails on the figures, but it stops when a cluster does not start or a
+# run starts no job, and it counts and shows the jobs that never started
+# (exit status 1 at the end if an accepted job never started).
+#
+#   bench/live-topo.sh [--slurm 24.11] [--tori 8x8,4x4x4]
+#                      [--workloads whole,mixed]
+#                      [--topologies default,tree,block,locality]
+#                      [--shape per-row] [--seed 1] [--jobs 140]
+#                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
+#                      [--runtime 5]
+#                      [--out DIR] [--build DIR] [--report-only]
+#
+# Topologies: default (24.11's own placement: cons_tres without a
+# TopologyPlugin line), tree (leaf switches under one top switch s0),
+# block (BlockSizes=G,2G,.. up to 64) and locality (topology/locality with
+# the recommended locality.conf: Strategy=pack, Curve=hilbert,
+# CompactWait=60, CompactTolerance=0.1, PlanWindow=30,
+# PlanHold=released). Tori (locality.conf Torus=yes, nodes n001..n064 in
+# row-major wiring order): 8x8, tree switches and blocks a row of 8;
+# 4x4x4, tree switches a plane of 16 (a rack), blocks a row of 4 (the
+# block levels of 16 are the planes). --shape is cluster.sh's slurm.conf
+# shape (its rows: 8 nodes on the 8x8 torus, 4 on the 4x4x4).
+# Workloads (workload.sh gen; the same seeded arrivals, runtimes ~--runtime
+# s, in every run): whole, node counts log-uniform in 1..--max-nodes, each
+# job --exclusive; mixed (gen --mixed): 40% core jobs -n K sharing nodes,
+# 35% whole-node jobs, 25% GPU jobs -N 2..8 --gres=gpu:1..2, arriving
+# --mixed-gap s apart (its jobs hold fewer nodes: about the same load).
+# One table per torus and workload: jobs submitted and started, mean and
+# p95 over multi-node jobs of each job's mean pairwise hops on the torus
+# (locality-eval on that torus's locality.conf), the mean's ratio to the
+# first row and to the ideal (the most compact set the core finds for
+# each size on the empty torus, ideal-TORUS.txt), nodes per started job,
+# mean and p95 wait, makespan and the jobs that never started (refused by
+# sbatch, or still pending, a failed launch requeues a job, when no job
+# had run for 30 s, or after 900 s). Everything lands in --out (default
+# BUILD/live-topo; its path must be short, for slurmstepd's sockets):
+# workloads, each run's jobcomp, locality-eval output and slurmctld log,
+# report.txt; the clusters run in OUT/c, one after another.
+# --report-only rebuilds report.txt from the runs already in --out (same
+# options as the run). Another version than the host's runs in its Debian root
+# (tools/slurm-root.sh); build it first (scripts/setup.sh --slurm V).
+# Ports: LOC_CTLD_PORT (6817) and LOC_NODE_PORT0.. (17001..), as
+# cluster.sh. A run takes about two minutes; the defaults make 16.
+
+set -u
+PROG=live-topo.sh
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+CLUSTER=$REPO/testsuite/slurm/cluster.sh
+WORKLOAD=$REPO/testsuite/slurm/workload.sh
+ROOTS=$REPO/tools/slurm-root.sh
+ALLNODES="n[001-064]"
+ARGS=("$@")
+
+SLURM=24.11 TORI="8x8,4x4x4" WLS="whole,mixed"
+TOPOS="default,tree,block,locality" SHAPE=per-row
+SEED=1 JOBS=140 MAXN=24 GAP=0.55 MGAP=0.4 RT=5 OUT="" BUILD="" REPORT_ONLY=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--slurm) SLURM=$2; shift 2 ;;
+	--tori) TORI=$2; shift 2 ;;
+	--workloads) WLS=$2; shift 2 ;;
+	--topologies) TOPOS=$2; shift 2 ;;
+	--shape) SHAPE=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--jobs) JOBS=$2; shift 2 ;;
+	--max-nodes) MAXN=$2; shift 2 ;;
+	--gap) GAP=$2; shift 2 ;;
+	--mixed-gap) MGAP=$2; shift 2 ;;
+	--runtime) RT=$2; shift 2 ;;
+	--out) OUT=$2; shift 2 ;;
+	--build) BUILD=$2; shift 2 ;;
+	--report-only) REPORT_ONLY=1; shift ;;
+	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
+	esac
+done
+BUILD=${BUILD:-$("$ROOTS" build-dir "$SLURM")}
+OUT=${OUT:-$BUILD/live-topo}
+
+die() {
+	echo "$PROG: $*" >&2
+	exit 1
+}
+say() {
+	echo "== $*" >&2
+}
+
+[ "$(id -u)" = 0 ] || die "run as root: it starts munged, slurmctld and slurmd"
+mkdir -p "$OUT" || die "cannot create $OUT"
+OUT=$(cd "$OUT" && pwd)
+# Another Slurm than the host's: the rest runs in its Debian root.
+if [ "$SLURM" != "$("$ROOTS" host-version)" ] &&
+	[ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
+	exec "$ROOTS" run "$SLURM" --bind "$OUT" -- "$0" "${ARGS[@]}"
+fi
+
+EVAL=$BUILD/src/tools/locality-eval
+TPLUG=$BUILD/src/plugins/topology/locality/.libs/topology_locality.so
+for f in "$EVAL" "$TPLUG"; do
+	[ -e "$f" ] || die "$f missing: build first (scripts/setup.sh --slurm $SLURM)"
+done
+mkdir -p "$OUT/bin" || die "cannot create $OUT/bin"
+sock=$OUT/c/spool/n064/n064_999999.4294967291
+[ ${#sock} -le 108 ] ||
+	die "--out $OUT is too long: slurmstepd's sockets under it would pass 108 bytes"
+# Every run uses the same binaries, even if the build changes meanwhile.
+cp "$EVAL" "$TPLUG" "$OUT/bin/" || die "cannot copy the binaries into $OUT/bin"
+EVAL=$OUT/bin/locality-eval
+
+CURRENT=""
+cleanup() {
+	[ -n "$CURRENT" ] && "$CLUSTER" stop --dir "$CURRENT" >/dev/null 2>&1
+	CURRENT=""
+}
+trap cleanup EXIT
+trap 'say "interrupted: stopping the cluster"; exit 130' INT TERM
+
+# --- tori and workloads -----------------------------------------------------
+
+# torus TORUS - sets DIMS, COORD0, ROW (slurm.conf rows), TREE and BLOCK
+# (nodes per leaf switch and per block) and TWHAT (their description).
+torus() {
+	case $1 in
+	8x8) DIMS=8x8 COORD0=0,0 ROW=8 TREE=8 BLOCK=8
+	     TWHAT="tree: a leaf switch per row of 8; block: a block per"
+	     TWHAT="$TWHAT row of 8, BlockSizes=8,16,32,64" ;;
+	4x4x4) DIMS=4x4x4 COORD0=0,0,0 ROW=4 TREE=16 BLOCK=4
+	     TWHAT="tree: a leaf switch per plane of 16; block: a block per"
+	     TWHAT="$TWHAT row of 4, BlockSizes=4,8,16,32,64" ;;
+	*) die "--tori: 8x8 or 4x4x4, not $1" ;;
+	esac
+}
+
+# The recommended locality.conf on each torus; also the wiring for hops.
+IFS=, read -r -a tori <<<"$TORI"
+for t in "${tori[@]}"; do
+	torus "$t"
+	printf '%s\n' "# live-topo.sh: $t torus, the recommended configuration" \
+		"Dimensions=$DIMS" "Torus=yes" "NodeName=$ALLNODES Coords=$COORD0" \
+		"Strategy=pack" "Curve=hilbert" "CompactWait=60" \
+		"CompactTolerance=0.1" "PlanWindow=30" "PlanHold=released" \
+		>"$OUT/locality-$t.conf"
+	[ "$REPORT_ONLY" = 1 ] || : >"$OUT/ideal-$t.txt"
+done
+
+IFS=, read -r -a wls <<<"$WLS"
+for w in "${wls[@]}"; do
+	[ "$REPORT_ONLY" = 0 ] || [ -f "$OUT/workload-$w.txt" ] ||
+		die "--report-only: no $OUT/workload-$w.txt"
+	[ "$REPORT_ONLY" = 0 ] || continue
+	case $w in
+	whole) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
+		--gap "$GAP" --runtime "$RT" >"$OUT/workload-$w.txt" ;;
+	mixed) "$WORKLOAD" gen --mixed --cpus 4 --gpus 2 --seed "$SEED" \
+		--jobs "$JOBS" --max-nodes "$MAXN" --gap "$MGAP" --runtime "$RT" \
+		>"$OUT/workload-$w.txt" ;;
+	*) die "--workloads: whole or mixed, not $w" ;;
+	esac || die "workload.sh gen failed for $w"
+done
+
+# ideal TORUS JOBCOMP... - adds to ideal-TORUS.txt the sizes of the
+# jobs' node sets it lacks: the most compact set any of the core's exact
+# or near-exact strategies finds on the empty torus.
+ideal() {
+	local t=$1 conf=$OUT/locality-$1.conf k s nl h best
+	shift
+	sed -n 's/.* NodeCnt=\([0-9]*\) .*/\1/p' "$@" | awk '$1 > 1' | sort -un |
+		while read -r k; do
+			grep -q "^$k " "$OUT/ideal-$t.txt" && continue
+			best=""
+			for s in mm_inc mc1x1 box span; do
+				nl=$("$EVAL" --conf "$conf" --nodes "$ALLNODES" \
+					--predict -k "$k" --strategy "$s" 2>/dev/null) || continue
+				h=$(echo "x $nl" | "$EVAL" --conf "$conf" \
+					--nodes "$ALLNODES" | awk '$1 == "x" { print $3 }')
+				best=$(awk -v a="$best" -v b="$h" \
+					'BEGIN { print (a == "" || b < a) ? b : a }')
+			done
+			echo "$k $best" >>"$OUT/ideal-$t.txt"
+		done
+}
+
+# wait_jobs IDS - until the jobs have left the queue, or none has run for
+# 30 s since the last one ended (the rest cannot start), or 900 s.
+wait_jobs() {
+	local list n idle=0 running left
+	list=$(awk '{ print $2 }' "$1" | paste -sd, -)
+	[ -n "$list" ] || return 0
+	for ((n = 0; n < 900; n++)); do
+		left=$(squeue -h -j "$list" -o '%T' 2>/dev/null) ||
+			{ sleep 1; continue; }
+		[ -z "$left" ] && return 0
+		running=$(echo "$left" | grep -vc PENDING)
+		if [ "$running" = 0 ]; then
+			idle=$((idle + 1))
+			[ "$idle" -lt 30 ] || break
+		else
+			idle=0
+		fi
+		sleep 1
+	done
+	echo "$PROG: $(echo "$left" | wc -l) jobs never started or finished" >&2
+	return 1
+}
+
+# --- the live runs --------------------------------------------------------
+
+UNSTARTED=0
+# run TORUS WORKLOAD TOPOLOGY - the workload on a fresh cluster; keeps
+# its records as OUT/TAG.*.
+run() {
+	local t=$1 w=$2 topo=$3 tag dir args t0 extra=() n group
+	tag=$t-$w-$topo
+	# One short cluster directory for every run: slurmstepd's socket
+	# paths under it must fit in 108 bytes.
+	dir=$OUT/c
+	torus "$t"
+	args=(start --dir "$dir" --nodes 64 --shape "$SHAPE" --select cons_tres
+		--cpus 4 --mem 1000 --gpus 2 --extra "SelectTypeParameters=CR_Core")
+	case $topo in
+	default) ;;
+	locality) args+=(--topology locality --plugin-dir "$OUT/bin"
+		--locality-conf "$OUT/locality-$t.conf") ;;
+	tree | block) args+=(--topology "$topo") ;;
+	*) die "--topologies: default, tree, block or locality, not $topo" ;;
+	esac
+	[ "$w" = whole ] && extra=(--exclusive)
+	say "$t / $w / $topo: starting the cluster"
+	group=$BLOCK
+	[ "$topo" = tree ] && group=$TREE
+	LOC_ROW_NODES=$ROW LOC_TOPO_GROUP=$group \
+		"$CLUSTER" "${args[@]}" >"$OUT/$tag.start.log" 2>&1 ||
+		die "$tag: the cluster did not start: $(tail -n 3 "$OUT/$tag.start.log")"
+	CURRENT=$dir
+	export SLURM_CONF=$dir/etc/slurm.conf
+	t0=$SECONDS
+	(cd "$dir/out" && "$WORKLOAD" submit "$OUT/workload-$w.txt" "$OUT/$tag.ids" \
+		--keep-going "${extra[@]}") || die "$tag: submission failed"
+	wait_jobs "$OUT/$tag.ids"
+	sleep 1
+	cleanup
+	cp "$dir/jobcomp.txt" "$OUT/$tag.jobcomp" 2>/dev/null ||
+		die "$tag: no jobcomp records: the run did not happen"
+	cp "$dir/log/slurmctld.log" "$OUT/$tag.slurmctld.log"
+	[ ! -f "$dir/etc/topology.conf" ] ||
+		cp "$dir/etc/topology.conf" "$OUT/$tag.topology.conf"
+	# A job's last record counts: a launch that failed and requeued the
+	# job left one with nodes and JobState=PENDING; jobs that never
+	# started (cancelled at the end) have no nodes.
+	awk '{ id = $1 } !(id in last) { order[++n] = id } { last[id] = $0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				r = last[order[i]]
+				if (r !~ / NodeCnt=0 / && r !~ / JobState=PENDING /)
+					print r
+			}
+		}' "$OUT/$tag.jobcomp" >"$OUT/$tag.started"
+	n=$(grep -c . "$OUT/$tag.started")
+	[ "$n" -gt 0 ] || die "$tag: no job started: the run did not happen"
+	"$EVAL" --conf "$OUT/locality-$t.conf" --nodes "$ALLNODES" \
+		--jobcomp "$OUT/$tag.started" >"$OUT/$tag.eval" ||
+		die "$tag: locality-eval failed on $OUT/$tag.started"
+	say "$t / $w / $topo: done in $((SECONDS - t0)) s"
+}
+
+# unstarted TAG - counts into UNSTARTED the accepted jobs of a run that
+# never started, with a warning.
+unstarted() {
+	local n
+	[ -f "$OUT/$1.started" ] && [ -f "$OUT/$1.ids" ] ||
+		die "$1: no records in $OUT: the run did not happen"
+	n=$(($(grep -c . "$OUT/$1.ids") - $(grep -c . "$OUT/$1.started")))
+	if [ "$n" -gt 0 ]; then
+		echo "$PROG: WARNING: $1: $n accepted jobs never started" >&2
+		UNSTARTED=$((UNSTARTED + n))
+	fi
+}
+
+IFS=, read -r -a topos <<<"$TOPOS"
+STAMP='+%Y-%m-%d %H:%M:%S'
+{
+	printf 'select/cons_tres + topology plugins, live - '
+	if [ "$REPORT_ONLY" = 1 ]; then
+		echo "runs of $(date -r "$OUT/workload-${wls[0]}.txt" "$STAMP")," \
+			"report rebuilt $(date "$STAMP")"
+	else
+		date "$STAMP"
+	fi
+	echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host;" \
+		"slurm.conf shape $SHAPE"
+	echo "slurm: $(/usr/sbin/slurmctld -V)"
+	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS" \
+		"--max-nodes $MAXN --runtime $RT, whole --gap $GAP," \
+		"mixed --mixed --cpus 4 --gpus 2 --gap $MGAP"
+	echo "hops: each job's mean pairwise torus hops, over multi-node jobs;"
+	echo "x_first: ratio to the first row; x_ideal: to the most compact set"
+	echo "the core finds for each size on the empty torus (ideal-TORUS.txt);"
+	echo "nodes: nodes per started job; wait and w_p95 over started jobs"
+} >"$OUT/report.txt"
+for t in "${tori[@]}"; do
+	for w in "${wls[@]}"; do
+		rows=()
+		for topo in "${topos[@]}"; do
+			[ "$REPORT_ONLY" = 1 ] || run "$t" "$w" "$topo"
+			unstarted "$t-$w-$topo"
+			rows+=(--run "topology/$topo" "$OUT/$t-$w-$topo.started" \
+				"$OUT/$t-$w-$topo.eval" "$OUT/$t-$w-$topo.ids")
+		done
+		ideal "$t" "$OUT/$t-$w-"*.started
+		torus "$t"
+		{
+			echo
+			python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal-$t.txt" \
+				--title "torus $t, $w workload ($TWHAT)" "${rows[@]}"
+		} >>"$OUT/report.txt" || die "live_report.py failed"
+	done
+done
+cat "$OUT/report.txt"
+echo "slurm $("$CLUSTER" version) live-topo: ${#tori[@]} tori x" \
+	"${#wls[@]} workloads x ${#topos[@]} topologies, report in $OUT/report.txt"
+if [ "$UNSTARTED" -gt 0 ]; then
+	echo "$PROG: $UNSTARTED accepted jobs never started (see the tables)" >&2
+	exit 1
+fi
