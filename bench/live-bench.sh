@@ -138,19 +138,12 @@ conf_for() {
 }
 
 # The ideal for k nodes: the most compact set any of the core's exact or
-# near-exact strategies finds on the empty torus.
+# near-exact strategies finds on the empty torus (locality-eval --ideal).
 conf_for mm "$OUT/base.conf"
 awk '$2 > 1 { print $2 }' "$WL" | sort -un | while read -r k; do
-	best=""
-	for s in mm_inc mc1x1 box span; do
-		nl=$("$EVAL" --conf "$OUT/base.conf" --nodes "$ALLNODES" --predict \
-			-k "$k" --strategy "$s" 2>/dev/null) || continue
-		h=$(echo "x $nl" | "$EVAL" --conf "$OUT/base.conf" \
-			--nodes "$ALLNODES" | awk '$1 == "x" { print $3 }')
-		best=$(awk -v a="$best" -v b="$h" 'BEGIN { print (a == "" || b < a) ? b : a }')
-	done
-	echo "$k $best"
-done >"$OUT/ideal.txt"
+	"$EVAL" --conf "$OUT/base.conf" --nodes "$ALLNODES" --ideal -k "$k" ||
+		exit 1
+done >"$OUT/ideal.txt" || die "locality-eval --ideal failed"
 
 # --- the live runs --------------------------------------------------------
 

@@ -168,24 +168,16 @@ done
 
 # ideal TORUS JOBCOMP... - adds to ideal-TORUS.txt the sizes of the
 # jobs' node sets it lacks: the most compact set any of the core's exact
-# or near-exact strategies finds on the empty torus.
+# or near-exact strategies finds on the empty torus (locality-eval --ideal).
 ideal() {
-	local t=$1 conf=$OUT/locality-$1.conf k s nl h best
+	local t=$1 conf=$OUT/locality-$1.conf
 	shift
-	sed -n 's/.* NodeCnt=\([0-9]*\) .*/\1/p' "$@" | awk '$1 > 1' | sort -un |
-		while read -r k; do
-			grep -q "^$k " "$OUT/ideal-$t.txt" && continue
-			best=""
-			for s in mm_inc mc1x1 box span; do
-				nl=$("$EVAL" --conf "$conf" --nodes "$ALLNODES" \
-					--predict -k "$k" --strategy "$s" 2>/dev/null) || continue
-				h=$(echo "x $nl" | "$EVAL" --conf "$conf" \
-					--nodes "$ALLNODES" | awk '$1 == "x" { print $3 }')
-				best=$(awk -v a="$best" -v b="$h" \
-					'BEGIN { print (a == "" || b < a) ? b : a }')
-			done
-			echo "$k $best" >>"$OUT/ideal-$t.txt"
-		done
+	{
+		cat "$OUT/ideal-$t.txt"
+		"$EVAL" --conf "$conf" --nodes "$ALLNODES" --ideal --jobcomp "$@" ||
+			die "locality-eval --ideal failed on $*"
+	} | sort -n -k1,1 -u >"$OUT/ideal-$t.txt.new"
+	mv "$OUT/ideal-$t.txt.new" "$OUT/ideal-$t.txt"
 }
 
 # wait_jobs IDS - until the jobs have left the queue, or none has run for

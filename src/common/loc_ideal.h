@@ -5,8 +5,8 @@
  * strategies (mm_inc, mc1x1, box, span) finds on the idle machine. No
  * placement under load does better than the best of these on an empty
  * grid, so a job's hops over its size's ideal say what is left to gain.
- * bench/live-bench.sh computes the same figure through locality-eval
- * --predict for its "x ideal" column.
+ * The replay's x_ideal and, through locality-eval --ideal, the live
+ * benchmarks' and the demo's all divide by it.
  *
  * Results are cached per size: ask for the sizes of a whole workload and
  * each is computed once.
