@@ -11,7 +11,7 @@
 # jobs that must complete, some for Slurm's own state-save losses; see
 # loss in fault/common.sh and each case).
 # --control LIST runs the control for the cases in LIST only (letters,
-# or "none"); CI runs it for d, the case whose losses are Slurm's own.
+# or "none"); CI runs it for d and f, the cases whose losses are Slurm's own.
 #
 #   fault-tests.sh [BUILDDIR] [--plugin-dir DIR] [--short] [--only LIST]
 #                  [--control LIST] [--restarts N] [--seed S]

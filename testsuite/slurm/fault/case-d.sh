@@ -190,8 +190,9 @@ case_d() {
 		"$odd" "$nmust" 0
 	# Slurm's own state-save window: about one in three of the jobs
 	# acknowledged in it is lost under either plugin, and two runs of ~190
-	# such jobs differ by a few points (doc/reliability.md: 57-62 of
-	# 188-190 under locality, 53-61 of 187-189 under linear): 15 points.
+	# such jobs differ by a few points (doc/experiments.md, "Reliability
+	# history": 57-62 of 188-190 under locality, 53-61 of 187-189 under
+	# linear): 15 points.
 	loss d "$sel" "jobs acknowledged within $((GRACE_MS / 1000)) s before a kill that were lost (Slurm's state-save window)" \
 		"$risklost" "$nrisk" 15
 	fig d "select/$sel: $survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
