@@ -302,3 +302,49 @@ List sl_machine_key_pairs(const sl_machine_t *m)
 		_add_keys(list, m->conf, m->conf->partitions[i].name);
 	return list;
 }
+
+bool sl_node_usable(node_record_t *node, int idx, bool run_now)
+{
+	if (IS_NODE_DOWN(node) || IS_NODE_DRAIN(node) || IS_NODE_FAIL(node) ||
+	    IS_NODE_POWERING_DOWN(node) || IS_NODE_POWER_DOWN(node) ||
+	    IS_NODE_FUTURE(node))
+		return false;
+	if (run_now && (IS_NODE_COMPLETING(node) || IS_NODE_NO_RESPOND(node)))
+		return false;
+	if (&avail_node_bitmap && avail_node_bitmap &&
+	    idx < bit_size(avail_node_bitmap) &&
+	    !bit_test(avail_node_bitmap, idx))
+		return false;
+	return true;
+}
+
+uint64_t sl_ref_key(const sl_machine_t *m, const void *alloc, int k,
+		    const uint8_t *set, const uint64_t *weight)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	h = (h ^ (uint64_t)(uintptr_t)alloc) * 1099511628211ULL;
+	h = (h ^ (uint64_t)k) * 1099511628211ULL;
+	for (int g = 0; g < m->ncore; g++)
+		h = (h ^ (set[g] ? weight[g] + 1 : 0)) * 1099511628211ULL;
+	return h;
+}
+
+bool sl_ref_get(const sl_machine_t *m, uint64_t key, int k, int64_t *hops)
+{
+	const sl_ref_t *slot = &m->refs[key % SL_REF_SLOTS];
+
+	if (slot->key != key || slot->k != k)
+		return false;
+	*hops = slot->hops;
+	return true;
+}
+
+void sl_ref_put(sl_machine_t *m, uint64_t key, int k, int64_t hops)
+{
+	sl_ref_t *slot = &m->refs[key % SL_REF_SLOTS];
+
+	slot->key = key;
+	slot->k = k;
+	slot->hops = hops > 0 ? hops : 0;
+}

@@ -34,6 +34,7 @@ extern const char plugin_type[];
  * (libslurmfull), never in libslurm.so: weak, read only in slurmctld. */
 #pragma weak node_record_count
 #pragma weak node_record_table_ptr
+#pragma weak avail_node_bitmap
 
 /* ------------------------------------------------------------------ */
 /* sl_machine.c: the machine model built from locality.conf            */
@@ -69,7 +70,7 @@ typedef struct sl_scratch {
 } sl_scratch_t;
 
 /* CompactWait references, direct-mapped by a hash of (allocator, size,
- * usable nodes): sl_compact.c. */
+ * usable nodes): sl_ref_key() and its neighbours. */
 #define SL_REF_SLOTS 256
 typedef struct sl_ref {
 	uint64_t key;
@@ -132,6 +133,25 @@ void sl_machine_log(const sl_machine_t *m);
 
 /* Returns a List of config_key_pair_t for `scontrol show config`. */
 List sl_machine_key_pairs(const sl_machine_t *m);
+
+/*
+ * Returns true when a job may be given node (Slurm index idx) as far as
+ * its state goes: not DOWN, DRAINED/DRAINING, FAILED, powered down or
+ * powering down, or FUTURE, and in slurmctld's avail_node_bitmap; with
+ * run_now also not COMPLETING or not responding.
+ */
+bool sl_node_usable(node_record_t *node, int idx, bool run_now);
+
+/*
+ * CompactWait references (the hops of a job's placement with its usable
+ * nodes all idle), cached in m->refs by what they depend on: the
+ * allocator, the size k, and the nodes set[] with their weight[] (tiers).
+ * sl_ref_get() returns true and *hops when the slot holds that key.
+ */
+uint64_t sl_ref_key(const sl_machine_t *m, const void *alloc, int k,
+		    const uint8_t *set, const uint64_t *weight);
+bool sl_ref_get(const sl_machine_t *m, uint64_t key, int k, int64_t *hops);
+void sl_ref_put(sl_machine_t *m, uint64_t key, int k, int64_t hops);
 
 /* The partition a job is being placed in (NULL: none). */
 static inline const char *sl_part_name(job_record_t *job)

@@ -55,7 +55,6 @@ extern const char plugin_type[];
  * only on paths that run in slurmctld.
  */
 #pragma weak job_list
-#pragma weak avail_node_bitmap
 #pragma weak last_node_update
 #pragma weak find_job_record
 
@@ -126,15 +125,6 @@ void sl_ledger_refresh(sl_ledger_t *l);
  */
 void sl_ledger_busy(sl_ledger_t *l, const sl_machine_t *m, time_t now,
 		    uint8_t *held, int64_t *busy);
-
-/*
- * Returns true when a job may be given node (Slurm index idx) as far as
- * its state goes: not DOWN, DRAINED/DRAINING, FAILED, powering down or
- * FUTURE, and in slurmctld's avail_node_bitmap; with run_now also not
- * COMPLETING or not responding. Idle powered-down nodes are usable
- * (slurmctld powers them up).
- */
-bool sl_node_usable(node_record_t *node, int idx, bool run_now);
 
 /* Returns the CPUs a job gets on whole node idx (Slurm node index). */
 uint16_t sl_node_cpus(int idx);

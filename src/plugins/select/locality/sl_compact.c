@@ -32,19 +32,6 @@ static int64_t _began(sl_ctx_t *c, bool offered_now)
 	return t;
 }
 
-/* A hash of what the reference depends on: the allocator (strategy),
- * the size, the nodes it is made on and their weights (tiers). */
-static uint64_t _ref_key(const sl_ctx_t *c, int k, const uint8_t *set)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	h = (h ^ (uint64_t)(uintptr_t)c->alloc) * 1099511628211ULL;
-	h = (h ^ (uint64_t)k) * 1099511628211ULL;
-	for (int g = 0; g < c->m->ncore; g++)
-		h = (h ^ (set[g] ? c->weight[g] + 1 : 0)) * 1099511628211ULL;
-	return h;
-}
-
 /*
  * Total pairwise hops of the placement of k nodes on the reference set all
  * idle, or 0 when there is none. Cached per machine (a reconfigure starts
@@ -56,14 +43,12 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	sl_scratch_t *s = &c->m->scratch;
 	sl_ctx_t r = *c;
 	uint64_t key;
-	sl_ref_t *slot;
 	int64_t hops = 0;
 
 	sl_ctx_fill_reference_set(c, s->ref_set);
-	key = _ref_key(c, k, s->ref_set);
-	slot = &c->m->refs[key % SL_REF_SLOTS];
-	if (slot->key == key && slot->k == k)
-		return slot->hops;
+	key = sl_ref_key(c->m, c->alloc, k, s->ref_set, c->weight);
+	if (sl_ref_get(c->m, key, k, &hops))
+		return hops;
 	r.cand = s->ref_set;
 	r.tiers = &s->ref_tiers;
 	if (c->policy->node_weight == LOC_NODE_WEIGHT_TIERS)
@@ -74,10 +59,8 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	r.lo = r.want = r.hi = k;
 	if (sl_ctx_place(&r, c->now) == 0)
 		hops = loc_metrics_total_pair_hops(c->m->grid, r.out, r.k);
-	slot->key = key;
-	slot->k = k;
-	slot->hops = hops > 0 ? hops : 0;
-	return slot->hops;
+	sl_ref_put(c->m, key, k, hops);
+	return hops > 0 ? hops : 0;
 }
 
 int64_t sl_compact_deadline(sl_ctx_t *c)

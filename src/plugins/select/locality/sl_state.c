@@ -218,21 +218,6 @@ void sl_ledger_refresh(sl_ledger_t *l)
 	list_iterator_destroy(it);
 }
 
-bool sl_node_usable(node_record_t *node, int idx, bool run_now)
-{
-	if (IS_NODE_DOWN(node) || IS_NODE_DRAIN(node) || IS_NODE_FAIL(node) ||
-	    IS_NODE_POWERING_DOWN(node) || IS_NODE_POWER_DOWN(node) ||
-	    IS_NODE_FUTURE(node))
-		return false;
-	if (run_now && (IS_NODE_COMPLETING(node) || IS_NODE_NO_RESPOND(node)))
-		return false;
-	if (&avail_node_bitmap && avail_node_bitmap &&
-	    idx < bit_size(avail_node_bitmap) &&
-	    !bit_test(avail_node_bitmap, idx))
-		return false;
-	return true;
-}
-
 void sl_ledger_busy(sl_ledger_t *l, const sl_machine_t *m, time_t now,
 		    uint8_t *held, int64_t *busy)
 {
