@@ -389,6 +389,8 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m)
 		rc = SLURM_SUCCESS;
 		eval_nodes_clip_socket_cores(te);
 		_log_placement(&t);
+		if (tl_compact_defer(te, m, t.alloc, t.policy, t.nreq))
+			job->best_switch = false; /* cons_tres declines */
 	} else {
 		TL_EVAL_ACTION(te, EVAL_ACTION_RETRY_DEFAULT);
 	}

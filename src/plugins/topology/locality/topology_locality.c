@@ -66,6 +66,9 @@ int tl_eval_nodes(topology_eval_t *te)
 {
 	int rc;
 
+	/* Only this plugin's CompactWait declines a set (tl_compact.c);
+	 * --switches is topology/tree's and means nothing here. */
+	te->job_ptr->best_switch = true;
 	slurm_mutex_lock(&_lock);
 	/* A node table that changed under the machine (dynamic nodes) is
 	 * placed by Slurm's own rule until the next build_config. */

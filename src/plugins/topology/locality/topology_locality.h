@@ -14,6 +14,7 @@
  *                        slurmctld, the eval_nodes entry, node ranks
  *   tl_eval.c            the eval_nodes hook: candidates -> core ->
  *                        Slurm's accounting
+ *   tl_compact.c         CompactWait: decline a scattered set, wait
  *   glue/<version>/      sl_glue.h (headers, names) and tl_glue.c (the
  *                        topology_p_* entry points of that version)
  *   ../../common/        sl_machine.c, shared with select/locality
@@ -49,5 +50,12 @@ int tl_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size);
 /* tl_eval.c: the eval_nodes hook cons_tres's eval_nodes() calls, with the
  * machine m (the plugin's lock held). */
 int tl_eval_compact(topology_eval_t *te, sl_machine_t *m);
+
+/* tl_compact.c: CompactWait. Whether the job should decline the set in
+ * te->node_map (nreq of them required) and wait for a more compact one;
+ * begins the job's wait (wait4switch_start) when the set is one it could
+ * take now. The caller makes cons_tres decline (best_switch). */
+bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m,
+		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq);
 
 #endif /* LOC_TOPOLOGY_LOCALITY_H */
