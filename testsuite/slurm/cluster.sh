@@ -50,6 +50,8 @@
 # LOC_TOPO_GROUP consecutive nodes (default LOC_ROW_NODES, 8), in name
 # order, are tree's leaf switches (s1.., under one top switch s0) or
 # block's blocks (b1.., BlockSizes=G,2G,4G.. up to the node count).
+# --extra adds a line to slurm.conf; SchedulerParameters=X adds X to the
+# cluster's own SchedulerParameters.
 # --gpus gives every node N GPUs (Gres=gpu:N, GresTypes=gpu and a
 # gres.conf), backed by stand-in device files RUNDIR/dev/gpuI that start
 # creates: enough for slurmd and cons_tres to count and bind them.

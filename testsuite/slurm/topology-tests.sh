@@ -32,7 +32,12 @@
 # locality a node DOWN then RESUMEd and `scontrol reconfigure` with an
 # edited locality.conf, each followed by a job placed where the core
 # picks; and a broken locality.conf, which must stop slurmctld at start
-# with file, line and text.
+# with file, line and text. Then CompactWait under topology/locality
+# (topology/compact.sh): a job declines scattered nodes, its declined
+# nodes are backfilled, it starts on a compact set when one frees up, and
+# a job that finds none takes the scattered set at its deadline; backfill
+# runs with bf_busy_nodes there (Slurm's helpers inside this plugin must
+# see slurmctld's node bitmaps: left local, slurmctld crashed).
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                     [--shapes per-row,weights,shuffled]
@@ -43,6 +48,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" SHAPES=per-row,weights,shuffled
+SHAPE_CONF=() # extra slurm.conf lines for the next cluster (cluster.sh --extra)
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
@@ -278,7 +284,8 @@ start_mode() {
 	BUSY="" BAD=""
 	: >"$RUNROOT/$MODE.ids"
 	if ! CLUSTER_TOPOLOGY=$1 start_cluster "$2-$MODE" cons_tres \
-		"$([ "$MODE" = locality ] && echo "$LCONF")"; then
+		"$([ "$MODE" = locality ] && echo "$LCONF")" \
+		${SHAPE_CONF[@]+"${SHAPE_CONF[@]}"}; then
 		not_ok "$2: $MODE: cluster started" "see the start log"
 		return 1
 	fi
@@ -311,7 +318,7 @@ run_mode() {
 
 run_shape() {
 	local failed_before
-	SHAPE=$1 WEIGHTS=()
+	SHAPE=$1 WEIGHTS=() SHAPE_CONF=()
 	export CLUSTER_SHAPE=$SHAPE
 	LCONF=$RUNROOT/locality-$SHAPE.conf
 	conf_for "$SHAPE" "$LCONF"
@@ -332,6 +339,7 @@ run_shape() {
 }
 
 . "$HERE/topology/faults.sh"
+. "$HERE/topology/compact.sh"
 
 main() {
 	local shape
@@ -345,6 +353,11 @@ main() {
 		run_shape "$shape"
 	done
 	faults
+	# bf_busy_nodes: backfill's future states go to Slurm's busy-first
+	# helper inside this plugin, which needs slurmctld's idle_node_bitmap.
+	SHAPE_CONF=(SchedulerParameters=bf_busy_nodes)
+	compact_wait
+	SHAPE_CONF=()
 	export CLUSTER_SHAPE=single
 	lib_finish
 }
