@@ -5,82 +5,13 @@
 # WILL_RUN planner (p) and PF holds (k). Sourced by run-tests.sh, whose
 # helpers and variables they use.
 
-# h: CompactWait. Blockers leave four scattered nodes free, plus a 2x2
-# block under a job of its own. A 4-node job waits rather than take the
-# scattered nodes; meanwhile a later 1-node job is backfilled onto one of
-# them (a waiting job reserves nothing: WILL_RUN says it cannot start);
-# freeing the block starts it there. A second 4-node job finds only the
-# scattered nodes and takes them at its deadline.
+# h: CompactWait, lib.sh's compact_scenario under select/locality.
 case_h() {
-	local bad_wait="" bad_dead="" bad_fill="" free="n[001,004,037,040]"
-	local block="n[010-011,018-019]" rest a b j1 j2 j3 t0 t1 log
-	log=$CURRENT/log/slurmctld.log
-	rest=$(scontrol show hostnames "$ALLNODES" |
-		grep -vxF -f <(scontrol show hostnames "$free,$block") |
-		paste -sd, -)
-	a=$(sub -N4 -w "$block" -t 30 600)
-	b=$(sub -N56 -w "$rest" -t 30 600)
-	wait_state "$a" RUNNING 20 && wait_state "$b" RUNNING 20 ||
-		bad_wait="blocker jobs did not start"
-	if [ -z "$bad_wait" ]; then
-		j1=$(sub -N4 -t 30 600)
-		sleep 6
-		if [ "$(job_state "$j1")" != PENDING ]; then
-			bad_wait="job $j1 took $(job_nodes "$j1") at once"
-		elif ! grep -q "JobId=$j1 waits for a compact placement" "$log"; then
-			bad_wait="no 'waits for a compact placement' line for job $j1"
-		else
-			j3=$(sub -N1 -t 30 3)
-			t1=$((SECONDS + 8))
-			while [ "$(job_state "$j3")" = PENDING ] &&
-				[ $SECONDS -lt $t1 ]; do
-				sleep 0.25
-			done
-			case $(job_state "$j3") in
-			RUNNING | COMPLETED) ;;
-			*) bad_fill="job $j3 (1 node) still $(job_state "$j3") while $j1 waits" ;;
-			esac
-			if [ -n "$bad_fill" ]; then
-				:
-			elif ! scontrol show hostnames "$free" |
-				grep -qxF "$(job_nodes "$j3")"; then
-				bad_fill="job $j3 got $(job_nodes "$j3"), not one of $free"
-			elif [ "$(job_state "$j1")" != PENDING ]; then
-				bad_fill="job $j1 started on $(job_nodes "$j1") before $block was free"
-			fi
-			wait_state "$j3" COMPLETED 15 ||
-				bad_fill="${bad_fill:-job $j3 did not complete}"
-			scancel "$a"
-			if ! wait_state "$j1" RUNNING 15; then
-				bad_wait="job $j1 did not start once $block was free"
-			elif [ "$(expand "$(job_nodes "$j1")")" != "$(expand "$block")" ]; then
-				bad_wait="job $j1 got $(job_nodes "$j1"), expected $block"
-			fi
-		fi
-	fi
-	if [ -z "$bad_wait" ]; then
-		t0=$(date +%s)
-		j2=$(sub -N4 -t 30 600)
-		sleep 8
-		if [ "$(job_state "$j2")" != PENDING ]; then
-			bad_dead="job $j2 did not wait ($(job_state "$j2") on $(job_nodes "$j2"))"
-		elif ! wait_state "$j2" RUNNING 40; then
-			bad_dead="job $j2 still $(job_state "$j2") 48 s after submission (CompactWait=$H_WAIT)"
-		else
-			t1=$(date +%s)
-			[ $((t1 - t0)) -ge $((H_WAIT - 5)) ] ||
-				bad_dead="job $j2 started after $((t1 - t0)) s, before its deadline ($H_WAIT s)"
-			[ "$(expand "$(job_nodes "$j2")")" = "$(expand "$free")" ] ||
-				bad_dead="job $j2 got $(job_nodes "$j2"), expected $free"
-			note "h: scattered nodes taken $((t1 - t0)) s after submission (CompactWait=$H_WAIT)"
-		fi
-	else
-		bad_dead="not reached: $bad_wait"
-	fi
+	compact_scenario "$H_WAIT"
 	cancel_all
-	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$bad_wait"
-	result "h: CompactWait: the nodes a waiting job declines are backfilled" "${bad_fill:-${bad_wait:+not reached: $bad_wait}}"
-	result "h: CompactWait: a job takes the best set there is at its deadline" "$bad_dead"
+	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$CW_WAIT"
+	result "h: CompactWait: the nodes a waiting job declines are backfilled" "$CW_FILL"
+	result "h: CompactWait: a job takes the best set there is at its deadline" "$CW_DEAD"
 }
 
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
