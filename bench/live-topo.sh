@@ -12,7 +12,7 @@
 #
 #   bench/live-topo.sh [--slurm 24.11] [--tori 8x8,4x4x4]
 #                      [--workloads whole,mixed]
-#                      [--topologies default,tree,block,locality]
+#                      [--topologies default,tree,block,locality[+K=V..]]
 #                      [--shape per-row] [--seed 1] [--jobs 140]
 #                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
 #                      [--runtime 5]
@@ -23,7 +23,9 @@
 # block (BlockSizes=G,2G,.. up to 64) and locality (topology/locality with
 # the recommended locality.conf: Strategy=pack, Curve=hilbert,
 # CompactWait=60, CompactTolerance=0.1, PlanWindow=30,
-# PlanHold=released). Tori (locality.conf Torus=yes, nodes n001..n064 in
+# PlanHold=released); locality+KEY=VAL[+KEY=VAL..] is topology/locality
+# with those keys of that file changed (locality+CompactWait=0). Tori
+# (locality.conf Torus=yes, nodes n001..n064 in
 # row-major wiring order): 8x8, tree switches and blocks a row of 8;
 # 4x4x4, tree switches a plane of 16 (a rack), blocks a row of 4 (the
 # block levels of 16 are the planes). --shape is cluster.sh's slurm.conf
@@ -151,6 +153,24 @@ for t in "${tori[@]}"; do
 	[ "$REPORT_ONLY" = 1 ] || : >"$OUT/ideal-$t.txt"
 done
 
+# variant_conf TORUS TOPO - writes TOPO's locality.conf,
+# OUT/locality-TORUS+KEY=VAL...conf: the recommended one, with each
+# KEY=VAL of locality+KEY=VAL+.. in place of its KEY line.
+variant_conf() {
+	local base=$OUT/locality-$1.conf out=$OUT/locality-$1${2#locality}.conf
+	local kv keys
+	IFS=+ read -r -a keys <<<"${2#locality+}"
+	cp "$base" "$out"
+	for kv in "${keys[@]}"; do
+		case $kv in
+		[A-Za-z]*=?*) ;;
+		*) die "--topologies $2: want locality+KEY=VALUE, not '$kv'" ;;
+		esac
+		sed -i "/^${kv%%=*}=/d" "$out"
+		echo "$kv" >>"$out"
+	done
+}
+
 IFS=, read -r -a wls <<<"$WLS"
 for w in "${wls[@]}"; do
 	[ "$REPORT_ONLY" = 0 ] || [ -f "$OUT/workload-$w.txt" ] ||
@@ -221,8 +241,11 @@ run() {
 	default) ;;
 	locality) args+=(--topology locality --plugin-dir "$OUT/bin"
 		--locality-conf "$OUT/locality-$t.conf") ;;
+	locality+*) variant_conf "$t" "$topo"
+		args+=(--topology locality --plugin-dir "$OUT/bin"
+			--locality-conf "$OUT/locality-$t${topo#locality}.conf") ;;
 	tree | block) args+=(--topology "$topo") ;;
-	*) die "--topologies: default, tree, block or locality, not $topo" ;;
+	*) die "--topologies: default, tree, block, locality or locality+KEY=VAL, not $topo" ;;
 	esac
 	[ "$w" = whole ] && extra=(--exclusive)
 	say "$t / $w / $topo: starting the cluster"
