@@ -228,8 +228,10 @@ def print_common(rows):
 
 def print_run_table(title, rows):
     print(title)
-    print("%-26s %5s %5s %5s %6s %5s %7s %7s %6s %6s %6s %8s %9s" % (
-        "row", "jobs", "start", "multi", "hops", "p95", "x_first",
+    # The row names set the first column's width (locality+KEY=VAL rows).
+    w = max([26] + [len(r["name"]) for r in rows])
+    print("%-*s %5s %5s %5s %6s %5s %7s %7s %6s %6s %6s %8s %9s" % (
+        w, "row", "jobs", "start", "multi", "hops", "p95", "x_first",
         "x_ideal", "nodes", "wait", "w_p95", "makespan", "unstarted"))
     base = rows[0] if rows else None
     for r in rows:
@@ -238,8 +240,8 @@ def print_run_table(title, rows):
         bad = "%d" % r["unstarted"]
         if r["refused"]:
             bad += " (%d refused)" % r["refused"]
-        print("%-26s %5d %5d %5d %6.3f %5.2f %7.3f %s %6.2f %6.1f %6.0f %8.0f %9s" % (
-            r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
+        print("%-*s %5d %5d %5d %6.3f %5.2f %7.3f %s %6.2f %6.1f %6.0f %8.0f %9s" % (
+            w, r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
             r["p95"], ratio, ideal, r["nodes"], r["wait"], r["wait95"],
             r["makespan"], bad))
     if rows:
