@@ -81,7 +81,7 @@ done
 mkdir -p "$OUT/bin" || die "cannot create $OUT"
 OUT=$(cd "$OUT" && pwd)
 # Every run uses the same binaries, even if the build changes meanwhile.
-cp "$EVAL" "$REPLAY" "$PLUGDIR/select_locality.so" "$OUT/bin/" ||
+cp --remove-destination "$EVAL" "$REPLAY" "$PLUGDIR/select_locality.so" "$OUT/bin/" ||
 	die "cannot copy the binaries into $OUT/bin"
 EVAL=$OUT/bin/locality-eval REPLAY=$OUT/bin/locality-replay PLUGDIR=$OUT/bin
 

@@ -114,7 +114,12 @@ sock=$OUT/c/spool/n064/n064_999999.4294967291
 [ ${#sock} -le 108 ] ||
 	die "--out $OUT is too long: slurmstepd's sockets under it would pass 108 bytes"
 # Every run uses the same binaries, even if the build changes meanwhile.
-cp "$EVAL" "$TPLUG" "$OUT/bin/" || die "cannot copy the binaries into $OUT/bin"
+# --report-only leaves them alone: a run's slurmctld may have the plugin
+# loaded, and a file rewritten under its mapping crashes it.
+if [ "$REPORT_ONLY" = 0 ]; then
+	cp --remove-destination "$EVAL" "$TPLUG" "$OUT/bin/" ||
+		die "cannot copy the binaries into $OUT/bin"
+fi
 EVAL=$OUT/bin/locality-eval
 
 CURRENT=""
@@ -145,12 +150,17 @@ torus() {
 IFS=, read -r -a tori <<<"$TORI"
 for t in "${tori[@]}"; do
 	torus "$t"
+	if [ "$REPORT_ONLY" = 1 ]; then
+		[ -f "$OUT/locality-$t.conf" ] ||
+			die "--report-only: no $OUT/locality-$t.conf"
+		continue
+	fi
 	printf '%s\n' "# live-topo.sh: $t torus, the recommended configuration" \
 		"Dimensions=$DIMS" "Torus=yes" "NodeName=$ALLNODES Coords=$COORD0" \
 		"Strategy=pack" "Curve=hilbert" "CompactWait=60" \
 		"CompactTolerance=0.1" "PlanWindow=30" "PlanHold=released" \
 		>"$OUT/locality-$t.conf"
-	[ "$REPORT_ONLY" = 1 ] || : >"$OUT/ideal-$t.txt"
+	: >"$OUT/ideal-$t.txt"
 done
 
 # variant_conf TORUS TOPO - writes TOPO's locality.conf,
