@@ -26,8 +26,8 @@
 #pragma weak idle_node_bitmap
 
 /*
- * The nodes of the job's partition that their state, the job's per-node
- * memory and its --exclude allow, whatever this evaluation offers (an exclusive job is offered
+ * The nodes of the job's partition (and reservation) that their state,
+ * the job's per-node memory and its --exclude allow, whatever this evaluation offers (an exclusive job is offered
  * only idle nodes), with their scheduling weights: the set the reference
  * is made on, all of it idle.
  */
@@ -36,6 +36,7 @@ static void _reference_set(sl_machine_t *m, job_record_t *job,
 {
 	bitstr_t *part = job->part_ptr->node_bitmap;
 	bitstr_t *excluded = job->details->exc_node_bitmap;
+	bitstr_t *resv = job->resv_ptr ? job->resv_ptr->node_bitmap : NULL;
 	uint64_t mem = job->details->pn_min_memory;
 	bool per_node_mem = mem && mem != NO_VAL64 && !(mem & MEM_PER_CPU);
 
@@ -44,7 +45,8 @@ static void _reference_set(sl_machine_t *m, job_record_t *job,
 		int g = i < m->nslurm ? m->to_core[i] : -1;
 
 		if (g < 0 || !node || !sl_node_usable(node, i, false) ||
-		    (excluded && bit_test(excluded, i)))
+		    (excluded && bit_test(excluded, i)) ||
+		    (resv && !bit_test(resv, i)))
 			continue;
 		if (per_node_mem &&
 		    node->real_memory < mem + node->mem_spec_limit)
@@ -118,12 +120,12 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m,
 	int k = 0, *nodes;
 	bool defer;
 
-	/* Required nodes are the user's choice; --constraint, GRES and a
-	 * reservation narrow the usable nodes in ways only cons_tres
-	 * evaluates, so a reference made without them would make the job
-	 * wait for a set it can never have. */
+	/* Required nodes are the user's choice; --constraint and GRES
+	 * narrow the usable nodes in ways only cons_tres evaluates, so a
+	 * reference made without them would make the job wait for a set it
+	 * can never have. */
 	if (policy->compact_wait <= 0 || nreq || !job->part_ptr ||
-	    job->details->features || job->gres_list_req || job->resv_ptr)
+	    job->details->features || job->gres_list_req)
 		return false;
 	nodes = xcalloc(m->ncore, sizeof(*nodes));
 	for (int i = 0; next_node_bitmap(te->node_map, &i); i++) {
