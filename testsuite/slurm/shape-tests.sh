@@ -19,12 +19,17 @@
 # must land exactly on the nodes the core picks for the same free set
 # (locality-eval --predict): the test asserts the placement, not merely
 # a valid one. slurmctld must hand the plugin every eligible node at
-# once for that to hold (SELECT_SINGLE_JOB_TEST).
+# once for that to hold (SELECT_SINGLE_JOB_TEST). The weights shape adds
+# Weight under sched/backfill (bf_weights): a 2-node job that backfill
+# starts while light nodes are free, and its plan holds none, must land
+# on them, on select/linear (the control) and on select/locality with
+# the recommended locality.conf.
 #
 #   shape-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                  [--only SHAPE,SHAPE...]
 #
-# Prints "ok N - ..." per shape and "N passed, N failed" last; uses ports
+# --only weights-backfill runs the backfill check alone. Prints "ok N -
+# ..." per shape and "N passed, N failed" last; uses ports
 # 6817 and 17001-17064.
 
 set -u
@@ -39,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--only) ONLY=$2; shift 2 ;;
-	-h | --help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "shape-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -131,6 +136,81 @@ pin() {
 	done
 }
 
+# --- weights under backfill ------------------------------------------------
+
+# The recommended locality.conf (etc/locality.conf.example, README).
+bf_conf() {
+	printf '%s\n' "# select/locality shape test: weights under backfill" \
+		Dimensions=8x8 Torus=yes Strategy=pack Curve=hilbert \
+		CompactWait=60 CompactTolerance=0.1 PlanWindow=30 \
+		PlanHold=released >"$1"
+}
+
+# bf_weights SELECT LABEL [LOCALITY_CONF] - Weight when sched/backfill
+# starts a job: the light tier busy but for three nodes in a column
+# (BF_FREE), a job ahead in the queue that waits for the busy ones, and
+# behind it a 2-node job that ends long before that job can start. The
+# main scheduler skips the 2-node job (a job ahead of it waits); backfill
+# starts it, and its plan holds no node before that start, so the light
+# nodes are free to it and it must land on two of them, as on any other
+# path. Sets BAD.
+BF_FREE="n008,n016,n024"
+bf_weights() {
+	local sel=$1 label=$2 lconf=${3:-} fill id got n offer
+	BAD=""
+	if ! CLUSTER_SHAPE=weights start_cluster "weights-bf-$label" "$sel" \
+		"$lconf" "DebugFlags=Backfill,BackfillMap"; then
+		BAD="cluster did not start"
+		return
+	fi
+	fill=$(nodes_not_in "n[049-064],$BF_FREE")
+	id=$(sub -N45 -w "$fill" -t 10 600)
+	wait_state "$id" RUNNING 20 || {
+		BAD="the job on the light tier ($fill) did not start"
+		return
+	}
+	# 50 nodes: it waits for the 45 busy ones, ten minutes off.
+	id=$(sub -N50 -t 10 600)
+	sleep 2
+	[ "$(job_field "$id" JobState)" = PENDING ] ||
+		BAD="the 50-node job is $(job_field "$id" JobState), not PENDING"
+	id=$(sub -N2 -t 1 600)
+	if ! wait_state "$id" RUNNING 30; then
+		BAD=${BAD:-"the 2-node job did not start: $(job_field "$id" Reason)"}
+		return
+	fi
+	got=$(job_field "$id" NodeList)
+	n=$(comm -12 <(scontrol show hostnames "$got" | sort) \
+		<(scontrol show hostnames "$BF_FREE" | sort) | grep -c .)
+	# Started by the main scheduler, or offered no light node (the plan
+	# holding them: Slurm's meaning), it would test nothing here.
+	grep -q "Started JobId=$id " "$CURRENT/log/slurmctld.log" ||
+		BAD=${BAD:-"job $id was not started by backfill"}
+	offer=$(sed -n "s/.*Test JobId=$id at [^ ]* on \([^ ]*\).*/\1/p" \
+		"$CURRENT/log/slurmctld.log" | tail -n 1)
+	[ -z "$(comm -23 <(scontrol show hostnames "$BF_FREE" | sort) \
+		<(expand "$offer" | tr , '\n'))" ] ||
+		BAD=${BAD:-"backfill offered job $id only ${offer:-nothing}: its plan held light nodes"}
+	[ "$n" = 2 ] ||
+		BAD=${BAD:-"backfill started job $id on $got, with $BF_FREE (Weight=1) free"}
+	note "weights, backfill, $label: job $id -> $got"
+	stop_cluster
+}
+
+# The backfill check on select/linear (the control: Slurm's meaning of
+# Weight), then on select/locality; the latter fails too when the
+# control does not pass, for then the scenario proves nothing.
+bf_shape() {
+	local ctl
+	bf_weights linear control
+	result "weights, backfill: control (select/linear) starts the 2-node job on the light tier" "$BAD"
+	ctl=$BAD
+	bf_conf "$RUNROOT/locality-weights-bf.conf"
+	bf_weights locality locality "$RUNROOT/locality-weights-bf.conf"
+	[ -n "$ctl" ] && BAD="the control did not pass: $ctl${BAD:+; locality: $BAD}"
+	result "weights, backfill: select/locality starts the 2-node job on the light tier, as the control" "$BAD"
+}
+
 # --- the shapes -----------------------------------------------------------
 
 run_shape() {
@@ -206,6 +286,7 @@ main() {
 	for s in $SHAPES; do
 		want "$s" && run_shape "$s"
 	done
+	{ want weights || want weights-backfill; } && bf_shape
 	lib_finish
 }
 
