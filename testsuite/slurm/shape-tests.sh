@@ -157,6 +157,8 @@ bf_conf() {
 BF_FREE="n008,n016,n024"
 bf_weights() {
 	local sel=$1 label=$2 lconf=${3:-} fill id got n offer
+	# 24.11 logs DebugFlags lines at verbose (22.05 its "Test" at info).
+	local CLUSTER_DEBUG=verbose
 	BAD=""
 	if ! CLUSTER_SHAPE=weights start_cluster "weights-bf-$label" "$sel" \
 		"$lconf" "DebugFlags=Backfill,BackfillMap"; then
@@ -186,7 +188,9 @@ bf_weights() {
 	# holding them: Slurm's meaning), it would test nothing here.
 	grep -q "Started JobId=$id " "$CURRENT/log/slurmctld.log" ||
 		BAD=${BAD:-"job $id was not started by backfill"}
-	offer=$(sed -n "s/.*Test JobId=$id at [^ ]* on \([^ ]*\).*/\1/p" \
+	# "Test JobId=N at T on NODES" (22.05); 24.11 adds "to T (later_start:
+	# T)" before " on".
+	offer=$(sed -n "s/.*Test JobId=$id at .* on \([^ ]*\)\$/\1/p" \
 		"$CURRENT/log/slurmctld.log" | tail -n 1)
 	[ -z "$(comm -23 <(scontrol show hostnames "$BF_FREE" | sort) \
 		<(expand "$offer" | tr , '\n'))" ] ||
