@@ -331,6 +331,34 @@ compact_scenario() {
 	fi
 }
 
+# compact_in_reservation WAIT [SBATCH_OPTION ...] - after
+# compact_scenario: on the idle machine, a reservation of the four
+# scattered nodes; a 4-node job in it starts at once, since no more
+# compact set exists for it there (its CompactWait reference is made
+# inside the reservation, not on the whole partition). Sets CW_RESV.
+compact_in_reservation() {
+	local wait=$1 resv="n[001,004,037,040]" id
+	shift
+	CW_RESV=""
+	scancel --user="$(id -un)" 2>/dev/null
+	wait_all_idle 60 || CW_RESV="the nodes did not come back idle"
+	if [ -z "$CW_RESV" ] && ! scontrol create reservation ReservationName=cw-test \
+		Nodes="$resv" StartTime=now Duration=30 Users="$(id -un)" >/dev/null; then
+		CW_RESV="could not reserve $resv"
+	fi
+	[ -n "$CW_RESV" ] && return
+	id=$(sub -N4 "$@" --reservation=cw-test -t 30 600)
+	if [ -z "$id" ]; then
+		CW_RESV="sbatch refused the job in the reservation: $(tail -n 1 "$RUNROOT/sbatch.err")"
+	elif ! wait_state "$id" RUNNING 10; then
+		CW_RESV="job $id in reservation $resv still $(job_field "$id" JobState) after 10 s (CompactWait=$wait)"
+	elif [ "$(expand "$(job_field "$id" NodeList)")" != "$(expand "$resv")" ]; then
+		CW_RESV="job $id got $(job_field "$id" NodeList), not $resv"
+	fi
+	scancel "$id" 2>/dev/null
+	scontrol delete reservation cw-test 2>/dev/null
+}
+
 # gen_jobs PREFIX N SEED MIN MAX [SIZES] - a seeded job list, one
 # "label nodes secs" line per job: sizes 1-16 log-uniform (so small jobs
 # are common) or drawn from the comma list SIZES; runtimes MIN..MAX

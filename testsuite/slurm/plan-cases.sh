@@ -8,10 +8,12 @@
 # h: CompactWait, lib.sh's compact_scenario under select/locality.
 case_h() {
 	compact_scenario "$H_WAIT"
+	compact_in_reservation "$H_WAIT"
 	cancel_all
 	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$CW_WAIT"
 	result "h: CompactWait: the nodes a waiting job declines are backfilled" "$CW_FILL"
 	result "h: CompactWait: a job takes the best set there is at its deadline" "$CW_DEAD"
+	result "h: CompactWait: a job in a reservation waits for no set outside it" "$CW_RESV"
 }
 
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers

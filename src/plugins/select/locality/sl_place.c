@@ -137,8 +137,8 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 
 /*
  * The nodes the CompactWait reference is made on (sl_compact.c): those of
- * the job's partition whose state and memory allow the job, whatever this
- * call offers. Backfill's WILL_RUN offers only nodes free in the job's
+ * the job's partition (and reservation) whose state, memory and the job's
+ * --exclude allow it, whatever this call offers. Backfill's WILL_RUN offers only nodes free in the job's
  * time window, and the RUN_NOW that follows only the nodes WILL_RUN
  * picked; a reference made on those would excuse any placement. A job
  * with --constraint keeps the offered set: features are slurmctld's to
@@ -148,6 +148,8 @@ void sl_ctx_fill_reference_set(sl_ctx_t *c, uint8_t *set)
 {
 	job_record_t *job = c->job;
 	bitstr_t *part = job->part_ptr ? job->part_ptr->node_bitmap : NULL;
+	bitstr_t *excluded = job->details->exc_node_bitmap;
+	bitstr_t *resv = job->resv_ptr ? job->resv_ptr->node_bitmap : NULL;
 	int first, last;
 
 	if (!part || job->details->features) {
@@ -165,7 +167,9 @@ void sl_ctx_fill_reference_set(sl_ctx_t *c, uint8_t *set)
 		    (g = c->m->to_core[i]) < 0 ||
 		    !(node = node_record_table_ptr[i]))
 			continue;
-		if (!_mem_ok(job, node) || !sl_node_usable(node, i, false))
+		if (!_mem_ok(job, node) || !sl_node_usable(node, i, false) ||
+		    (excluded && bit_test(excluded, i)) ||
+		    (resv && !bit_test(resv, i)))
 			continue;
 		set[g] = 1;
 		if (!c->ok[g]) /* ok nodes keep this call's weight */
