@@ -31,7 +31,7 @@ static int _place_in_hold(sl_ctx_t *c)
 			     bit_test(r->nodes, i);
 		n += c->cand[g];
 	}
-	rc = n >= c->lo ? sl_ctx_place(c, c->now) : LOC_ENOFIT;
+	rc = n >= c->lo ? sl_ctx_place_decision(c, c->now) : LOC_ENOFIT;
 	memcpy(c->cand, save, c->m->ncore);
 	return rc;
 }
@@ -45,10 +45,10 @@ static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	sl_ctx_apply_holds(c);
 	rc = _place_in_hold(c);
 	if (rc == LOC_ENOFIT) {
-		rc = sl_ctx_place(c, c->now);
+		rc = sl_ctx_place_decision(c, c->now);
 		if (rc == LOC_ENOFIT && preemptee_candidates &&
 		    sl_ctx_release_preemptable(c, preemptee_candidates))
-			rc = sl_ctx_place(c, c->now);
+			rc = sl_ctx_place_decision(c, c->now);
 		if (rc == 0 && sl_compact_defer(c, true)) {
 			debug("%s: %pJ waits for a compact placement (k=%d, CompactWait until %ld)",
 			      plugin_type, c->job, c->k,
@@ -72,7 +72,7 @@ static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 static int _test_only(sl_ctx_t *c, bitstr_t *bitmap)
 {
 	memcpy(c->cand, c->ok, c->m->ncore);
-	if (sl_ctx_place(c, c->now)) {
+	if (sl_ctx_place_decision(c, c->now)) {
 		debug2("%s: %pJ can never run on the nodes offered: %s",
 		       plugin_type, c->job, c->err.text);
 		return EINVAL;
@@ -94,7 +94,7 @@ typedef struct will_run {
 static int _plan_place(void *arg, int64_t t, int *out, int *k)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
-	int rc = sl_ctx_place(c, t);
+	int rc = sl_ctx_place_decision(c, t);
 
 	(void)out; /* the planner's out[] is c->out */
 	*k = c->k;
@@ -185,7 +185,7 @@ static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 	if (c->nreq)
 		return LOC_ENOFIT;
 	left = loc_plan_narrow_to_released(c->cand, cand_now, c->m->ncore);
-	rc = left >= c->lo ? sl_ctx_place(c, t) : LOC_ENOFIT;
+	rc = left >= c->lo ? sl_ctx_place_decision(c, t) : LOC_ENOFIT;
 	loc_plan_unnarrow(c->cand, cand_now, c->m->ncore);
 	*k = c->k;
 	return rc;
