@@ -76,16 +76,16 @@ int64_t sl_compact_deadline(sl_ctx_t *c)
 	return loc_patience_deadline(c->policy, _began(c, false));
 }
 
-bool sl_compact_defer(sl_ctx_t *c, bool offered_now)
+bool sl_compact_defer(sl_ctx_t *c, const int *out, int k, bool offered_now)
 {
 	int64_t waited, hops;
 
-	if (!c->job || c->policy->compact_wait <= 0 || c->k < 2 || c->nreq)
+	if (!c->job || c->policy->compact_wait <= 0 || k < 2 || c->nreq)
 		return false;
 	waited = c->now - _began(c, offered_now);
 	if (waited >= c->policy->compact_wait)
 		return false;
-	hops = loc_metrics_total_pair_hops(c->m->grid, c->out, c->k);
-	return hops > 0 && loc_patience_defer(c->policy, c->k, hops,
-					      _reference(c, c->k), waited);
+	hops = loc_metrics_total_pair_hops(c->m->grid, out, k);
+	return hops > 0 && loc_patience_defer(c->policy, k, hops,
+					      _reference(c, k), waited);
 }

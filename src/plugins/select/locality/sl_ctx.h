@@ -87,11 +87,11 @@ void sl_ctx_preemptees(sl_ctx_t *c, bitstr_t *chosen,
 void sl_ctx_log_placement(sl_ctx_t *c, bitstr_t *bitmap);
 int sl_count(const uint8_t *v, int n);
 
-/* sl_compact.c: CompactWait. Whether the placement in out/k should be
- * declined so the job waits for a compact one, judged with the patience
- * the job has now; offered_now: the job could take it now (its wait
- * begins if it had not), not a projected placement. */
-bool sl_compact_defer(sl_ctx_t *c, bool offered_now);
+/* sl_compact.c: CompactWait. Whether the placement out[0..k) (borrowed)
+ * should be declined so the job waits for a compact one, judged with the
+ * patience the job has now; offered_now: the job could take it now (its
+ * wait begins if it had not), not a projected placement. */
+bool sl_compact_defer(sl_ctx_t *c, const int *out, int k, bool offered_now);
 /* The time after which the job takes any placement. */
 int64_t sl_compact_deadline(sl_ctx_t *c);
 

@@ -49,7 +49,7 @@ static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		if (rc == LOC_ENOFIT && preemptee_candidates &&
 		    sl_ctx_release_preemptable(c, preemptee_candidates))
 			rc = sl_ctx_place_decision(c, c->now);
-		if (rc == 0 && sl_compact_defer(c, true)) {
+		if (rc == 0 && sl_compact_defer(c, c->out, c->k, true)) {
 			debug("%s: %pJ waits for a compact placement (k=%d, CompactWait until %ld)",
 			      plugin_type, c->job, c->k,
 			      (long)sl_compact_deadline(c));
@@ -94,10 +94,12 @@ typedef struct will_run {
 static int _plan_place(void *arg, int64_t t, int *out, int *k)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
-	int rc = sl_ctx_place_decision(c, t);
+	/* Into the out[] the planner hands us: the answer is the planner's
+	 * until loc_plan_earliest() returns it. */
+	sl_place_req_t p = sl_ctx_request(c, t, out);
+	int rc = sl_ctx_place(c, &p);
 
-	(void)out; /* the planner's out[] is c->out */
-	*k = c->k;
+	*k = p.k;
 	return rc;
 }
 
@@ -164,9 +166,7 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
 
-	(void)out; /* c->out */
-	c->k = k;
-	return sl_compact_defer(c, t <= c->now);
+	return sl_compact_defer(c, out, k, t <= c->now);
 }
 
 /*
@@ -179,15 +179,16 @@ static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
 	const uint8_t *cand_now = c->m->scratch.cand_now;
+	sl_place_req_t p = sl_ctx_request(c, t, out);
 	int left, rc;
 
-	(void)out; /* c->out */
 	if (c->nreq)
 		return LOC_ENOFIT;
+	/* The projection's candidates, narrowed for this one placement. */
 	left = loc_plan_narrow_to_released(c->cand, cand_now, c->m->ncore);
-	rc = left >= c->lo ? sl_ctx_place_decision(c, t) : LOC_ENOFIT;
+	rc = left >= c->lo ? sl_ctx_place(c, &p) : LOC_ENOFIT;
 	loc_plan_unnarrow(c->cand, cand_now, c->m->ncore);
-	*k = c->k;
+	*k = p.k;
 	return rc;
 }
 
@@ -278,6 +279,7 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
 	req.window = c->policy->plan_window;
+	/* The planner's answer becomes the decision's: c->out, c->k. */
 	rc = loc_plan_earliest(s->planner, &req, &ops, &w, c->out, &ans,
 			       &c->err);
 	if (rc && ans.waiting) {
