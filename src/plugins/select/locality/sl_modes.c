@@ -6,13 +6,18 @@
  */
 #include "sl_ctx.h"
 
-/* PF: a job that was given a hold tries its held region first. */
+/*
+ * PF: a job that was given a hold tries its held region first. The
+ * region's candidates are a set of their own, made per call (only a job
+ * with a live hold gets this far, once per job_test): the decision's
+ * candidates are left whole for the placement that follows a miss.
+ */
 static int _place_in_hold(sl_ctx_t *c)
 {
 	sl_pf_region_t *r = NULL;
 	ListIterator it;
-	uint8_t *save = c->m->scratch.tmp;
-	int rc, n = 0;
+	uint8_t *in_hold;
+	int rc = LOC_ENOFIT, n = 0;
 
 	if (!c->m->pf_regions)
 		return LOC_ENOFIT;
@@ -23,16 +28,22 @@ static int _place_in_hold(sl_ctx_t *c)
 	list_iterator_destroy(it);
 	if (!r)
 		return LOC_ENOFIT;
-	memcpy(save, c->cand, c->m->ncore);
+	in_hold = xcalloc(c->m->ncore, sizeof(uint8_t));
 	for (int g = 0; g < c->m->ncore; g++) {
 		int i = c->m->to_slurm[g];
 
-		c->cand[g] = save[g] && i < bit_size(r->nodes) &&
+		in_hold[g] = c->cand[g] && i < bit_size(r->nodes) &&
 			     bit_test(r->nodes, i);
-		n += c->cand[g];
+		n += in_hold[g];
 	}
-	rc = n >= c->lo ? sl_ctx_place_decision(c, c->now) : LOC_ENOFIT;
-	memcpy(c->cand, save, c->m->ncore);
+	if (n >= c->lo) {
+		sl_place_req_t p = sl_ctx_request(c, c->now, c->out);
+
+		p.cand = in_hold;
+		if ((rc = sl_ctx_place(c, &p)) == 0)
+			c->k = p.k;
+	}
+	xfree(in_hold);
 	return rc;
 }
 

@@ -182,18 +182,20 @@ void sl_ctx_fill_busy(sl_ctx_t *c)
 }
 
 /* Clears candidates held by PF for other jobs (soft: expires, and never
- * against a job of higher priority than the partner). */
+ * against a job of higher priority than the partner). The filter reads
+ * the candidates whole while it writes (a job's own region is reopened
+ * from them), so it writes into scratch.tmp, this step's alone. */
 void sl_ctx_apply_holds(sl_ctx_t *c)
 {
-	uint8_t *tmp = c->m->scratch.tmp;
+	uint8_t *unheld = c->m->scratch.tmp;
 
 	if (!c->m->holds || !c->job)
 		return;
 	loc_holds_expire(c->m->holds, c->now);
-	memset(tmp, 0, c->m->ncore);
+	memset(unheld, 0, c->m->ncore);
 	loc_holds_filter(c->m->holds, c->job->job_id, c->job->priority,
-			 c->now, c->cand, tmp);
-	memcpy(c->cand, tmp, c->m->ncore);
+			 c->now, c->cand, unheld);
+	memcpy(c->cand, unheld, c->m->ncore);
 }
 
 int sl_count(const uint8_t *v, int n)
