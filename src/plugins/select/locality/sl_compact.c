@@ -35,13 +35,24 @@ static int64_t _began(sl_ctx_t *c, bool offered_now)
 /*
  * Total pairwise hops of the placement of k nodes on the reference set all
  * idle, or 0 when there is none. Cached per machine (a reconfigure starts
- * afresh). Made on a copy of the decision with arrays of its own, so the
- * decision's arrays are left as they were.
+ * afresh). The reference is a placement of its own: its nodes, tiers and
+ * answer are CompactWait's scratch (ref_*) and its error is local, so the
+ * decision's candidates, answer and error are left as they were.
  */
 static int64_t _reference(sl_ctx_t *c, int k)
 {
 	sl_scratch_t *s = &c->m->scratch;
-	sl_ctx_t r = *c;
+	loc_error_t err;
+	sl_place_req_t ref = {
+		.cand = s->ref_set,
+		.tiers = &s->ref_tiers,
+		.lo = k,
+		.want = k,
+		.hi = k,
+		.start = c->now,
+		.out = s->ref_out,
+		.err = &err,
+	};
 	uint64_t key;
 	int64_t hops = 0;
 
@@ -49,16 +60,13 @@ static int64_t _reference(sl_ctx_t *c, int k)
 	key = sl_ref_key(c->m, c->alloc, k, s->ref_set, c->weight);
 	if (sl_ref_get(c->m, key, k, &hops))
 		return hops;
-	r.cand = s->ref_set;
-	r.tiers = &s->ref_tiers;
 	if (c->policy->node_weight == LOC_NODE_WEIGHT_TIERS)
-		loc_tiers_set(r.tiers, c->weight, s->ref_set);
+		loc_tiers_set(ref.tiers, c->weight, s->ref_set);
 	else
-		loc_tiers_clear(r.tiers);
-	r.out = s->ref_out;
-	r.lo = r.want = r.hi = k;
-	if (sl_ctx_place(&r, c->now) == 0)
-		hops = loc_metrics_total_pair_hops(c->m->grid, r.out, r.k);
+		loc_tiers_clear(ref.tiers);
+	loc_error_clear(&err);
+	if (sl_ctx_place(c, &ref) == 0)
+		hops = loc_metrics_total_pair_hops(c->m->grid, ref.out, ref.k);
 	sl_ref_put(c->m, key, k, hops);
 	return hops > 0 ? hops : 0;
 }
@@ -68,16 +76,16 @@ int64_t sl_compact_deadline(sl_ctx_t *c)
 	return loc_patience_deadline(c->policy, _began(c, false));
 }
 
-bool sl_compact_defer(sl_ctx_t *c, bool offered_now)
+bool sl_compact_defer(sl_ctx_t *c, const int *out, int k, bool offered_now)
 {
 	int64_t waited, hops;
 
-	if (!c->job || c->policy->compact_wait <= 0 || c->k < 2 || c->nreq)
+	if (!c->job || c->policy->compact_wait <= 0 || k < 2 || c->nreq)
 		return false;
 	waited = c->now - _began(c, offered_now);
 	if (waited >= c->policy->compact_wait)
 		return false;
-	hops = loc_metrics_total_pair_hops(c->m->grid, c->out, c->k);
-	return hops > 0 && loc_patience_defer(c->policy, c->k, hops,
-					      _reference(c, c->k), waited);
+	hops = loc_metrics_total_pair_hops(c->m->grid, out, k);
+	return hops > 0 && loc_patience_defer(c->policy, k, hops,
+					      _reference(c, k), waited);
 }

@@ -6,13 +6,18 @@
  */
 #include "sl_ctx.h"
 
-/* PF: a job that was given a hold tries its held region first. */
+/*
+ * PF: a job that was given a hold tries its held region first. The
+ * region's candidates are a set of their own, made per call (only a job
+ * with a live hold gets this far, once per job_test): the decision's
+ * candidates are left whole for the placement that follows a miss.
+ */
 static int _place_in_hold(sl_ctx_t *c)
 {
 	sl_pf_region_t *r = NULL;
 	ListIterator it;
-	uint8_t *save = c->m->scratch.tmp;
-	int rc, n = 0;
+	uint8_t *in_hold;
+	int rc = LOC_ENOFIT, n = 0;
 
 	if (!c->m->pf_regions)
 		return LOC_ENOFIT;
@@ -23,16 +28,22 @@ static int _place_in_hold(sl_ctx_t *c)
 	list_iterator_destroy(it);
 	if (!r)
 		return LOC_ENOFIT;
-	memcpy(save, c->cand, c->m->ncore);
+	in_hold = xcalloc(c->m->ncore, sizeof(uint8_t));
 	for (int g = 0; g < c->m->ncore; g++) {
 		int i = c->m->to_slurm[g];
 
-		c->cand[g] = save[g] && i < bit_size(r->nodes) &&
+		in_hold[g] = c->cand[g] && i < bit_size(r->nodes) &&
 			     bit_test(r->nodes, i);
-		n += c->cand[g];
+		n += in_hold[g];
 	}
-	rc = n >= c->lo ? sl_ctx_place(c, c->now) : LOC_ENOFIT;
-	memcpy(c->cand, save, c->m->ncore);
+	if (n >= c->lo) {
+		sl_place_req_t p = sl_ctx_request(c, c->now, c->out);
+
+		p.cand = in_hold;
+		if ((rc = sl_ctx_place(c, &p)) == 0)
+			c->k = p.k;
+	}
+	xfree(in_hold);
 	return rc;
 }
 
@@ -45,11 +56,11 @@ static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	sl_ctx_apply_holds(c);
 	rc = _place_in_hold(c);
 	if (rc == LOC_ENOFIT) {
-		rc = sl_ctx_place(c, c->now);
+		rc = sl_ctx_place_decision(c, c->now);
 		if (rc == LOC_ENOFIT && preemptee_candidates &&
 		    sl_ctx_release_preemptable(c, preemptee_candidates))
-			rc = sl_ctx_place(c, c->now);
-		if (rc == 0 && sl_compact_defer(c, true)) {
+			rc = sl_ctx_place_decision(c, c->now);
+		if (rc == 0 && sl_compact_defer(c, c->out, c->k, true)) {
 			debug("%s: %pJ waits for a compact placement (k=%d, CompactWait until %ld)",
 			      plugin_type, c->job, c->k,
 			      (long)sl_compact_deadline(c));
@@ -72,7 +83,7 @@ static int _run_now(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 static int _test_only(sl_ctx_t *c, bitstr_t *bitmap)
 {
 	memcpy(c->cand, c->ok, c->m->ncore);
-	if (sl_ctx_place(c, c->now)) {
+	if (sl_ctx_place_decision(c, c->now)) {
 		debug2("%s: %pJ can never run on the nodes offered: %s",
 		       plugin_type, c->job, c->err.text);
 		return EINVAL;
@@ -94,10 +105,12 @@ typedef struct will_run {
 static int _plan_place(void *arg, int64_t t, int *out, int *k)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
-	int rc = sl_ctx_place(c, t);
+	/* Into the out[] the planner hands us: the answer is the planner's
+	 * until loc_plan_earliest() returns it. */
+	sl_place_req_t p = sl_ctx_request(c, t, out);
+	int rc = sl_ctx_place(c, &p);
 
-	(void)out; /* the planner's out[] is c->out */
-	*k = c->k;
+	*k = p.k;
 	return rc;
 }
 
@@ -164,9 +177,7 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
 
-	(void)out; /* c->out */
-	c->k = k;
-	return sl_compact_defer(c, t <= c->now);
+	return sl_compact_defer(c, out, k, t <= c->now);
 }
 
 /*
@@ -179,15 +190,16 @@ static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 {
 	sl_ctx_t *c = ((will_run_t *)arg)->c;
 	const uint8_t *cand_now = c->m->scratch.cand_now;
+	sl_place_req_t p = sl_ctx_request(c, t, out);
 	int left, rc;
 
-	(void)out; /* c->out */
 	if (c->nreq)
 		return LOC_ENOFIT;
+	/* The projection's candidates, narrowed for this one placement. */
 	left = loc_plan_narrow_to_released(c->cand, cand_now, c->m->ncore);
-	rc = left >= c->lo ? sl_ctx_place(c, t) : LOC_ENOFIT;
+	rc = left >= c->lo ? sl_ctx_place(c, &p) : LOC_ENOFIT;
 	loc_plan_unnarrow(c->cand, cand_now, c->m->ncore);
-	*k = c->k;
+	*k = p.k;
 	return rc;
 }
 
@@ -278,6 +290,7 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	req.deadline = c->job ? sl_compact_deadline(c) : c->now;
 	req.now_only = c->job && (c->job->bit_flags & TEST_NOW_ONLY);
 	req.window = c->policy->plan_window;
+	/* The planner's answer becomes the decision's: c->out, c->k. */
 	rc = loc_plan_earliest(s->planner, &req, &ops, &w, c->out, &ans,
 			       &c->err);
 	if (rc && ans.waiting) {

@@ -186,18 +186,20 @@ void sl_ctx_fill_busy(sl_ctx_t *c)
 }
 
 /* Clears candidates held by PF for other jobs (soft: expires, and never
- * against a job of higher priority than the partner). */
+ * against a job of higher priority than the partner). The filter reads
+ * the candidates whole while it writes (a job's own region is reopened
+ * from them), so it writes into scratch.tmp, this step's alone. */
 void sl_ctx_apply_holds(sl_ctx_t *c)
 {
-	uint8_t *tmp = c->m->scratch.tmp;
+	uint8_t *unheld = c->m->scratch.tmp;
 
 	if (!c->m->holds || !c->job)
 		return;
 	loc_holds_expire(c->m->holds, c->now);
-	memset(tmp, 0, c->m->ncore);
+	memset(unheld, 0, c->m->ncore);
 	loc_holds_filter(c->m->holds, c->job->job_id, c->job->priority,
-			 c->now, c->cand, tmp);
-	memcpy(c->cand, tmp, c->m->ncore);
+			 c->now, c->cand, unheld);
+	memcpy(c->cand, unheld, c->m->ncore);
 }
 
 int sl_count(const uint8_t *v, int n)
@@ -268,80 +270,114 @@ uint64_t sl_ctx_sum_cpus(sl_ctx_t *c, const int *nodes, int k)
 	return s;
 }
 
-/* One core call for k nodes at time start. */
-static int _select(sl_ctx_t *c, int k, int64_t start)
+/* One core call for k nodes of p's candidates at p's start. */
+static int _select(sl_ctx_t *c, sl_place_req_t *p, int k)
 {
 	loc_view_t view = {
-		.candidate = c->cand,
+		.candidate = p->cand,
 		.busy_until = c->busy,
-		.now = start,
+		.now = p->start,
 	};
 	loc_request_t req = {
 		.nodes = k,
 		.required = c->nreq ? c->req : NULL,
 		.nrequired = c->nreq,
 		.contiguous = c->contiguous,
-		.expected_end = c->walltime ? start + c->walltime : 0,
+		.expected_end = c->walltime ? p->start + c->walltime : 0,
 	};
 
-	return loc_alloc_select(c->alloc, &req, &view, c->out, &c->err);
+	return loc_alloc_select(c->alloc, &req, &view, p->out, p->err);
 }
 
 /*
- * Places the job on cand[] at time start: the desired count first, then
- * fewer down to lo; if the chosen nodes lack CPUs, more up to hi.
- * Returns 0 with c->out / c->k set, LOC_ENOFIT, or another LOC_E* code.
+ * Places the job on p->cand[]: the desired count first, then fewer down
+ * to lo; if the chosen nodes lack CPUs, more up to hi. Returns 0 with
+ * p->out / p->k set, LOC_ENOFIT, or another LOC_E* code.
  */
-static int _place_counts(sl_ctx_t *c, int64_t start)
+static int _place_counts(sl_ctx_t *c, sl_place_req_t *p)
 {
-	int ncand = sl_count(c->cand, c->m->ncore), top, rc;
+	int ncand = sl_count(p->cand, c->m->ncore), top, rc;
 	bool short_cpus = false;
 
 	for (int i = 0; i < c->nreq; i++)
-		if (!c->cand[c->req[i]])
+		if (!p->cand[c->req[i]])
 			return LOC_ENOFIT;
-	top = MIN(c->want, ncand);
-	for (int k = top; k >= c->lo; k--) {
-		rc = _select(c, k, start);
+	top = MIN(p->want, ncand);
+	for (int k = top; k >= p->lo; k--) {
+		rc = _select(c, p, k);
 		if (rc == LOC_ENOFIT)
 			continue;
 		if (rc)
 			return rc;
-		if (sl_ctx_sum_cpus(c, c->out, k) >= c->min_cpus) {
-			c->k = k;
+		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus) {
+			p->k = k;
 			return 0;
 		}
 		short_cpus = true;
 	}
-	for (int k = MAX(top + 1, c->lo); short_cpus && k <= MIN(c->hi, ncand);
+	for (int k = MAX(top + 1, p->lo); short_cpus && k <= MIN(p->hi, ncand);
 	     k++) {
-		rc = _select(c, k, start);
+		rc = _select(c, p, k);
 		if (rc == LOC_ENOFIT)
 			continue;
 		if (rc)
 			return rc;
-		if (sl_ctx_sum_cpus(c, c->out, k) >= c->min_cpus) {
-			c->k = k;
+		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus) {
+			p->k = k;
 			return 0;
 		}
 	}
 	return LOC_ENOFIT;
 }
 
-static int _place_counts_now(void *arg)
-{
-	sl_ctx_t *c = arg;
+/* loc_tiers_place() calls back with one pointer: the ctx and the request
+ * travel together. */
+typedef struct place_call {
+	sl_ctx_t *c;
+	sl_place_req_t *p;
+} place_call_t;
 
-	return _place_counts(c, c->place_start);
+static int _place_counts_cb(void *arg)
+{
+	place_call_t *call = arg;
+
+	return _place_counts(call->c, call->p);
+}
+
+sl_place_req_t sl_ctx_request(sl_ctx_t *c, int64_t start, int *out)
+{
+	sl_place_req_t p = {
+		.cand = c->cand,
+		.tiers = c->tiers,
+		.lo = c->lo,
+		.want = c->want,
+		.hi = c->hi,
+		.start = start,
+		.out = out,
+		.err = &c->err,
+	};
+
+	return p;
 }
 
 /* _place_counts() inside the lightest weight tiers first (NodeWeight=
  * tiers, loc_tiers.h: Slurm uses lower Weight first). */
-int sl_ctx_place(sl_ctx_t *c, int64_t start)
+int sl_ctx_place(sl_ctx_t *c, sl_place_req_t *p)
 {
-	c->place_start = start;
-	return loc_tiers_place(c->tiers, c->cand, c->req, c->nreq, c->want,
-			       _place_counts_now, c);
+	place_call_t call = { .c = c, .p = p };
+
+	return loc_tiers_place(p->tiers, p->cand, c->req, c->nreq, p->want,
+			       _place_counts_cb, &call);
+}
+
+int sl_ctx_place_decision(sl_ctx_t *c, int64_t start)
+{
+	sl_place_req_t p = sl_ctx_request(c, start, c->out);
+	int rc = sl_ctx_place(c, &p);
+
+	if (rc == 0)
+		c->k = p.k;
+	return rc;
 }
 
 /* Writes the chosen grid nodes into Slurm's bitmap. */
