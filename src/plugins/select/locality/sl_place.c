@@ -138,9 +138,9 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 /*
  * The nodes the CompactWait reference is made on (sl_compact.c): those of
  * the job's partition (and reservation) whose state, memory and the job's
- * --exclude allow it, whatever this call offers. Backfill's WILL_RUN offers only nodes free in the job's
- * time window, and the RUN_NOW that follows only the nodes WILL_RUN
- * picked; a reference made on those would excuse any placement. A job
+ * --exclude allow it, whatever this call offers. Backfill's WILL_RUN
+ * offers only nodes free in the job's time window, and the RUN_NOW that
+ * follows only the nodes WILL_RUN picked; a reference made on those would excuse any placement. A job
  * with --constraint keeps the offered set: features are slurmctld's to
  * match.
  */
