@@ -42,7 +42,11 @@
 # each size on the empty torus, ideal-TORUS.txt), nodes per started job,
 # mean and p95 wait, makespan and the jobs that never started (refused by
 # sbatch, or still pending, a failed launch requeues a job, when no job
-# had run for 30 s, or after 900 s). Everything lands in --out (default
+# had run for 30 s, or after 900 s). After each whole-node table, the
+# replay's table of the same workload (locality-replay, EASY backfilling,
+# no slurmd): two models of cons_tres's own placement and each
+# topology/locality row with its locality.conf, so the replay's ratios
+# can be held against the live ones. Everything lands in --out (default
 # BUILD/live-topo; its path must be short, for slurmstepd's sockets):
 # workloads, each run's jobcomp, locality-eval output and slurmctld log,
 # report.txt; the clusters run in OUT/c, one after another.
@@ -80,7 +84,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,57p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -105,8 +109,9 @@ if [ "$SLURM" != "$("$ROOTS" host-version)" ] &&
 fi
 
 EVAL=$BUILD/src/tools/locality-eval
+REPLAY=$BUILD/src/replay/locality-replay
 TPLUG=$BUILD/src/plugins/topology/locality/.libs/topology_locality.so
-for f in "$EVAL" "$TPLUG"; do
+for f in "$EVAL" "$REPLAY" "$TPLUG"; do
 	[ -e "$f" ] || die "$f missing: build first (scripts/setup.sh --slurm $SLURM)"
 done
 mkdir -p "$OUT/bin" || die "cannot create $OUT/bin"
@@ -120,7 +125,10 @@ if [ "$REPORT_ONLY" = 0 ]; then
 	cp --remove-destination "$EVAL" "$TPLUG" "$OUT/bin/" ||
 		die "cannot copy the binaries into $OUT/bin"
 fi
-EVAL=$OUT/bin/locality-eval
+# No slurmctld maps the replay: a --report-only run may refresh it.
+cp --remove-destination "$REPLAY" "$OUT/bin/" ||
+	die "cannot copy $REPLAY into $OUT/bin"
+EVAL=$OUT/bin/locality-eval REPLAY=$OUT/bin/locality-replay
 
 CURRENT=""
 cleanup() {
@@ -309,6 +317,50 @@ unstarted() {
 	fi
 }
 
+# --- the replay of the whole-node workload ----------------------------------
+
+# replay_table TORUS - the whole-node workload through locality-replay
+# (EASY backfilling) on TORUS: each topology/locality row with its
+# locality.conf, and first two models of cons_tres's own placement (best
+# fit among runs of consecutive free nodes, and the first free nodes, in
+# slurm.conf's row-major order; never waiting for a compact set). Prints
+# the replay table, for comparing the replay's ratios with the live ones.
+replay_table() {
+	local t=$1 dir=$OUT/replay-$1 topo conf m rows=()
+	mkdir -p "$dir" || die "cannot create $dir"
+	"$WORKLOAD" to-swf "$OUT/workload-whole.txt" >"$dir/workload.swf" ||
+		die "workload.sh to-swf failed"
+	for m in bestfit freelist; do
+		"$REPLAY" --trace "$dir/workload.swf" \
+			--config "$OUT/locality-$t.conf" -s "$m/rowmajor" \
+			--compact-wait 0 --plan-window 0 --plan-hold placement \
+			--no-recorded --no-svg -q --out "$dir/model-$m" \
+			>"$dir/model-$m.log" 2>&1 ||
+			die "locality-replay failed for the $m model: $(tail -n 1 "$dir/model-$m.log")"
+		rows+=(--replay "default model ($m)" "$(replay_csv "$dir/model-$m")")
+	done
+	for topo in "${topos[@]}"; do
+		case $topo in
+		locality) conf=$OUT/locality-$t.conf ;;
+		locality+*) conf=$OUT/locality-$t${topo#locality}.conf ;;
+		*) continue ;;
+		esac
+		"$REPLAY" --trace "$dir/workload.swf" --config "$conf" \
+			--no-recorded --no-svg -q --out "$dir/$topo" \
+			>"$dir/$topo.log" 2>&1 ||
+			die "locality-replay failed for $topo: $(tail -n 1 "$dir/$topo.log")"
+		rows+=(--replay "topology/$topo" "$(replay_csv "$dir/$topo")")
+	done
+	python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal-$t.txt" \
+		--nodes 64 --title "torus $t, whole workload" "${rows[@]}" |
+		sed -n '/(replay/,$p'
+}
+
+# replay_csv DIR - the per-job CSV of a replay's only row.
+replay_csv() {
+	ls "$1"/*.csv | grep -v rejected | head -n 1
+}
+
 IFS=, read -r -a topos <<<"$TOPOS"
 STAMP='+%Y-%m-%d %H:%M:%S'
 {
@@ -346,6 +398,11 @@ for t in "${tori[@]}"; do
 			python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal-$t.txt" \
 				--title "torus $t, $w workload ($TWHAT)" "${rows[@]}"
 		} >>"$OUT/report.txt" || die "live_report.py failed"
+		[ "$w" = whole ] || continue
+		{
+			echo
+			replay_table "$t"
+		} >>"$OUT/report.txt" || die "the replay of the $t torus failed"
 	done
 done
 cat "$OUT/report.txt"

@@ -18,7 +18,8 @@ comparing live with replay.
 
 With --run rows instead (bench/live-topo.sh: jobs that share nodes), one
 wider table: jobs submitted and started, mean and p95 hops over
-multi-node jobs with their ratios to the first row and to the ideal,
+multi-node jobs with their ratios to the first row and to the ideal
+(and the first row's bound, as above),
 nodes per started job (mean), mean and p95 wait, makespan, and the jobs
 that never started (IDS lists the submitted jobs, "label jobid"; IDS.refused,
 if present, those sbatch refused; both count as submitted). When a row
@@ -152,20 +153,21 @@ def replay_row(name, path, ideal, nodes):
 
 def print_table(title, rows, base):
     print(title)
-    print("%-30s %5s %5s %7s %7s %8s %8s %8s %9s %8s" % (
-        "row", "jobs", "multi", "hops", "p95", "x_first", "x_ideal",
+    w = max([30] + [len(r["name"]) for r in rows])
+    print("%-*s %5s %5s %7s %7s %8s %8s %8s %9s %8s" % (
+        w, "row", "jobs", "multi", "hops", "p95", "x_first", "x_ideal",
         "wait_s", "makespan", "idle_fit"))
     for r in rows:
         ratio = r["mean"] / base["mean"] if base and base["mean"] else float("nan")
         ideal = "%8.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%8s" % "-"
         idle = "%8d" % r["idle"] if r["idle"] == r["idle"] else "%8s" % "-"
-        print("%-30s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f %s" % (
-            r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], ratio,
+        print("%-*s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f %s" % (
+            w, r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], ratio,
             ideal, r["wait"], r["makespan"], idle))
     if base and base["bound"]:
         b = base["bound"]
-        print("%-30s %5d %5d %7.3f %7.2f %8.3f %8.3f %8s %9s %8s" % (
-            "bound (each size's ideal)", base["jobs"], base["multi"],
+        print("%-*s %5d %5d %7.3f %7.2f %8.3f %8.3f %8s %9s %8s" % (
+            w, "bound (each size's ideal)", base["jobs"], base["multi"],
             mean(b), percentile(b, 95), mean(b) / base["mean"], 1.0,
             "-", "-", "-"))
 
@@ -244,6 +246,12 @@ def print_run_table(title, rows):
             w, r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
             r["p95"], ratio, ideal, r["nodes"], r["wait"], r["wait95"],
             r["makespan"], bad))
+    if base and base["bound"]:
+        b = base["bound"]
+        print("%-*s %5s %5s %5d %6.3f %5.2f %7.3f %7.3f %6s %6s %6s %8s %9s" % (
+            w, "bound (each size's ideal)", "-", "-", base["multi"], mean(b),
+            percentile(b, 95), mean(b) / base["mean"], 1.0, "-", "-", "-",
+            "-", "-"))
     if rows:
         print_common(rows)
 
