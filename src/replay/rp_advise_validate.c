@@ -55,10 +55,10 @@ int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 		fit->best >= 0 ? &fit->rows[fit->best] : cur;
 	const rp_workload_t *w = in->w;
 	rp_rowset_t *set = rp_rowset_create();
-	rp_row_t *rows[MAX_ROWS + 1], *rrow = NULL, *crow = NULL;
+	rp_row_t *rrow, *crow;
 	rp_summary_t rs, cs;
 	uint8_t *held = NULL, *ran = NULL;
-	int n, rc = LOC_ENOMEM, adv_row = -1, cur_row = -1;
+	int rc = LOC_ENOMEM, adv_row = -1, cur_row = -1;
 
 	memset(v, 0, sizeof(*v));
 	v->fit_jobs = fit_jobs;
@@ -85,8 +85,6 @@ int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 		adv_row = rp_rowset_add(set, adv->spec, NULL);
 	if ((rc = rp_rowset_run(set, o, in, err)) != 0)
 		goto out;
-	n = rp_rowset_all(set, rows);
-	(void)n;
 	crow = cur->spec ? &set->rows[cur_row] : &set->recorded;
 	rrow = adv_row >= 0 ? &set->rows[adv_row] : crow;
 	/* the basis: held-out jobs the current ran */
