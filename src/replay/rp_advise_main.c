@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "rp_advise.h"
+#include "rp_advise_validate.h"
 #include "rp_cli.h"
 #include "rp_outdir.h"
 #include "rp_run.h"
@@ -90,7 +91,8 @@ int main(int argc, char **argv)
 	rp_row_t *rows[MAX_ROWS + 1];
 	char strategies[1024], modes[256], path[4096 + 32];
 	const char *current = NULL;
-	int current_row = -1, nrows;
+	int current_row = -1, nrows, all_jobs, fit_jobs;
+	rp_validation_t *val = NULL;
 	double t_start = rp_now();
 
 	rp_cli_parse(argc, argv, &o, RP_MODE_ADVISE);
@@ -107,6 +109,22 @@ int main(int argc, char **argv)
 		rp_print_workload(in.trace, in.w);
 	if (rp_input_check(&o, &in, &err))
 		rp_die_err(EXIT_INPUT, &err);
+	/* --validate: the advice is fitted on the first fit_jobs alone, as
+	 * --limit fit_jobs would give it */
+	all_jobs = fit_jobs = in.w->njobs;
+	if (o.validate > 0) {
+		fit_jobs = rp_validate_split(o.validate, all_jobs);
+		if (fit_jobs < 1 || fit_jobs >= all_jobs) {
+			loc_error_set(&err, LOC_ERANGE, in.trace->path, 0,
+				      "--validate %g: %d of the %d jobs to "
+				      "fit on, %d held out: both must be "
+				      "at least 1",
+				      o.validate, fit_jobs, all_jobs,
+				      all_jobs - fit_jobs);
+			rp_die_err(EXIT_INPUT, &err);
+		}
+		in.w->njobs = fit_jobs;
+	}
 
 	/* rows: the candidates, the current placement, the recorded one */
 	set = rp_rowset_create();
@@ -154,6 +172,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot rank the rows\n", PROG);
 		return EXIT_RUNTIME;
 	}
+	if (o.validate > 0) {
+		in.w->njobs = all_jobs;
+		val = calloc(1, sizeof(*val));
+		if (!val) {
+			fprintf(stderr, "%s: out of memory\n", PROG);
+			return EXIT_RUNTIME;
+		}
+		if (!o.quiet)
+			fprintf(stderr, "%s: replaying the advised and the "
+					"current row on all %d jobs\n",
+				PROG, all_jobs);
+		if (rp_validate_run(val, adv, &o, &in, fit_jobs, &err))
+			rp_die_err(err.code == LOC_ENOENT ? EXIT_INPUT
+							  : EXIT_RUNTIME,
+				   &err);
+		/* the fitted advice's outputs describe the fitted jobs */
+		in.w->njobs = fit_jobs;
+	}
 
 	/* outputs: complete or not at all */
 	if (rp_outdir_open(&od, o.out, &err))
@@ -166,6 +202,9 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/tradeoff.svg", od.tmp);
 	if (rp_advise_write_svg(path, adv, &err))
 		_fail(&od, EXIT_RUNTIME, &err);
+	snprintf(path, sizeof(path), "%s/validation.csv", od.tmp);
+	if (val && rp_validate_write_csv(path, val, &err))
+		_fail(&od, EXIT_RUNTIME, &err);
 	snprintf(path, sizeof(path), "%s/advice.txt", od.tmp);
 	{
 		FILE *f = fopen(path, "w");
@@ -175,6 +214,8 @@ int main(int argc, char **argv)
 			_fail(&od, EXIT_RUNTIME, &err);
 		}
 		rp_advise_print(f, adv, &o, &in);
+		if (val)
+			rp_validate_print(f, val);
 		if (ferror(f) | fclose(f)) {
 			loc_error_set(&err, LOC_EIO, path, 0, "write failed");
 			_fail(&od, EXIT_RUNTIME, &err);
@@ -184,11 +225,14 @@ int main(int argc, char **argv)
 		rp_die_err(EXIT_RUNTIME, &err);
 	if (!o.quiet) {
 		rp_advise_print(stdout, adv, &o, &in);
+		if (val)
+			rp_validate_print(stdout, val);
 		fprintf(stderr, "%s: %d rows in %.2f s with %d threads; "
 				"outputs in %s\n",
 			PROG, set->nrows, rp_now() - t_start,
 			set->threads_used, o.out);
 	}
+	free(val);
 	free(adv);
 	rp_rowset_free(set);
 	rp_input_free(&in);

@@ -169,6 +169,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_OBJECTIVE,
 		O_MAXWAIT,
 		O_CURRENT,
+		O_VALIDATE,
 	};
 	static const struct option lo[] = {
 		{ "config", required_argument, 0, 'c' },
@@ -194,6 +195,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "objective", required_argument, 0, O_OBJECTIVE },
 		{ "max-wait-ratio", required_argument, 0, O_MAXWAIT },
 		{ "current", required_argument, 0, O_CURRENT },
+		{ "validate", required_argument, 0, O_VALIDATE },
 		{ "strategies", required_argument, 0, 's' },
 		{ "walltime", required_argument, 0, 'w' },
 		{ "sched", required_argument, 0, O_SCHED },
@@ -358,6 +360,16 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			if (!advise)
 				goto advise_only;
 			o->current = optarg;
+			break;
+		case O_VALIDATE:
+			if (!advise)
+				goto advise_only;
+			o->validate = rp_real_arg("--validate", optarg, 0);
+			if (!(o->validate > 0 && o->validate < 1))
+				rp_usage_error("--validate: '%s' is not a fraction "
+					       "of the jobs strictly between 0 "
+					       "and 1",
+					       optarg);
 			break;
 		case 's':
 			o->strategies = optarg;

@@ -83,6 +83,8 @@ typedef struct rp_opts {
 	rp_objective_t objective;
 	double max_wait_ratio;   /* mean wait at most this x the current's */
 	const char *current;     /* STRATEGY[/CURVE][+MODE] or "recorded" */
+	double validate;         /* --validate F: fit on the first F of the
+				  * jobs, check on the rest (0 = off) */
 } rp_opts_t;
 
 /* Parses the command line of program mode into o; prints help or an

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_advise_validate.c - locality-advise --validate: the advised row
+ * and the current placement replayed on the held-out jobs, against what
+ * the fitted advice predicted (see rp_advise_validate.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rp_advise_validate.h"
+
+static const struct {
+	const char *name;
+	bool claim;    /* a figure the advice promises (its x columns) */
+	bool wait;     /* a wait figure: the wait target */
+} _fig[RP_VAL_COUNT] = {
+	[RP_VAL_HOPS] = { "mean_hops", false, false },
+	[RP_VAL_WAIT] = { "mean_wait_s", false, true },
+	[RP_VAL_HOPS_X] = { "hops_x", true, false },
+	[RP_VAL_WAIT_X] = { "wait_x", true, true },
+	[RP_VAL_CUR_HOPS] = { "current_mean_hops", false, false },
+	[RP_VAL_CUR_WAIT] = { "current_mean_wait_s", false, true },
+};
+
+int rp_validate_split(double f, int njobs)
+{
+	return (int)floor(f * (double)njobs);
+}
+
+static double _ratio(double a, double b)
+{
+	return b > 0 ? a / b : NAN;
+}
+
+/* predicted or replayed figures from the advised and current summaries */
+static void _figures(double *out, const rp_summary_t *row,
+		     const rp_summary_t *cur)
+{
+	out[RP_VAL_HOPS] = row->hops.mean;
+	out[RP_VAL_WAIT] = row->mean_wait_s;
+	out[RP_VAL_HOPS_X] = _ratio(row->hops.mean, cur->hops.mean);
+	out[RP_VAL_WAIT_X] = _ratio(row->mean_wait_s, cur->mean_wait_s);
+	out[RP_VAL_CUR_HOPS] = cur->hops.mean;
+	out[RP_VAL_CUR_WAIT] = cur->mean_wait_s;
+}
+
+int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
+		    const rp_opts_t *o, rp_input_t *in, int fit_jobs,
+		    loc_error_t *err)
+{
+	const rp_advice_row_t *cur = &fit->rows[fit->current];
+	const rp_advice_row_t *adv =
+		fit->best >= 0 ? &fit->rows[fit->best] : cur;
+	const rp_workload_t *w = in->w;
+	rp_rowset_t *set = rp_rowset_create();
+	rp_row_t *rrow, *crow;
+	rp_summary_t rs, cs;
+	uint8_t *held = NULL, *ran = NULL;
+	int rc = LOC_ENOMEM, adv_row = -1, cur_row = -1;
+
+	memset(v, 0, sizeof(*v));
+	v->fit_jobs = fit_jobs;
+	v->total_jobs = w->njobs;
+	v->first_submit = w->jobs[0].submit;
+	v->split_submit = w->jobs[fit_jobs].submit;
+	v->last_submit = w->jobs[w->njobs - 1].submit;
+	v->advised = fit->best >= 0 && !adv->current;
+	snprintf(v->row, sizeof(v->row), "%s", adv->row->name);
+	snprintf(v->current, sizeof(v->current), "%s", cur->row->name);
+	_figures(v->predicted, &adv->compared, &cur->compared);
+	held = calloc((size_t)in->trace->njobs + 1, 1);
+	ran = calloc((size_t)in->trace->njobs + 1, 1);
+	if (!set || !held || !ran) {
+		loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+		goto out;
+	}
+	/* the rows: the advised one and the current (once when the same) */
+	if (cur->spec)
+		cur_row = rp_rowset_add(set, cur->spec, NULL);
+	else if ((rc = rp_rowset_recorded(set, o, in, err)) != 0)
+		goto out;
+	if (adv->spec && adv != cur)
+		adv_row = rp_rowset_add(set, adv->spec, NULL);
+	if ((rc = rp_rowset_run(set, o, in, err)) != 0)
+		goto out;
+	crow = cur->spec ? &set->rows[cur_row] : &set->recorded;
+	rrow = adv_row >= 0 ? &set->rows[adv_row] : crow;
+	/* the basis: held-out jobs the current ran */
+	for (int i = 0; i < crow->njobs; i++)
+		ran[crow->jobs[i].trace_index] = 1;
+	for (int i = fit_jobs; i < w->njobs; i++) {
+		int t = w->jobs[i].trace_index;
+
+		held[t] = ran[t];
+		v->held_jobs += ran[t];
+	}
+	if (!v->held_jobs) {
+		rc = loc_error_set(err, LOC_ENOENT, in->trace->path, 0,
+				   "--validate: the current placement ran "
+				   "none of the %d held-out jobs",
+				   w->njobs - fit_jobs);
+		goto out;
+	}
+	v->not_served = v->held_jobs;
+	for (int i = 0; i < rrow->njobs; i++)
+		v->not_served -= held[rrow->jobs[i].trace_index];
+	rs = rrow->sum;
+	cs = crow->sum;
+	if (rp_summary_compute(rrow, held, in->m->nnodes, o->loc_le, &rs) ||
+	    rp_summary_compute(crow, held, in->m->nnodes, o->loc_le, &cs)) {
+		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+		goto out;
+	}
+	_figures(v->replayed, &rs, &cs);
+	rc = 0;
+out:
+	free(held);
+	free(ran);
+	rp_rowset_free(set);
+	return rc;
+}
+
+double rp_validate_rel_error(const rp_validation_t *v, int i)
+{
+	if (!(v->predicted[i] != 0) || isnan(v->replayed[i]))
+		return NAN;
+	return (v->replayed[i] - v->predicted[i]) / v->predicted[i];
+}
+
+static double _target(int i)
+{
+	return _fig[i].wait ? RP_VAL_WAIT_TARGET : RP_VAL_HOPS_TARGET;
+}
+
+/* "yes", "no" or "-" (no relative error) */
+static const char *_met(const rp_validation_t *v, int i)
+{
+	double e = rp_validate_rel_error(v, i);
+
+	return isnan(e) ? "-" : fabs(e) <= _target(i) ? "yes" : "no";
+}
+
+void rp_validate_print(FILE *f, const rp_validation_t *v)
+{
+	const double day = 86400.0;
+
+	fprintf(f,
+		"\nvalidation: fitted on the first %d of %d jobs (submitted "
+		"in days 0-%.1f of the trace);\n"
+		"held out the %d after (days %.1f-%.1f), replayed with the "
+		"whole trace before them\n"
+		"(the queue warm at the split) and measured on the %d of them "
+		"the current ran\n",
+		v->fit_jobs, v->total_jobs,
+		(double)(v->split_submit - v->first_submit) / day,
+		v->total_jobs - v->fit_jobs,
+		(double)(v->split_submit - v->first_submit) / day,
+		(double)(v->last_submit - v->first_submit) / day, v->held_jobs);
+	if (!v->advised)
+		fprintf(f, "the advice was to keep the current placement: "
+			   "its figures are checked alone\n");
+	if (v->not_served)
+		fprintf(f, "%s did not run %d of those jobs: its figures are "
+			   "over the ones it ran\n",
+			v->row, v->not_served);
+	fprintf(f, "%-20s %-20s %12s %12s %9s %7s  %s\n", "figure", "row",
+		"predicted", "replayed", "rel_err", "target", "note");
+	for (int i = 0; i < RP_VAL_COUNT; i++) {
+		double e = rp_validate_rel_error(v, i);
+		char err[32];
+
+		if (isnan(e))
+			snprintf(err, sizeof(err), "-");
+		else
+			snprintf(err, sizeof(err), "%+.1f%%", 100 * e);
+		fprintf(f, "%-20s %-20s %12.3f %12.3f %9s %6.0f%%  %s%s\n",
+			_fig[i].name, i >= RP_VAL_CUR_HOPS ? v->current : v->row,
+			v->predicted[i], v->replayed[i], err,
+			100 * _target(i),
+			_fig[i].claim ? "the advice's claim, " : "",
+			!strcmp(_met(v, i), "yes") ? "within target"
+			: !strcmp(_met(v, i), "no") ? "misses target"
+						     : "no ratio");
+	}
+	fprintf(f, "validate: row=%s current=%s advised=%d fit_jobs=%d "
+		   "held_out_jobs=%d compared_jobs=%d not_served=%d\n",
+		v->row, v->current, v->advised, v->fit_jobs,
+		v->total_jobs - v->fit_jobs, v->held_jobs, v->not_served);
+	for (int i = 0; i < RP_VAL_COUNT; i++)
+		fprintf(f, "validate: figure=%s claim=%d predicted=%.6f "
+			   "replayed=%.6f rel_error=%.6f target=%.2f "
+			   "within_target=%s\n",
+			_fig[i].name, _fig[i].claim, v->predicted[i],
+			v->replayed[i], rp_validate_rel_error(v, i),
+			_target(i), _met(v, i));
+}
+
+int rp_validate_write_csv(const char *path, const rp_validation_t *v,
+			  loc_error_t *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
+				     strerror(errno));
+	fprintf(f, "figure,row,claim,predicted,replayed,rel_error,target,"
+		   "within_target\n");
+	for (int i = 0; i < RP_VAL_COUNT; i++) {
+		double e = rp_validate_rel_error(v, i);
+
+		fprintf(f, "%s,%s,%d,%.6f,%.6f,", _fig[i].name,
+			i >= RP_VAL_CUR_HOPS ? v->current : v->row,
+			_fig[i].claim, v->predicted[i], v->replayed[i]);
+		if (isnan(e))
+			fprintf(f, ",");
+		else
+			fprintf(f, "%.6f,", e);
+		fprintf(f, "%.2f,%s\n", _target(i), _met(v, i));
+	}
+	if (ferror(f) | fclose(f))
+		return loc_error_set(err, LOC_EIO, path, 0, "write failed");
+	return 0;
+}

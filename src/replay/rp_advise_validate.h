@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_advise_validate.h - locality-advise --validate F: are the advice's
+ * predictions borne out on history it did not see?
+ *
+ * The advice is fitted on the first F of the workload's jobs by submit
+ * time (the ranking exactly as locality-advise --limit K gives it, K =
+ * floor(F x jobs)). Its recommended row and the current placement are
+ * then replayed on the whole workload and measured on the held-out jobs
+ * alone (those submitted after the first K, that the current ran): the
+ * queue and the machine at the split are as busy as the history made
+ * them under that row, not idle, as a replay of the held-out jobs alone
+ * would start (its first days would show too little wait). The
+ * predicted figures are the fitted advice's for that row: mean hops and
+ * mean wait, and their ratios to the current placement's, which are the
+ * advice's claims (what its hops_x and wait_x columns promise).
+ */
+#ifndef RP_ADVISE_VALIDATE_H
+#define RP_ADVISE_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rp_advise.h"
+
+/* The figures checked, in table order. */
+enum {
+	RP_VAL_HOPS = 0, /* the advised row's mean hops */
+	RP_VAL_WAIT,     /* its mean wait (s) */
+	RP_VAL_HOPS_X,   /* its mean hops over the current's: a claim */
+	RP_VAL_WAIT_X,   /* its mean wait over the current's: a claim */
+	RP_VAL_CUR_HOPS, /* the current's mean hops */
+	RP_VAL_CUR_WAIT, /* the current's mean wait (s) */
+	RP_VAL_COUNT
+};
+
+/* The targets: hops within 5%, wait within 15%. */
+#define RP_VAL_HOPS_TARGET 0.05
+#define RP_VAL_WAIT_TARGET 0.15
+
+typedef struct rp_validation {
+	int fit_jobs;          /* K: the first K jobs by submit */
+	int total_jobs;        /* the workload's */
+	int64_t first_submit;  /* the workload's first submit */
+	int64_t split_submit;  /* the first held-out job's submit */
+	int64_t last_submit;   /* the last job's submit */
+	char row[96];          /* the advised row (the current when none) */
+	char current[96];
+	bool advised;          /* false: no row met the wait limit, the
+				* advice was to keep the current */
+	int held_jobs;         /* held-out jobs the current ran: the basis */
+	int not_served;        /* of those, the advised row did not run */
+	double predicted[RP_VAL_COUNT];
+	double replayed[RP_VAL_COUNT];
+} rp_validation_t;
+
+/* The number of jobs fitted on for fraction f of njobs (floor). */
+int rp_validate_split(double f, int njobs);
+
+/*
+ * Replays the advised row of fit (its rank 1 within the wait limit, or
+ * the current when there is none) and the current placement on the
+ * whole workload of in (in->w->njobs must be the whole count) and fills
+ * v, fit_jobs being the K fit was ranked on. Returns 0, or a LOC_E* code
+ * with err filled (LOC_ENOENT: no held-out job the current ran).
+ */
+int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
+		    const rp_opts_t *o, rp_input_t *in, int fit_jobs,
+		    loc_error_t *err);
+
+/* The relative error of figure i: (replayed - predicted) / predicted,
+ * NAN when the prediction is 0. */
+double rp_validate_rel_error(const rp_validation_t *v, int i);
+
+/* Prints the table and the machine-readable "validate:" lines. */
+void rp_validate_print(FILE *f, const rp_validation_t *v);
+
+/* validation.csv: figure,row,claim,predicted,replayed,rel_error,target,
+ * within_target, one line per figure. Returns 0 or LOC_EIO. */
+int rp_validate_write_csv(const char *path, const rp_validation_t *v,
+			  loc_error_t *err);
+
+#endif /* RP_ADVISE_VALIDATE_H */

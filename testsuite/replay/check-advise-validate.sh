@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# locality-advise --validate F, on the bundled example (no ../shared
+# needed): the fitted advice is the one --limit K gives (K = floor(F x
+# jobs), ranking.csv byte for byte), the predicted figures are that
+# advice's for its rank 1, the replayed ones are an independent
+# locality-replay of the whole trace with the advised and the current
+# row, averaged with awk over the jobs submitted after the first K; the
+# relative errors follow from both; and bad values are refused in one
+# line (a malformed fraction exit 1, a split that leaves nothing to fit
+# on exit 2 naming the trace) with --out left alone.
+set -u
+srcdir=${srcdir:-.}
+advise=${LOCALITY_ADVISE:-./src/replay/locality-advise}
+replay=${LOCALITY_REPLAY:-./src/replay/locality-replay}
+top=$(cd "$srcdir" && pwd)
+data=$top/testsuite/replay/data
+conf=$data/example-locality.conf
+sacct=$data/example-sacct.txt
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/replay-validate.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+for bin in "$advise" "$replay"; do
+	[ -x "$bin" ] || { echo "check-advise-validate: $bin not built" >&2; exit 99; }
+done
+
+# figure NAME COLUMN: a figure's column of validation.csv
+figure() {
+	awk -F, -v f="$1" -v c="$2" '$1 == f { print $c }' "$tmp/v/validation.csv"
+}
+# close A B TOL: |A - B| <= TOL
+close() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; exit !(a != "" && b != "" && (d < 0 ? -d : d) <= t) }'
+}
+
+# 1. the run: 240 jobs, the first 120 fitted, 120 held out
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/v" --validate 0.5 \
+	> "$tmp/v.out" 2> "$tmp/v.err" || fail "--validate 0.5 exited $?: $(cat "$tmp/v.err")"
+for f in advice.txt ranking.csv validation.csv tradeoff.svg summary.json; do
+	[ -s "$tmp/v/$f" ] || fail "no $f"
+done
+[ "$(sed -n 1p "$tmp/v/validation.csv")" = \
+	"figure,row,claim,predicted,replayed,rel_error,target,within_target" ] ||
+	fail "validation.csv header: $(sed -n 1p "$tmp/v/validation.csv")"
+[ "$(grep -c '^validate: figure=' "$tmp/v/advice.txt")" = 6 ] ||
+	fail "advice.txt: not 6 'validate: figure=' lines"
+grep -q '^validate: row=[^ ]* current=bestfit/rowmajor advised=1 fit_jobs=120 held_out_jobs=120 compared_jobs=120 not_served=0$' \
+	"$tmp/v/advice.txt" || fail "advice.txt: no validate: row= line for 120 + 120 jobs"
+grep -q '^figure  *row  *predicted  *replayed  *rel_err' "$tmp/v.out" ||
+	fail "stdout: no validation table"
+sed -n '/^validation:/,$p' "$tmp/v/advice.txt" > "$tmp/a.tail"
+sed -n '/^validation:/,$p' "$tmp/v.out" | cmp -s - "$tmp/a.tail" ||
+	fail "the validation in advice.txt differs from stdout's"
+
+# 2. the fit is the advice on the first 120 jobs alone
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/lim" --limit 120 -q ||
+	fail "--limit 120 exited $?"
+cmp -s "$tmp/v/ranking.csv" "$tmp/lim/ranking.csv" ||
+	fail "--validate 0.5's ranking.csv is not --limit 120's"
+best=$(awk -F, '$1 == 1 { print $2 }' "$tmp/lim/ranking.csv")
+[ -n "$best" ] || fail "no rank 1 in the --limit 120 advice"
+[ "$(figure mean_hops 2)" = "$best" ] || fail "the advised row is '$(figure mean_hops 2)', rank 1 is '$best'"
+pred() { awk -F, -v r="$1" -v c="$2" '$2 == r { print $c }' "$tmp/lim/ranking.csv"; }
+close "$(figure mean_hops 4)" "$(pred "$best" 6)" 1e-9 || fail "predicted mean hops is not the fit's"
+close "$(figure mean_wait_s 4)" "$(pred "$best" 7)" 1e-3 || fail "predicted mean wait is not the fit's"
+close "$(figure hops_x 4)" "$(pred "$best" 10)" 1e-9 || fail "predicted hops_x is not the fit's hops_vs_current"
+close "$(figure wait_x 4)" "$(pred "$best" 11)" 1e-9 || fail "predicted wait_x is not the fit's wait_vs_current"
+close "$(figure current_mean_hops 4)" "$(pred bestfit/rowmajor 6)" 1e-9 ||
+	fail "predicted current mean hops is not the fit's"
+
+# 3. the replayed figures: locality-replay of all 240 jobs with each row,
+# averaged over the jobs submitted after the 120th (no tie there)
+held() { # ROW -> "hops wait" over the held-out jobs of its replay
+	row=$1 mode=none
+	case $row in *+*) mode=${row#*+} ;; esac
+	rm -rf "$tmp/rp"
+	"$replay" -c "$conf" -t "$sacct" -s "${row%+*}" -w "$mode" \
+		--no-recorded --no-svg -q -o "$tmp/rp" || { fail "replay of $row exited $?"; return; }
+	csv=$(ls "$tmp"/rp/*.csv)
+	s120=$(awk -F, 'NR > 1 { print $2 }' "$csv" | sort -n | sed -n 120p)
+	s121=$(awk -F, 'NR > 1 { print $2 }' "$csv" | sort -n | sed -n 121p)
+	[ "$s120" -lt "$s121" ] || fail "the 120th and 121st jobs tie: the test's split is ambiguous"
+	awk -F, -v t="$s121" 'NR > 1 && $2 >= t { n++; h += $7; w += $3 - $2 }
+		END { printf "%d %.9f %.9f\n", n, h / n, w / n }' "$csv"
+}
+set -- $(held "$best")
+[ "${1:-}" = 120 ] || fail "$best: ${1:-no} held-out jobs in the replay, want 120"
+bh=${2:-} bw=${3:-}
+set -- $(held bestfit/rowmajor)
+ch=${2:-} cw=${3:-}
+close "$(figure mean_hops 5)" "$bh" 2e-6 || fail "replayed mean hops $(figure mean_hops 5), locality-replay $bh"
+close "$(figure mean_wait_s 5)" "$bw" 1e-3 || fail "replayed mean wait $(figure mean_wait_s 5), locality-replay $bw"
+close "$(figure current_mean_hops 5)" "$ch" 2e-6 || fail "replayed current hops $(figure current_mean_hops 5), locality-replay $ch"
+close "$(figure current_mean_wait_s 5)" "$cw" 1e-3 || fail "replayed current wait $(figure current_mean_wait_s 5), locality-replay $cw"
+close "$(figure hops_x 5)" "$(awk -v a="$bh" -v b="$ch" 'BEGIN { print a / b }')" 1e-5 ||
+	fail "replayed hops_x is not the replays' ratio"
+close "$(figure wait_x 5)" "$(awk -v a="$bw" -v b="$cw" 'BEGIN { print a / b }')" 1e-5 ||
+	fail "replayed wait_x is not the replays' ratio"
+# the relative error of every figure, and its verdict against the target
+awk -F, 'NR > 1 { e = ($5 - $4) / $4; d = e - $6; if (d < 0) d = -d
+	if (d > 1e-5) print $1 ": rel_error " $6 ", recomputed " e
+	m = ((e < 0 ? -e : e) <= $7) ? "yes" : "no"
+	if (m != $8) print $1 ": within_target " $8 ", recomputed " m
+	if ($7 != (($1 ~ /wait/) ? "0.15" : "0.05")) print $1 ": target " $7 }' \
+	"$tmp/v/validation.csv" > "$tmp/bad"
+[ -s "$tmp/bad" ] && fail "validation.csv: $(head -3 "$tmp/bad")"
+
+# 4. a current placement that is the trace's own: it runs, and names it
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/rec" --validate 0.5 --current recorded -q ||
+	fail "--validate with --current recorded exited $?"
+grep -q '^current_mean_hops,recorded,' "$tmp/rec/validation.csv" ||
+	fail "--current recorded: the current row is not 'recorded'"
+
+# 5. bad values: one line, the exit status, --out untouched (-q: no
+# reading report on stderr)
+expect_bad() { # STATUS TEXT ARGS...
+	want=$1 text=$2
+	shift 2
+	rm -rf "$tmp/bad-out"
+	"$advise" -q -c "$conf" -t "$sacct" -o "$tmp/bad-out" "$@" > "$tmp/o" 2> "$tmp/e"
+	rc=$?
+	[ $rc = "$want" ] || fail "advise $*: exit $rc, want $want"
+	# one line (a usage error adds the usual "Try ... --help" hint)
+	[ "$(grep -vc "^Try 'locality-advise --help'" "$tmp/e")" = 1 ] ||
+		fail "advise $*: $(wc -l < "$tmp/e") lines on stderr, want 1"
+	grep -q -- "$text" "$tmp/e" || fail "advise $*: stderr '$(cat "$tmp/e")' lacks '$text'"
+	[ -s "$tmp/o" ] && fail "advise $*: wrote on stdout"
+	[ -e "$tmp/bad-out" ] && fail "advise $*: created --out"
+	ls "$tmp" | grep -q '^bad-out\.' && fail "advise $*: left a temporary directory"
+}
+for v in 0 1 1.5 -0.5 abc 0.5x ''; do
+	expect_bad 1 "validate" --validate "$v"
+done
+# 0.004 x 240 = 0.96: no job to fit on; the trace is named
+expect_bad 2 "^locality-advise: $sacct: --validate 0.004: 0 of the 240 jobs to fit on, 240 held out" \
+	--validate 0.004
+"$replay" -c "$conf" -t "$sacct" -o "$tmp/rv" --validate 0.5 > /dev/null 2> "$tmp/e"
+[ $? = 1 ] || fail "locality-replay must refuse --validate"
+
+if [ $fails -gt 0 ]; then
+	echo "check-advise-validate: $fails failures"
+	exit 1
+fi
+echo "check-advise-validate: all checks passed"
+exit 0
