@@ -94,7 +94,8 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.ref_set);
 	loc_tiers_fini(&m->scratch.ref_tiers);
 	xfree(m->scratch.ref_out);
-	xfree(m->scratch.tmp);
+	xfree(m->scratch.unheld);
+	xfree(m->scratch.in_hold);
 	xfree(m->scratch.settling);
 	xfree(m->scratch.cand_now);
 	xfree(m->scratch.cpus);

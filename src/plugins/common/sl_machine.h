@@ -59,8 +59,10 @@ typedef struct sl_scratch {
 	uint8_t *ref_set;  /* CompactWait: the reference's nodes, */
 	loc_tiers_t ref_tiers; /* ... their tiers */
 	int *ref_out;      /* ... and its placement */
-	uint8_t *tmp;      /* PF: candidates minus others' holds, written
+	uint8_t *unheld;   /* PF: candidates minus others' holds, written
 			    * by sl_ctx_apply_holds() alone */
+	uint8_t *in_hold;  /* PF: the candidates inside the job's own hold,
+			    * written by its placement there alone */
 	uint8_t *settling; /* WILL_RUN: free nodes still completing a job */
 	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
 	uint32_t *cpus;    /* usable nodes' CPU counts (node counts) */

@@ -33,7 +33,8 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->weight = xcalloc(n, sizeof(uint64_t));
 		s->ref_set = xcalloc(n, sizeof(uint8_t));
 		s->ref_out = xcalloc(n, sizeof(int));
-		s->tmp = xcalloc(n, sizeof(uint8_t));
+		s->unheld = xcalloc(n, sizeof(uint8_t));
+		s->in_hold = xcalloc(n, sizeof(uint8_t));
 		s->settling = xcalloc(n, sizeof(uint8_t));
 		s->cand_now = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(*s->cpus));
@@ -188,10 +189,10 @@ void sl_ctx_fill_busy(sl_ctx_t *c)
 /* Clears candidates held by PF for other jobs (soft: expires, and never
  * against a job of higher priority than the partner). The filter reads
  * the candidates whole while it writes (a job's own region is reopened
- * from them), so it writes into scratch.tmp, this step's alone. */
+ * from them), so it writes into scratch.unheld, this step's alone. */
 void sl_ctx_apply_holds(sl_ctx_t *c)
 {
-	uint8_t *unheld = c->m->scratch.tmp;
+	uint8_t *unheld = c->m->scratch.unheld;
 
 	if (!c->m->holds || !c->job)
 		return;
