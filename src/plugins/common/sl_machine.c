@@ -91,16 +91,18 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.out);
 	xfree(m->scratch.weight);
 	loc_tiers_fini(&m->scratch.tiers);
-	xfree(m->scratch.ref_set);
-	loc_tiers_fini(&m->scratch.ref_tiers);
-	xfree(m->scratch.ref_out);
-	xfree(m->scratch.tmp);
+	xfree(m->scratch.unheld);
+	xfree(m->scratch.in_hold);
 	xfree(m->scratch.settling);
 	xfree(m->scratch.cand_now);
 	xfree(m->scratch.cpus);
 	loc_planner_destroy(m->scratch.planner);
 	xfree(m->scratch.running);
 	xfree(m->scratch.ends);
+	xfree(m->ref.set);
+	xfree(m->ref.weight);
+	loc_tiers_fini(&m->ref.tiers);
+	xfree(m->ref.out);
 	xfree(m->path);
 	xfree(m);
 }
@@ -137,6 +139,11 @@ sl_machine_t *sl_machine_load(const char *path, loc_error_t *err)
 	m->grid = loc_conf_build_grid(m->conf, (const char *const *)m->names,
 				      n, err);
 	if (!m->grid)
+		goto fail;
+	m->ref.set = xcalloc(n, sizeof(*m->ref.set));
+	m->ref.weight = xcalloc(n, sizeof(*m->ref.weight));
+	m->ref.out = xcalloc(n, sizeof(*m->ref.out));
+	if (loc_tiers_init(&m->ref.tiers, n, err))
 		goto fail;
 
 	/*
@@ -318,33 +325,25 @@ bool sl_node_usable(node_record_t *node, int idx, bool run_now)
 	return true;
 }
 
-uint64_t sl_ref_key(const sl_machine_t *m, const void *alloc, int k,
-		    const uint8_t *set, const uint64_t *weight)
+uint64_t sl_job_mem_per_node(job_record_t *job, node_record_t *node)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	uint64_t mem = job->details ? job->details->pn_min_memory : 0;
 
-	h = (h ^ (uint64_t)(uintptr_t)alloc) * 1099511628211ULL;
-	h = (h ^ (uint64_t)k) * 1099511628211ULL;
-	for (int g = 0; g < m->ncore; g++)
-		h = (h ^ (set[g] ? weight[g] + 1 : 0)) * 1099511628211ULL;
-	return h;
+	if (mem == NO_VAL64 || mem == 0)
+		return node->real_memory; /* the whole node */
+	if (mem & MEM_PER_CPU)
+		return (mem & ~MEM_PER_CPU) * node->config_ptr->cpus;
+	return mem;
 }
 
-bool sl_ref_get(const sl_machine_t *m, uint64_t key, int k, int64_t *hops)
+bool sl_node_holds_job_mem(job_record_t *job, node_record_t *node)
 {
-	const sl_ref_t *slot = &m->refs[key % SL_REF_SLOTS];
+	uint64_t mem = job->details->pn_min_memory, avail;
 
-	if (slot->key != key || slot->k != k)
-		return false;
-	*hops = slot->hops;
-	return true;
-}
-
-void sl_ref_put(sl_machine_t *m, uint64_t key, int k, int64_t hops)
-{
-	sl_ref_t *slot = &m->refs[key % SL_REF_SLOTS];
-
-	slot->key = key;
-	slot->k = k;
-	slot->hops = hops > 0 ? hops : 0;
+	if (mem == 0 || mem == NO_VAL64)
+		return true;
+	avail = node->real_memory;
+	avail = avail > node->mem_spec_limit ? avail - node->mem_spec_limit :
+					       0;
+	return sl_job_mem_per_node(job, node) <= avail;
 }

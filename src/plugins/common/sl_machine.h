@@ -56,11 +56,10 @@ typedef struct sl_scratch {
 	int *req, *out;
 	uint64_t *weight;  /* scheduling weight of each usable node */
 	loc_tiers_t tiers; /* ... and its tiers (NodeWeight=tiers) */
-	uint8_t *ref_set;  /* CompactWait: the reference's nodes, */
-	loc_tiers_t ref_tiers; /* ... their tiers */
-	int *ref_out;      /* ... and its placement */
-	uint8_t *tmp;      /* PF: candidates minus others' holds, written
+	uint8_t *unheld;   /* PF: candidates minus others' holds, written
 			    * by sl_ctx_apply_holds() alone */
+	uint8_t *in_hold;  /* PF: the candidates inside the job's own hold,
+			    * written by its placement there alone */
 	uint8_t *settling; /* WILL_RUN: free nodes still completing a job */
 	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
 	uint32_t *cpus;    /* usable nodes' CPU counts (node counts) */
@@ -71,13 +70,23 @@ typedef struct sl_scratch {
 } sl_scratch_t;
 
 /* CompactWait references, direct-mapped by a hash of (allocator, size,
- * usable nodes): sl_ref_key() and its neighbours. */
+ * usable nodes and their weights): sl_compact_wait.c. */
 #define SL_REF_SLOTS 256
 typedef struct sl_ref {
 	uint64_t key;
 	int k;
 	int64_t hops;
 } sl_ref_t;
+
+/* The CompactWait reference's own placement (sl_compact_wait.h), in both
+ * plugins: sized when the machine is built, so no decision allocates it
+ * and none shares its buffers. Indexed by grid node. */
+typedef struct sl_ref_scratch {
+	uint8_t *set;      /* the nodes it is made on */
+	uint64_t *weight;  /* ... their scheduling weights */
+	loc_tiers_t tiers; /* ... their tiers (NodeWeight=tiers) */
+	int *out;          /* the placement */
+} sl_ref_scratch_t;
 
 typedef struct sl_machine {
 	char *path;           /* locality.conf read (xmalloc) */
@@ -93,7 +102,8 @@ typedef struct sl_machine {
 	loc_holds_t *holds;   /* PF soft holds (NULL unless PF is used) */
 	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
 	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
-	sl_scratch_t scratch; /* made on first use, freed with the machine */
+	sl_scratch_t scratch; /* select/locality's, made on first use */
+	sl_ref_scratch_t ref; /* CompactWait's, made with the machine */
 	sl_ref_t refs[SL_REF_SLOTS];
 } sl_machine_t;
 
@@ -144,15 +154,18 @@ List sl_machine_key_pairs(const sl_machine_t *m);
 bool sl_node_usable(node_record_t *node, int idx, bool run_now);
 
 /*
- * CompactWait references (the hops of a job's placement with its usable
- * nodes all idle), cached in m->refs by what they depend on: the
- * allocator, the size k, and the nodes set[] with their weight[] (tiers).
- * sl_ref_get() returns true and *hops when the slot holds that key.
+ * The memory job asks of node (Slurm's MB): its per-node figure, its
+ * per-CPU one times the node's configured CPUs, or the whole node when it
+ * asks for none.
  */
-uint64_t sl_ref_key(const sl_machine_t *m, const void *alloc, int k,
-		    const uint8_t *set, const uint64_t *weight);
-bool sl_ref_get(const sl_machine_t *m, uint64_t key, int k, int64_t *hops);
-void sl_ref_put(sl_machine_t *m, uint64_t key, int k, int64_t hops);
+uint64_t sl_job_mem_per_node(job_record_t *job, node_record_t *node);
+
+/*
+ * Whether node can hold job's memory: the per-node figure, or the per-CPU
+ * one for every CPU of the node (sl_job_mem_per_node()), within its
+ * RealMemory less MemSpecLimit. A job asking for none fits anywhere.
+ */
+bool sl_node_holds_job_mem(job_record_t *job, node_record_t *node);
 
 /* The partition a job is being placed in (NULL: none). */
 static inline const char *sl_part_name(job_record_t *job)

@@ -129,9 +129,6 @@ void sl_ledger_busy(sl_ledger_t *l, const sl_machine_t *m, time_t now,
 /* Returns the CPUs a job gets on whole node idx (Slurm node index). */
 uint16_t sl_node_cpus(int idx);
 
-/* Returns the per-node memory figure a job holds (MB). */
-uint64_t sl_job_mem_per_node(job_record_t *job, node_record_t *node);
-
 /* ------------------------------------------------------------------ */
 /* sl_modes.c: job_test and resv_test                                 */
 /* ------------------------------------------------------------------ */

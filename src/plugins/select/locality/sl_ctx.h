@@ -9,6 +9,7 @@
 #define SL_CTX_H
 
 #include "select_locality.h"
+#include "sl_compact_wait.h"
 
 /* A decision in progress. Arrays are indexed by grid node. */
 typedef struct sl_ctx {
@@ -59,8 +60,9 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		 job_record_t *job, uint16_t mode);
 /* ok[] and weights from the nodes slurmctld offers in bitmap. */
 void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap);
-/* set[] = the nodes the CompactWait reference is made on. */
-void sl_ctx_fill_reference_set(sl_ctx_t *c, uint8_t *set);
+/* m->ref.set[] and .weight[] = the nodes the CompactWait reference is
+ * made on, with their weights. */
+void sl_ctx_fill_reference_set(sl_ctx_t *c);
 /* held[] and busy[] from the ledger; cand[] = ok minus held. */
 void sl_ctx_fill_busy(sl_ctx_t *c);
 /* Clears candidates PF holds for other jobs. */

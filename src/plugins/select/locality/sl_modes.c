@@ -8,9 +8,9 @@
 
 /*
  * PF: a job that was given a hold tries its held region first. The
- * region's candidates are a set of their own, made per call (only a job
- * with a live hold gets this far, once per job_test): the decision's
- * candidates are left whole for the placement that follows a miss.
+ * region's candidates are a set of their own (scratch.in_hold): the
+ * decision's candidates are left whole for the placement that follows a
+ * miss.
  */
 static int _place_in_hold(sl_ctx_t *c)
 {
@@ -28,7 +28,7 @@ static int _place_in_hold(sl_ctx_t *c)
 	list_iterator_destroy(it);
 	if (!r)
 		return LOC_ENOFIT;
-	in_hold = xcalloc(c->m->ncore, sizeof(uint8_t));
+	in_hold = c->m->scratch.in_hold;
 	for (int g = 0; g < c->m->ncore; g++) {
 		int i = c->m->to_slurm[g];
 
@@ -43,7 +43,6 @@ static int _place_in_hold(sl_ctx_t *c)
 		if ((rc = sl_ctx_place(c, &p)) == 0)
 			c->k = p.k;
 	}
-	xfree(in_hold);
 	return rc;
 }
 

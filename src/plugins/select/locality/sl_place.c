@@ -31,15 +31,13 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->req = xcalloc(n, sizeof(int));
 		s->out = xcalloc(n, sizeof(int));
 		s->weight = xcalloc(n, sizeof(uint64_t));
-		s->ref_set = xcalloc(n, sizeof(uint8_t));
-		s->ref_out = xcalloc(n, sizeof(int));
-		s->tmp = xcalloc(n, sizeof(uint8_t));
+		s->unheld = xcalloc(n, sizeof(uint8_t));
+		s->in_hold = xcalloc(n, sizeof(uint8_t));
 		s->settling = xcalloc(n, sizeof(uint8_t));
 		s->cand_now = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(*s->cpus));
 		/* Out of memory here is fatal, as it is for xcalloc. */
-		if (loc_tiers_init(&s->tiers, n, &c->err) ||
-		    loc_tiers_init(&s->ref_tiers, n, &c->err))
+		if (loc_tiers_init(&s->tiers, n, &c->err))
 			fatal("%s: %s", plugin_type, c->err.text);
 	}
 	/* The arrays read before they are written start clear. */
@@ -69,16 +67,9 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
  */
 static bool _mem_ok(job_record_t *job, node_record_t *node)
 {
-	uint64_t mem = job->details->pn_min_memory, avail;
-
 	if (!(slurm_conf.select_type_param & CR_MEMORY))
 		return true;
-	if (mem == 0 || mem == NO_VAL64)
-		return true; /* nothing asked: the whole node */
-	avail = node->real_memory;
-	avail = avail > node->mem_spec_limit ? avail - node->mem_spec_limit :
-					       0;
-	return sl_job_mem_per_node(job, node) <= avail;
+	return sl_node_holds_job_mem(job, node);
 }
 
 /*
@@ -136,44 +127,27 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 }
 
 /*
- * The nodes the CompactWait reference is made on (sl_compact.c): those of
- * the job's partition (and reservation) whose state, memory and the job's
- * --exclude allow it, whatever this call offers. Backfill's WILL_RUN
- * offers only nodes free in the job's time window, and the RUN_NOW that
- * follows only the nodes WILL_RUN picked; a reference made on those would excuse any placement. A job
- * with --constraint keeps the offered set: features are slurmctld's to
- * match.
+ * The nodes the CompactWait reference is made on (sl_compact.c), in
+ * m->ref.set, with their weights: sl_compact_wait_reference_set(),
+ * whatever this call offers. A job with --constraint (or no partition)
+ * keeps the offered set: features are slurmctld's to match. Offered
+ * nodes keep this call's weight, the others their configured Weight.
  */
-void sl_ctx_fill_reference_set(sl_ctx_t *c, uint8_t *set)
+void sl_ctx_fill_reference_set(sl_ctx_t *c)
 {
-	job_record_t *job = c->job;
-	bitstr_t *part = job->part_ptr ? job->part_ptr->node_bitmap : NULL;
-	bitstr_t *excluded = job->details->exc_node_bitmap;
-	bitstr_t *resv = job->resv_ptr ? job->resv_ptr->node_bitmap : NULL;
-	int first, last;
+	sl_ref_scratch_t *ref = &c->m->ref;
 
-	if (!part || job->details->features) {
-		memcpy(set, c->ok, c->m->ncore);
-		return;
-	}
-	memset(set, 0, c->m->ncore);
-	first = bit_ffs(part);
-	last = bit_fls(part);
-	for (int i = first; first >= 0 && i <= last; i++) {
-		node_record_t *node;
-		int g;
-
-		if (!bit_test(part, i) || i >= c->m->nslurm ||
-		    (g = c->m->to_core[i]) < 0 ||
-		    !(node = node_record_table_ptr[i]))
+	if (!c->job->part_ptr || c->job->details->features)
+		memcpy(ref->set, c->ok, c->m->ncore);
+	else
+		sl_compact_wait_reference_set(c->m, c->job, ref->set);
+	for (int g = 0; g < c->m->ncore; g++) {
+		if (!ref->set[g])
 			continue;
-		if (!_mem_ok(job, node) || !sl_node_usable(node, i, false) ||
-		    (excluded && bit_test(excluded, i)) ||
-		    (resv && !bit_test(resv, i)))
-			continue;
-		set[g] = 1;
-		if (!c->ok[g]) /* ok nodes keep this call's weight */
-			c->weight[g] = _sched_weight(node, false);
+		ref->weight[g] = c->ok[g] ?
+			c->weight[g] :
+			_sched_weight(node_record_table_ptr[c->m->to_slurm[g]],
+				      false);
 	}
 }
 
@@ -188,10 +162,10 @@ void sl_ctx_fill_busy(sl_ctx_t *c)
 /* Clears candidates held by PF for other jobs (soft: expires, and never
  * against a job of higher priority than the partner). The filter reads
  * the candidates whole while it writes (a job's own region is reopened
- * from them), so it writes into scratch.tmp, this step's alone. */
+ * from them), so it writes into scratch.unheld, this step's alone. */
 void sl_ctx_apply_holds(sl_ctx_t *c)
 {
-	uint8_t *unheld = c->m->scratch.tmp;
+	uint8_t *unheld = c->m->scratch.unheld;
 
 	if (!c->m->holds || !c->job)
 		return;

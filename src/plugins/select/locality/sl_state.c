@@ -48,17 +48,6 @@ void sl_ledger_destroy(sl_ledger_t *l)
 	xfree(l);
 }
 
-uint64_t sl_job_mem_per_node(job_record_t *job, node_record_t *node)
-{
-	uint64_t mem = job->details ? job->details->pn_min_memory : 0;
-
-	if (mem == NO_VAL64 || mem == 0)
-		return node->real_memory; /* the whole node */
-	if (mem & MEM_PER_CPU)
-		return (mem & ~MEM_PER_CPU) * node->config_ptr->cpus;
-	return mem;
-}
-
 sl_ledger_job_t *sl_ledger_find(sl_ledger_t *l, uint32_t job_id)
 {
 	return list_find_first(l->jobs, _job_match, &job_id);

@@ -25,72 +25,36 @@
 /* slurmctld's; the plugin also loads in slurmd and the commands. */
 #pragma weak idle_node_bitmap
 
-/*
- * The nodes of the job's partition (and reservation) that their state,
- * the job's per-node memory and its --exclude allow, whatever this evaluation offers (an exclusive job is offered
- * only idle nodes), with their scheduling weights: the set the reference
- * is made on, all of it idle.
- */
-static void _reference_set(sl_machine_t *m, job_record_t *job,
-			   uint8_t *set, uint64_t *weight)
+/* The reference placed as tl_eval.c places a job: k nodes of set[] in
+ * the lightest tiers that hold them, with allocator arg. */
+static int _place_reference(void *arg, uint8_t *set, loc_tiers_t *tiers,
+			    int k, int *out)
 {
-	bitstr_t *part = job->part_ptr->node_bitmap;
-	bitstr_t *excluded = job->details->exc_node_bitmap;
-	bitstr_t *resv = job->resv_ptr ? job->resv_ptr->node_bitmap : NULL;
-	uint64_t mem = job->details->pn_min_memory;
-	bool per_node_mem = mem && mem != NO_VAL64 && !(mem & MEM_PER_CPU);
+	loc_view_t view = { .candidate = set, .now = time(NULL) };
+	loc_request_t req = { .nodes = k };
+	loc_error_t err;
 
-	for (int i = 0; next_node_bitmap(part, &i); i++) {
-		node_record_t *node = node_record_table_ptr[i];
-		int g = i < m->nslurm ? m->to_core[i] : -1;
-
-		if (g < 0 || !node || !sl_node_usable(node, i, false) ||
-		    (excluded && bit_test(excluded, i)) ||
-		    (resv && !bit_test(resv, i)))
-			continue;
-		if (per_node_mem &&
-		    node->real_memory < mem + node->mem_spec_limit)
-			continue;
-		set[g] = 1;
-		weight[g] = node->sched_weight;
-	}
+	return loc_tiers_select(tiers, arg, &req, set, &view, out, NULL, &err);
 }
 
-/* Total pairwise hops of k nodes placed on the reference set all idle, or
- * 0 when the strategy finds none. Cached per machine. */
+/* Total pairwise hops of k nodes placed on the job's reference set
+ * (sl_compact_wait_reference_set()) all idle, weighted by the nodes'
+ * sched_weight as the evaluation weighs its candidates; 0 when the
+ * strategy finds none. */
 static int64_t _reference(sl_machine_t *m, job_record_t *job,
 			  loc_alloc_t *alloc, const loc_policy_t *policy, int k)
 {
-	uint8_t *set = xcalloc(m->ncore, sizeof(*set));
-	uint64_t *weight = xcalloc(m->ncore, sizeof(*weight));
-	int *out = xcalloc(m->ncore, sizeof(*out));
-	loc_view_t view = { .candidate = set, .now = time(NULL) };
-	loc_request_t req = { .nodes = k };
-	loc_tiers_t tiers;
-	loc_error_t err;
-	int64_t hops = 0;
-	uint64_t key;
+	sl_ref_scratch_t *ref = &m->ref;
 
-	_reference_set(m, job, set, weight);
-	key = sl_ref_key(m, alloc, k, set, weight);
-	if (!sl_ref_get(m, key, k, &hops)) {
-		if (loc_tiers_init(&tiers, m->ncore, &err) == 0) {
-			if (policy->node_weight == LOC_NODE_WEIGHT_TIERS)
-				loc_tiers_set(&tiers, weight, set);
-			else
-				loc_tiers_clear(&tiers);
-			if (loc_tiers_select(&tiers, alloc, &req, set, &view,
-					     out, NULL, &err) == 0)
-				hops = loc_metrics_total_pair_hops(m->grid, out,
-								   k);
-			loc_tiers_fini(&tiers);
-		}
-		sl_ref_put(m, key, k, hops);
+	sl_compact_wait_reference_set(m, job, ref->set);
+	for (int g = 0; g < m->ncore; g++) {
+		node_record_t *node = node_record_table_ptr[m->to_slurm[g]];
+
+		if (ref->set[g])
+			ref->weight[g] = node->sched_weight;
 	}
-	xfree(set);
-	xfree(weight);
-	xfree(out);
-	return hops > 0 ? hops : 0;
+	return sl_compact_wait_reference(m, alloc, policy, k, _place_reference,
+					 alloc);
 }
 
 /*
@@ -112,13 +76,12 @@ static bool _offered_now(job_record_t *job, bitstr_t *chosen)
 	return true;
 }
 
-bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m,
+bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq)
 {
 	job_record_t *job = te->job_ptr;
 	int64_t now = time(NULL), began, waited, hops, ref;
-	int k = 0, *nodes;
-	bool defer;
+	int k;
 
 	/* Required nodes are the user's choice; --constraint and GRES
 	 * narrow the usable nodes in ways only cons_tres evaluates, so a
@@ -127,33 +90,18 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m,
 	if (policy->compact_wait <= 0 || nreq || !job->part_ptr ||
 	    job->details->features || job->gres_list_req)
 		return false;
-	nodes = xcalloc(m->ncore, sizeof(*nodes));
-	for (int i = 0; next_node_bitmap(te->node_map, &i); i++) {
-		if (m->to_core[i] < 0) {
-			xfree(nodes);
-			return false;
-		}
-		nodes[k++] = m->to_core[i];
-	}
-	began = job->wait4switch_start ? (int64_t)job->wait4switch_start :
-					 LOC_PATIENCE_UNSET;
-	waited = now - loc_patience_began(&began,
-					  now, _offered_now(job, te->node_map));
-	if (began != LOC_PATIENCE_UNSET)
-		job->wait4switch_start = (time_t)began;
-	defer = false;
-	if (k >= 2 && waited < policy->compact_wait) {
-		hops = loc_metrics_total_pair_hops(m->grid, nodes, k);
-		ref = _reference(m, job, alloc, policy, k);
-		defer = loc_patience_defer(policy, k, hops, ref, waited);
-		if (defer)
-			debug("%s: %pJ waits for a compact placement (k=%d, hops=%" PRId64 ", reference %" PRId64 ", CompactWait until %" PRId64 ")",
-			      plugin_type, job, k, hops, ref,
-			      loc_patience_deadline(policy,
-						    began != LOC_PATIENCE_UNSET ?
-							    began :
-							    now));
-	}
-	xfree(nodes);
-	return defer;
+	k = tl_chosen_nodes(m, te->node_map, s->chosen);
+	began = sl_compact_wait_began(job, now,
+				      _offered_now(job, te->node_map));
+	waited = now - began;
+	if (k < 2 || waited >= policy->compact_wait)
+		return false;
+	hops = loc_metrics_total_pair_hops(m->grid, s->chosen, k);
+	ref = _reference(m, job, alloc, policy, k);
+	if (!loc_patience_defer(policy, k, hops, ref, waited))
+		return false;
+	debug("%s: %pJ waits for a compact placement (k=%d, hops=%" PRId64 ", reference %" PRId64 ", CompactWait until %" PRId64 ")",
+	      plugin_type, job, k, hops, ref,
+	      loc_patience_deadline(policy, began));
+	return true;
 }

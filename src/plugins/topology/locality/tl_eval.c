@@ -29,9 +29,11 @@
 #include "loc_metrics.h"
 #include "loc_size.h"
 
-/* Per-call scratch, indexed by grid node unless said otherwise. */
+/* One evaluation: its job, and its arrays, from the machine's scratch
+ * (tl_scratch_t), indexed by grid node unless said otherwise. */
 typedef struct {
 	sl_machine_t *m;
+	tl_scratch_t *s;
 	topology_eval_t *te;
 	job_record_t *job;
 	loc_alloc_t *alloc;
@@ -42,7 +44,7 @@ typedef struct {
 	int *req, nreq;     /* required nodes (grid) */
 	int *out;           /* the core's answer: nreq + k nodes */
 	int ncand;
-	loc_tiers_t tiers;
+	loc_tiers_t *tiers;
 	/* Slurm's running figures (as in common/eval_nodes.c). */
 	int rem_cpus, rem_nodes, min_rem_nodes;
 	int64_t rem_max_cpus;
@@ -80,18 +82,15 @@ static bool _take(tl_job_t *t, int i)
  * all of them fall short. */
 static int _nodes_for_cpus(tl_job_t *t)
 {
-	uint32_t *c;
-	int n = 0, k;
+	uint32_t *c = t->s->cand_cpus;
+	int n = 0;
 
 	if (t->rem_cpus <= 0)
 		return 0;
-	c = xcalloc(MAX(t->ncand, 1), sizeof(*c));
 	for (int g = 0; g < t->m->ncore; g++)
 		if (t->cand[g])
 			c[n++] = t->cpus[t->m->to_slurm[g]];
-	k = loc_fewest_covering(c, n, (uint64_t)t->rem_cpus);
-	xfree(c);
-	return k;
+	return loc_fewest_covering(c, n, (uint64_t)t->rem_cpus);
 }
 
 /* Whether the core's set out[nreq..nreq+k) covers what is left, judged on
@@ -140,7 +139,7 @@ static int _select(tl_job_t *t, int k)
 	/* The core wants required nodes among the candidates. */
 	for (int j = 0; j < t->nreq; j++)
 		t->cand[t->req[j]] = 1;
-	rc = loc_tiers_select(&t->tiers, t->alloc, &req, t->cand, &view,
+	rc = loc_tiers_select(t->tiers, t->alloc, &req, t->cand, &view,
 			      t->out, NULL, &err);
 	for (int j = 0; j < t->nreq; j++)
 		t->cand[t->req[j]] = 0;
@@ -154,7 +153,7 @@ static int _select(tl_job_t *t, int k)
 static void _required_first(tl_job_t *t, int k)
 {
 	int w = 0, n = t->nreq + k;
-	int *rest = xcalloc(MAX(n, 1), sizeof(int));
+	int *rest = t->s->unrequired;
 	int nrest = 0;
 
 	for (int j = 0; j < n; j++) {
@@ -168,7 +167,6 @@ static void _required_first(tl_job_t *t, int k)
 			rest[nrest++] = t->out[j];
 	}
 	memcpy(t->out + w, rest, nrest * sizeof(int));
-	xfree(rest);
 }
 
 /* Adds the candidates nearest to the nodes taken (fewest total hops)
@@ -176,11 +174,9 @@ static void _required_first(tl_job_t *t, int k)
 static void _fill_nearest(tl_job_t *t)
 {
 	const loc_grid_t *grid = t->m->grid;
-	int ntaken = 0, *taken = xcalloc(MAX(t->m->ncore, 1), sizeof(int));
+	int *taken = t->s->taken;
+	int ntaken = tl_chosen_nodes(t->m, t->te->node_map, taken);
 
-	for (int i = 0; next_node_bitmap(t->te->node_map, &i); i++)
-		if (t->m->to_core[i] >= 0)
-			taken[ntaken++] = t->m->to_core[i];
 	while (!_satisfied(t) && t->te->max_nodes > 0) {
 		int64_t best_cost = INT64_MAX;
 		int best = -1;
@@ -203,21 +199,17 @@ static void _fill_nearest(tl_job_t *t)
 		if (_take(t, t->m->to_slurm[best]))
 			taken[ntaken++] = best;
 	}
-	xfree(taken);
 }
 
 static void _log_placement(tl_job_t *t)
 {
 	loc_metrics_t met;
-	int k = 0, *nodes;
+	int k, *nodes = t->s->chosen;
 	char *names;
 
 	if (get_log_level() < LOG_LEVEL_DEBUG)
 		return;
-	nodes = xcalloc(MAX(t->m->ncore, 1), sizeof(int));
-	for (int i = 0; next_node_bitmap(t->te->node_map, &i); i++)
-		if (t->m->to_core[i] >= 0)
-			nodes[k++] = t->m->to_core[i];
+	k = tl_chosen_nodes(t->m, t->te->node_map, nodes);
 	memset(&met, 0, sizeof(met));
 	loc_metrics_compute(t->m->grid, loc_alloc_curve(t->alloc), nodes, k,
 			    &met);
@@ -226,17 +218,49 @@ static void _log_placement(tl_job_t *t)
 	      plugin_type, t->job, names, k, met.avg_pair_hops,
 	      met.linear_span, loc_strategy_kind_name(t->policy->strategy));
 	xfree(names);
-	xfree(nodes);
 }
 
-static void _free(tl_job_t *t)
+int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes)
 {
-	xfree(t->cand);
-	xfree(t->weight);
-	xfree(t->cpus);
-	xfree(t->req);
-	xfree(t->out);
-	loc_tiers_fini(&t->tiers);
+	int k = 0;
+
+	for (int i = 0; next_node_bitmap(node_map, &i); i++)
+		if (m->to_core[i] >= 0)
+			nodes[k++] = m->to_core[i];
+	return k;
+}
+
+void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
+{
+	int n = MAX(m->ncore, 1);
+	loc_error_t err;
+
+	s->cand = xcalloc(n, sizeof(*s->cand));
+	s->weight = xcalloc(n, sizeof(*s->weight));
+	s->cpus = xcalloc(MAX(m->nslurm, 1), sizeof(*s->cpus));
+	s->req = xcalloc(n, sizeof(*s->req));
+	s->out = xcalloc(n, sizeof(*s->out));
+	s->cand_cpus = xcalloc(n, sizeof(*s->cand_cpus));
+	s->unrequired = xcalloc(n, sizeof(*s->unrequired));
+	s->taken = xcalloc(n, sizeof(*s->taken));
+	s->chosen = xcalloc(n, sizeof(*s->chosen));
+	if (loc_tiers_init(&s->tiers, n, &err))
+		fatal("%s: %s", plugin_type, err.text);
+}
+
+void tl_scratch_fini(tl_scratch_t *s)
+{
+	xfree(s->cand);
+	xfree(s->weight);
+	xfree(s->cpus);
+	xfree(s->req);
+	xfree(s->out);
+	xfree(s->cand_cpus);
+	xfree(s->unrequired);
+	xfree(s->taken);
+	xfree(s->chosen);
+	loc_tiers_fini(&s->tiers);
+	memset(s, 0, sizeof(*s));
 }
 
 /* Step 1: the required nodes, accounted first. Returns SLURM_SUCCESS to
@@ -333,11 +357,11 @@ static void _take_compact(tl_job_t *t)
 	}
 }
 
-int tl_eval_compact(topology_eval_t *te, sl_machine_t *m)
+int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 {
 	job_record_t *job = te->job_ptr;
 	job_details_t *d = job->details;
-	tl_job_t t = { .m = m, .te = te, .job = job };
+	tl_job_t t = { .m = m, .s = s, .te = te, .job = job };
 	loc_error_t err;
 	int rc = SLURM_ERROR;
 
@@ -349,15 +373,16 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m)
 		return ESLURM_NOT_SUPPORTED;
 	}
 	t.policy = sl_machine_policy(m, sl_part_name(job));
-	t.cand = xcalloc(m->ncore, sizeof(*t.cand));
-	t.weight = xcalloc(m->ncore, sizeof(*t.weight));
-	t.cpus = xcalloc(MAX(node_record_count, 1), sizeof(*t.cpus));
-	t.req = xcalloc(m->ncore, sizeof(*t.req));
-	t.out = xcalloc(m->ncore, sizeof(*t.out));
-	if (loc_tiers_init(&t.tiers, m->ncore, &err)) {
-		_free(&t);
-		return ESLURM_NOT_SUPPORTED;
-	}
+	/* The arrays read before they are written start clear. */
+	memset(s->cand, 0, m->ncore * sizeof(*s->cand));
+	memset(s->weight, 0, m->ncore * sizeof(*s->weight));
+	memset(s->cpus, 0, m->nslurm * sizeof(*s->cpus));
+	t.cand = s->cand;
+	t.weight = s->weight;
+	t.cpus = s->cpus;
+	t.req = s->req;
+	t.out = s->out;
+	t.tiers = &s->tiers;
 
 	/* Slurm's running figures, set as its best fit sets them. */
 	te->avail_cpus = 0;
@@ -374,9 +399,9 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m)
 		goto fini;
 	_scan_candidates(&t);
 	if (t.policy->node_weight == LOC_NODE_WEIGHT_TIERS)
-		loc_tiers_set(&t.tiers, t.weight, t.cand);
+		loc_tiers_set(t.tiers, t.weight, t.cand);
 	else
-		loc_tiers_clear(&t.tiers);
+		loc_tiers_clear(t.tiers);
 	_take_compact(&t);
 	if (!d->contiguous)
 		_fill_nearest(&t);
@@ -389,12 +414,11 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m)
 		rc = SLURM_SUCCESS;
 		eval_nodes_clip_socket_cores(te);
 		_log_placement(&t);
-		if (tl_compact_defer(te, m, t.alloc, t.policy, t.nreq))
+		if (tl_compact_defer(te, m, s, t.alloc, t.policy, t.nreq))
 			job->best_switch = false; /* cons_tres declines */
 	} else {
 		TL_EVAL_ACTION(te, EVAL_ACTION_RETRY_DEFAULT);
 	}
 fini:
-	_free(&t);
 	return rc;
 }

@@ -16,12 +16,13 @@
  * the plugin for its other calls and never build the machine. */
 static pthread_mutex_t _lock = PTHREAD_MUTEX_INITIALIZER;
 static sl_machine_t *_machine;
+static tl_scratch_t _scratch; /* sized for _machine, replaced with it */
 
 /* The hook's signature carries only the evaluation: it reads the machine
  * here, set for the duration of tl_eval_nodes() under _lock. */
 static int _hook(topology_eval_t *te)
 {
-	return tl_eval_compact(te, _machine);
+	return tl_eval_compact(te, _machine, &_scratch);
 }
 
 int tl_build_config(void)
@@ -46,7 +47,9 @@ int tl_build_config(void)
 	}
 	slurm_mutex_lock(&_lock);
 	sl_machine_destroy(_machine);
+	tl_scratch_fini(&_scratch);
 	_machine = m;
+	tl_scratch_init(&_scratch, m);
 	info("%s: Slurm %s, cons_tres accounting by Slurm's topology helpers",
 	     plugin_type, SL_SLURM_SERIES);
 	sl_machine_log(m);
@@ -58,6 +61,7 @@ void tl_destroy_config(void)
 {
 	slurm_mutex_lock(&_lock);
 	sl_machine_destroy(_machine);
+	tl_scratch_fini(&_scratch);
 	_machine = NULL;
 	slurm_mutex_unlock(&_lock);
 }

@@ -17,11 +17,13 @@
  *   tl_compact.c         CompactWait: decline a scattered set, wait
  *   glue/<version>/      sl_glue.h (headers, names) and tl_glue.c (the
  *                        topology_p_* entry points of that version)
- *   ../../common/        sl_machine.c, shared with select/locality
+ *   ../../common/        sl_machine.c and sl_compact_wait.c, shared
+ *                        with select/locality
  */
 #ifndef LOC_TOPOLOGY_LOCALITY_H
 #define LOC_TOPOLOGY_LOCALITY_H
 
+#include "sl_compact_wait.h"
 #include "sl_machine.h"
 
 #include "src/plugins/topology/common/common_topo.h"
@@ -47,15 +49,44 @@ int tl_eval_nodes(topology_eval_t *te);
  * for the i-th set node (xmalloc), *size set; none outside slurmctld. */
 int tl_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size);
 
+/*
+ * An evaluation's arrays, sized once per machine (tl_build_config(), when
+ * the node table is read) and reused by every eval_nodes under the
+ * plugin's lock, so the scheduling loop does not allocate them per call.
+ * Indexed by grid node unless said otherwise; each has one user.
+ */
+typedef struct tl_scratch {
+	uint8_t *cand;       /* usable and not required */
+	uint64_t *weight;    /* sched_weight of the candidates */
+	loc_tiers_t tiers;   /* ... their tiers (NodeWeight=tiers) */
+	uint16_t *cpus;      /* usable CPUs, by Slurm node index */
+	int *req;            /* required nodes */
+	int *out;            /* the core's answer: required + k nodes */
+	uint32_t *cand_cpus; /* the candidates' CPU counts, to size the set */
+	int *unrequired;     /* out[]'s other nodes, while required go first */
+	int *taken;          /* the nodes taken, while the nearest are added */
+	int *chosen;         /* node_map's nodes: the log and CompactWait */
+} tl_scratch_t;
+
+/* tl_eval.c: s sized for m; exits on out of memory, as xcalloc does. */
+void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m);
+/* Frees s's arrays; accepts a zeroed s. */
+void tl_scratch_fini(tl_scratch_t *s);
+
 /* tl_eval.c: the eval_nodes hook cons_tres's eval_nodes() calls, with the
- * machine m (the plugin's lock held). */
-int tl_eval_compact(topology_eval_t *te, sl_machine_t *m);
+ * machine m and its scratch s (the plugin's lock held). */
+int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s);
+
+/* nodes[] = the grid nodes of node_map (Slurm indexes), in order; returns
+ * how many. Nodes outside the grid are left out: eval_nodes only ever
+ * takes grid nodes. */
+int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes);
 
 /* tl_compact.c: CompactWait. Whether the job should decline the set in
  * te->node_map (nreq of them required) and wait for a more compact one;
  * begins the job's wait (wait4switch_start) when the set is one it could
  * take now. The caller makes cons_tres decline (best_switch). */
-bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m,
+bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq);
 
 #endif /* LOC_TOPOLOGY_LOCALITY_H */

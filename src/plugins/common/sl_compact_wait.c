@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_compact_wait.c - the Slurm side of CompactWait shared by both
+ * plugins (sl_compact_wait.h): the start of a job's wait, the nodes its
+ * reference is made on, and the reference's cache.
+ */
+#include "sl_compact_wait.h"
+
+#include "loc_metrics.h"
+#include "loc_patience.h"
+
+int64_t sl_compact_wait_began(job_record_t *job, int64_t now,
+			      bool offered_now)
+{
+	int64_t began = job->wait4switch_start ?
+				(int64_t)job->wait4switch_start :
+				LOC_PATIENCE_UNSET;
+	int64_t t = loc_patience_began(&began, now, offered_now);
+
+	if (began != LOC_PATIENCE_UNSET)
+		job->wait4switch_start = (time_t)began;
+	return t;
+}
+
+void sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
+				   uint8_t *set)
+{
+	bitstr_t *part = job->part_ptr->node_bitmap;
+	bitstr_t *excluded = job->details->exc_node_bitmap;
+	bitstr_t *resv = job->resv_ptr ? job->resv_ptr->node_bitmap : NULL;
+	int first = bit_ffs(part), last = bit_fls(part);
+
+	memset(set, 0, m->ncore);
+	/* bit_ffs/bit_fls: 22.05 has no next_node_bitmap(). */
+	for (int i = first; first >= 0 && i <= last; i++) {
+		node_record_t *node;
+		int g;
+
+		if (!bit_test(part, i) || i >= m->nslurm ||
+		    (g = m->to_core[i]) < 0 ||
+		    !(node = node_record_table_ptr[i]))
+			continue;
+		if (!sl_node_usable(node, i, false) ||
+		    (excluded && bit_test(excluded, i)) ||
+		    (resv && !bit_test(resv, i)) ||
+		    !sl_node_holds_job_mem(job, node))
+			continue;
+		set[g] = 1;
+	}
+}
+
+/* The cache's key: FNV-1a over what the reference depends on. */
+static uint64_t _ref_key(const sl_machine_t *m, const void *alloc, int k)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	h = (h ^ (uint64_t)(uintptr_t)alloc) * 1099511628211ULL;
+	h = (h ^ (uint64_t)k) * 1099511628211ULL;
+	for (int g = 0; g < m->ncore; g++)
+		h = (h ^ (m->ref.set[g] ? m->ref.weight[g] + 1 : 0)) *
+		    1099511628211ULL;
+	return h;
+}
+
+int64_t sl_compact_wait_reference(sl_machine_t *m, const void *alloc,
+				  const loc_policy_t *policy, int k,
+				  sl_reference_place_f place, void *arg)
+{
+	uint64_t key = _ref_key(m, alloc, k);
+	sl_ref_t *slot = &m->refs[key % SL_REF_SLOTS];
+	int64_t hops = 0;
+
+	if (slot->key == key && slot->k == k)
+		return slot->hops;
+	if (policy->node_weight == LOC_NODE_WEIGHT_TIERS)
+		loc_tiers_set(&m->ref.tiers, m->ref.weight, m->ref.set);
+	else
+		loc_tiers_clear(&m->ref.tiers);
+	if (place(arg, m->ref.set, &m->ref.tiers, k, m->ref.out) == 0)
+		hops = loc_metrics_total_pair_hops(m->grid, m->ref.out, k);
+	slot->key = key;
+	slot->k = k;
+	slot->hops = hops > 0 ? hops : 0;
+	return slot->hops;
+}
