@@ -8,6 +8,7 @@
 #                [--strategies LIST] [--box-sizes LIST] [--seed S]
 #                [--timeout SEC] [--min-job-age SEC] [--rundir DIR]
 #                [--keep] [--harness-check] [--control]
+#                [--topology] [--slurm VERSION]
 #
 # For each strategy in LIST (default bestfit,mm,mbs,box: one per family -
 # curve, geometric, buddy, box), start a fresh cluster with
@@ -39,6 +40,15 @@
 # plugin). --control adds, after the strategies, the same burst under
 # select/linear on a fresh cluster (row "linear") and prints each
 # strategy's peak RSS as a ratio to it: the side-by-side memory figure.
+# --topology: the same burst under select/cons_tres (1 CPU per node),
+# TopologyPlugin=topology/locality with the recommended locality.conf
+# (Strategy=pack, Curve=hilbert, CompactWait=60, CompactTolerance=0.1,
+# PlanWindow=30, PlanHold=released; row "locality"), then with no
+# TopologyPlugin line (24.11: topology/default, Slurm's own placement;
+# row "default") as the control, and each peak RSS as a ratio to the
+# control's; on Slurm --slurm (default 24.11), in its Debian root
+# (tools/slurm-root.sh) when it is not the host's: BUILDDIR defaults to
+# that version's build and --rundir to BUILDDIR/load-test.
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the
@@ -48,10 +58,12 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
+ROOTS=$REPO/tools/slurm-root.sh
+ARGS=("$@")
 
 BUILD="" PLUGDIR="" NJOBS="" SHORT=0 STRATS="bestfit,mm,mbs,box"
 BOXSIZES="1,2,4,8,16" SEED=1 TIMEOUT="" RUNROOT="" KEEP=0 SELECT=locality
-MINJOBAGE=10 CONTROL=0
+MINJOBAGE=10 CONTROL=0 TOPO=0 SLURM=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
@@ -66,7 +78,9 @@ while [ $# -gt 0 ]; do
 	--min-job-age) MINJOBAGE=$2; shift 2 ;;
 	--harness-check) SELECT=linear; shift ;;
 	--control) CONTROL=1; shift ;;
-	-h | --help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--topology) TOPO=1; shift ;;
+	--slurm) SLURM=$2; shift 2 ;;
+	-h | --help) sed -n '4,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "load-test.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -79,8 +93,21 @@ case $NJOBS in
 '' | *[!0-9]* | 0) echo "load-test.sh: --jobs wants a positive number" >&2; exit 2 ;;
 esac
 [ -n "$TIMEOUT" ] || TIMEOUT=$((120 + NJOBS / 4))
+if [ "$TOPO" = 1 ]; then
+	SLURM=${SLURM:-24.11} STRATS=locality CONTROL=1 SELECT=cons_tres
+	BUILD=${BUILD:-$("$ROOTS" build-dir "$SLURM")}
+	RUNROOT=${RUNROOT:-$BUILD/load-test}
+	PLUGDIR=${PLUGDIR:-$BUILD/src/plugins/topology/locality/.libs}
+fi
+# Another Slurm than the host's: the rest runs in its Debian root.
+if [ -n "$SLURM" ] && [ "$SLURM" != "$("$ROOTS" host-version)" ] &&
+	[ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
+	mkdir -p "$RUNROOT" || exit 1
+	exec "$ROOTS" run "$SLURM" --bind "$RUNROOT" -- "$0" "${ARGS[@]}"
+fi
 
 SUITE=load
+[ "$TOPO" = 1 ] && SUITE=load-topology
 lib_init loc-load
 CLEANUP_FIRST=stop_sampler
 SAMPLER=""
@@ -198,8 +225,13 @@ run_strategy() {
 	[ "$strat" = box ] && sizes=$BOXSIZES
 	# The control's conf serves only locality-eval (any strategy will do).
 	[ "$select" = linear ] && [ "$strat" = linear ] && lstrat=bestfit
+	[ "$TOPO" = 1 ] && lstrat=pack
 	printf 'Dimensions=8x8\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
 		"$lstrat" >"$conf"
+	# --topology: the recommended locality.conf (bench/live-topo.sh's).
+	[ "$TOPO" = 1 ] && printf '%s\n' "NodeName=$ALLNODES Coords=0,0" \
+		"CompactWait=60" "CompactTolerance=0.1" "PlanWindow=30" \
+		"PlanHold=released" >>"$conf"
 	# The same seeded list for every strategy but box (box sizes only).
 	gen_jobs L "$NJOBS" "$SEED" 0 2 "$sizes" >"$RUNROOT/$strat.jobs"
 	note "$strat: $NJOBS jobs, sizes ${sizes:-1-16 log-uniform}," \
@@ -213,13 +245,17 @@ run_strategy() {
 		local n
 		for n in "${names[@]}"; do not_ok "$n" "$1"; done
 	}
-	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/select_locality.so" ]; then
+	local so=select_locality.so
+	[ "$TOPO" = 1 ] && so=topology_locality.so
+	if [ -z "$PLUGDIR" ] || [ ! -f "$PLUGDIR/$so" ]; then
 		fail_all "plugin not built"
 		return
 	fi
-	local lconf=""
+	local lconf="" topo=""
 	[ "$select" = locality ] && lconf=$conf
-	if ! start_cluster "$strat" "$select" "$lconf" "MinJobAge=$MINJOBAGE"; then
+	[ "$TOPO" = 1 ] && [ "$strat" = locality ] && lconf=$conf topo=locality
+	if ! CLUSTER_TOPOLOGY=$topo start_cluster "$strat" "$select" "$lconf" \
+		"MinJobAge=$MINJOBAGE"; then
 		fail_all "cluster did not start"
 		return
 	fi
@@ -325,7 +361,15 @@ main() {
 	for s in ${STRATS//,/ }; do
 		run_strategy "$s"
 	done
-	[ "$CONTROL" = 1 ] && run_strategy linear linear
+	if [ "$TOPO" = 1 ]; then
+		note "select/cons_tres on Slurm $("$CLUSTER" version); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+		run_strategy default cons_tres
+		note "load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+	elif [ "$CONTROL" = 1 ]; then
+		run_strategy linear linear
+	fi
+	local ctl=linear
+	[ "$TOPO" = 1 ] && ctl=default
 	note "figures (RSS in kB; minutes from first sbatch to empty queue):"
 	note "$(printf '%-10s %6s %7s %8s %8s %8s %8s %8s' strategy jobs minutes \
 		base peak last kB/1000 avg_hops)"
@@ -333,11 +377,13 @@ main() {
 	for f in "${FIGURES[@]}"; do
 		note "$f"
 	done
-	if [ "$CONTROL" = 1 ] && [ -n "${PEAK[linear]:-}" ]; then
+	if [ "$CONTROL" = 1 ] && [ -n "${PEAK[$ctl]:-}" ]; then
+		local what=select/linear
+		[ "$TOPO" = 1 ] && what=topology/default
 		for s in ${STRATS//,/ }; do
 			[ -n "${PEAK[$s]:-}" ] || continue
-			note "$s: peak RSS $(awk -v a="${PEAK[$s]}" -v b="${PEAK[linear]}" \
-				'BEGIN { printf "%.2f", a / b }')x select/linear's (${PEAK[$s]} kB against ${PEAK[linear]} kB)"
+			note "$s: peak RSS $(awk -v a="${PEAK[$s]}" -v b="${PEAK[$ctl]}" \
+				'BEGIN { printf "%.2f", a / b }')x $what's (${PEAK[$s]} kB against ${PEAK[$ctl]} kB)"
 		done
 	fi
 	lib_finish

@@ -3,14 +3,29 @@
 #
 # throughput.sh - the scheduling-throughput figure (reported, not a test):
 # how fast slurmctld places jobs with select/locality compared with
-# select/linear, on local clusters of several sizes, in one run.
+# select/linear, or with topology/locality compared with Slurm's own
+# placement under select/cons_tres, on local clusters of several sizes,
+# in one run.
 #
 #   throughput.sh [BUILDDIR] [--plugin-dir DIR] [--nodes 64,128,256]
 #                 [--jobs N] [--runtime SEC] [--observe SEC]
 #                 [--shape SHAPE] [--strategy NAME] [--rundir DIR] [--keep]
+#                 [--compare select|topology] [--slurm VERSION]
 #
+# --compare select (the default): SelectType select/linear against
+# select/locality (Strategy=--strategy, default pack), on the host's Slurm.
+# --compare topology: select/cons_tres with no TopologyPlugin line (24.11:
+# topology/default, Slurm's own placement) against select/cons_tres with
+# TopologyPlugin=topology/locality and the recommended locality.conf
+# (Strategy=pack, Curve=hilbert, CompactWait=60, CompactTolerance=0.1,
+# PlanWindow=30, PlanHold=released; --strategy changes Strategy), 1 CPU
+# per node, on Slurm --slurm (default 24.11). A Slurm other than the
+# host's runs in its Debian root (tools/slurm-root.sh run; build it with
+# scripts/setup.sh --slurm VERSION): BUILDDIR defaults to that version's
+# build and --rundir to BUILDDIR/throughput (it must be visible inside the
+# root and short enough for slurmstepd's sockets).
 # For each size (a 2-D torus: 64 = 8x8, 128 = 16x8, 256 = 16x16) and each
-# SelectType: start a fresh cluster, submit JOBS held jobs (default 16 per
+# plugin: start a fresh cluster, submit JOBS held jobs (default 16 per
 # node) of 1-4 nodes (sizes cycling 1,3,2,4) that sleep RUNTIME seconds
 # (default 2), reset sdiag, release them all with scontrol release and
 # let slurmctld schedule for OBSERVE seconds (default 30) while the queue
@@ -22,7 +37,9 @@
 #             machine (all nodes allocated, or no growth for 3 s);
 #   main, bf  main-scheduler and backfill cycles: count and mean
 #             (microseconds), backfill's mean depth (jobs tested).
-# Prints one table per size and the ratio locality/linear of placed/s.
+#   peak_rss  slurmctld's VmHWM (kB) at the end of the window.
+# Prints one table per size and the ratio locality/linear (or
+# locality/default) of placed/s.
 # Keep it out of CI: a 256-node run takes several minutes per plugin.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 + size).
 
@@ -30,11 +47,15 @@ set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
+ROOTS=$REPO/tools/slurm-root.sh
+ARGS=("$@")
 
 BUILD="" PLUGDIR="" NJOBS_ARG="" OBSERVE=30 RUNTIME=2 RUNROOT="" KEEP=0
-SIZES=64 STRATEGY=pack
+SIZES=64 STRATEGY=pack COMPARE=select SLURM=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	--compare) COMPARE=$2; shift 2 ;;
+	--slurm) SLURM=$2; shift 2 ;;
 	--plugin-dir) PLUGDIR=$2; shift 2 ;;
 	--nodes) SIZES=$2; shift 2 ;;
 	--jobs) NJOBS_ARG=$2; shift 2 ;;
@@ -44,12 +65,32 @@ while [ $# -gt 0 ]; do
 	--strategy) STRATEGY=$2; shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "throughput.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
 done
+case $COMPARE in
+select) PLUGINS="linear locality" ;;
+topology)
+	PLUGINS="default locality"
+	SLURM=${SLURM:-24.11}
+	BUILD=${BUILD:-$("$ROOTS" build-dir "$SLURM")}
+	RUNROOT=${RUNROOT:-$BUILD/throughput}
+	PLUGDIR=${PLUGDIR:-$BUILD/src/plugins/topology/locality/.libs} ;;
+*) echo "throughput.sh: --compare wants select or topology, not $COMPARE" >&2; exit 2 ;;
+esac
+# Another Slurm than the host's: the rest runs in its Debian root.
+if [ -n "$SLURM" ] && [ "$SLURM" != "$("$ROOTS" host-version)" ] &&
+	[ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
+	mkdir -p "$RUNROOT" || exit 1
+	exec "$ROOTS" run "$SLURM" --bind "$RUNROOT" -- "$0" "${ARGS[@]}"
+fi
 lib_init loc-throughput
+if [ "$COMPARE" = topology ]; then
+	HAVE_PLUGIN=0
+	[ -f "$PLUGDIR/topology_locality.so" ] && HAVE_PLUGIN=1
+fi
 
 # dims N: a 2-D torus of N nodes, the two sides as close as possible.
 dims() {
@@ -66,12 +107,20 @@ sdiag_get() {
 	' "$3"
 }
 
-# measure SELECT -> prints "started window_s wave_s nodes main_n main_mean
-# bf_n bf_mean bf_depth"
+# measure PLUGIN -> prints "started window_s wave_s nodes main_n main_mean
+# bf_n bf_mean bf_depth peak_rss"; PLUGIN is the SelectType (linear,
+# locality) or, with --compare topology, the TopologyPlugin (default,
+# locality) under select/cons_tres.
 measure() {
 	local sel=$1 lconf="" i k ids="" id t0 t1 alloc best=0 since
+	local select=$sel topo=""
 	[ "$sel" = locality ] && lconf=$LCONF
-	start_cluster "$sel-$NODES" "$sel" "$lconf" "MaxJobCount=50000" >&2 || return 1
+	if [ "$COMPARE" = topology ]; then
+		select=cons_tres
+		[ "$sel" = locality ] && topo=locality
+	fi
+	CLUSTER_TOPOLOGY=$topo start_cluster "$sel-$NODES" "$select" "$lconf" \
+		"MaxJobCount=50000" >&2 || return 1
 	echo "# $sel, $NODES nodes: submitting $NJOBS held jobs" >&2
 	for i in $(seq "$NJOBS"); do
 		k=$(( (i * 3) % 4 + 1 ))
@@ -102,8 +151,11 @@ measure() {
 	wave=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e6 }')
 	sleep "$(awk -v o="$OBSERVE" -v w="$wave" 'BEGIN { r = o - w; print (r > 0 ? r : 0) }')"
 	sdiag >"$f" 2>&1
+	local hwm
+	hwm=$(awk '/^VmHWM:/ { print $2 }' \
+		"/proc/$(cat "$CURRENT/run/slurmctld.recpid")/status" 2>/dev/null)
 	# The window: from the reset ("Data since") to this sdiag.
-	printf '%s %s %s %s %s %s %s %s %s\n' \
+	printf '%s %s %s %s %s %s %s %s %s %s\n' \
 		"$(sed -n 's/^Jobs started: *//p' "$f")" \
 		"$(awk '/^sdiag output at/ { gsub(/[()]/, "", $NF); b = $NF }
 			/^Data since/ { gsub(/[()]/, "", $NF); a = $NF }
@@ -113,50 +165,69 @@ measure() {
 		"$(sdiag_get 'Main schedule' 'Mean cycle' "$f")" \
 		"$(sdiag_get 'Backfilling' 'Total cycles' "$f")" \
 		"$(sdiag_get 'Backfilling' 'Mean cycle' "$f")" \
-		"$(sdiag_get 'Backfilling' 'Depth Mean' "$f")"
+		"$(sdiag_get 'Backfilling' 'Depth Mean' "$f")" "${hwm:-?}"
 	stop_cluster
 }
 
+# The base locality.conf of a size; --compare topology: the recommended
+# one (bench/live-topo.sh's), nodes in name order from (0,0).
+lconf() {
+	printf 'Dimensions=%s\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
+		"$(dims "$NODES")" "$STRATEGY"
+	[ "$COMPARE" = topology ] || return 0
+	printf '%s\n' "NodeName=n[001-$(printf %03d "$NODES")] Coords=0,0" \
+		"CompactWait=60" "CompactTolerance=0.1" "PlanWindow=30" \
+		"PlanHold=released"
+}
+
+BASE=${PLUGINS%% *} # linear or default: the denominator of the ratio
+if [ "$COMPARE" = topology ]; then
+	LABEL=topology/ PLUGFILE=topology_locality.so
+else
+	LABEL=select/ PLUGFILE=select_locality.so
+fi
 for NODES in ${SIZES//,/ }; do
 	NJOBS=${NJOBS_ARG:-$((16 * NODES))}
 	LCONF=$RUNROOT/locality-$NODES.conf
-	printf 'Dimensions=%s\nTorus=yes\nStrategy=%s\nCurve=hilbert\n' \
-		"$(dims "$NODES")" "$STRATEGY" >"$LCONF"
+	lconf >"$LCONF"
 	declare -A R=()
-	for sel in linear locality; do
+	for sel in $PLUGINS; do
 		if [ "$sel" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
-			echo "# select/locality: $PLUGDIR/select_locality.so not built; skipped" >&2
+			echo "# ${LABEL}locality: $PLUGDIR/$PLUGFILE not built; skipped" >&2
 			continue
 		fi
 		R[$sel]=$(measure "$sel") || { echo "# $sel: measurement failed" >&2; R[$sel]=""; }
 	done
-	echo "== $NODES nodes ($(dims "$NODES") torus, Strategy=$STRATEGY), $NJOBS held jobs of 1-4 nodes, sleep $RUNTIME s, ${OBSERVE} s observed"
-	printf '%-16s %8s %8s %8s %7s %5s %6s %9s %5s %9s %8s\n' select started \
-		window_s placed/s wave_s nodes main_n main_mean bf_n bf_mean bf_depth
-	for sel in linear locality; do
+	echo "== $NODES nodes ($(dims "$NODES") torus, Strategy=$STRATEGY), $NJOBS held jobs of 1-4 nodes, sleep $RUNTIME s, ${OBSERVE} s observed${SLURM:+, Slurm $SLURM}; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	[ "$COMPARE" = topology ] && echo "(select/cons_tres, 1 CPU per node; default: no TopologyPlugin line)"
+	printf '%-18s %8s %8s %8s %7s %5s %6s %9s %5s %9s %8s %9s\n' \
+		"${LABEL%/}" started window_s placed/s wave_s nodes main_n \
+		main_mean bf_n bf_mean bf_depth peak_rss
+	for sel in $PLUGINS; do
 		[ -n "${R[$sel]:-}" ] || continue
 		# shellcheck disable=SC2086
-		echo "select/$sel" ${R[$sel]} | awk '{
-			printf "%-16s %8s %8s %8.1f %7s %5s %6s %9s %5s %9s %8s\n",
-				$1, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, $6, $7, $8, $9, $10 }'
+		echo "$LABEL$sel" ${R[$sel]} | awk '{
+			printf "%-18s %8s %8s %8.1f %7s %5s %6s %9s %5s %9s %8s %9s\n",
+				$1, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, $6, $7, $8, $9, $10, $11 }'
 	done
-	if [ -n "${R[linear]:-}" ] && [ -n "${R[locality]:-}" ]; then
-		echo "${R[linear]}" "${R[locality]}" | awk '
+	if [ -n "${R[$BASE]:-}" ] && [ -n "${R[locality]:-}" ]; then
+		echo "${R[$BASE]}" "${R[locality]}" | awk -v base="$BASE" '
 		function rate(s, w) { return w > 0 ? s / w : 0 }
-		{ l = rate($1, $2); x = rate($10, $11)
-		  printf "ratio locality/linear: placed/s %s, main mean cycle %s, backfill mean cycle %s\n",
-			(l > 0 ? sprintf("%.2f", x / l) : "n/a"),
-			($6 > 0 ? sprintf("%.2f", $15 / $6) : "n/a"),
-			($8 > 0 ? sprintf("%.2f", $17 / $8) : "n/a") }'
+		{ l = rate($1, $2); x = rate($11, $12)
+		  printf "ratio locality/%s: placed/s %s, main mean cycle %s, backfill mean cycle %s, peak RSS %s\n",
+			base, (l > 0 ? sprintf("%.2f", x / l) : "n/a"),
+			($6 > 0 ? sprintf("%.2f", $16 / $6) : "n/a"),
+			($8 > 0 ? sprintf("%.2f", $18 / $8) : "n/a"),
+			($10 > 0 ? sprintf("%.2f", $20 / $10) : "n/a") }'
 	fi
 	# Every job started inside the window: the queue ran dry, and
 	# placed/s measures the job count, not the scheduler.
-	for sel in linear locality; do
+	for sel in $PLUGINS; do
 		[ "$(echo "${R[$sel]:-}" | cut -d" " -f1)" = "$NJOBS" ] &&
-			echo "# select/$sel started all $NJOBS jobs within the window: placed/s is bounded by the job count (give more --jobs or a shorter --observe)"
+			echo "# $LABEL$sel started all $NJOBS jobs within the window: placed/s is bounded by the job count (give more --jobs or a shorter --observe)"
 	done
 	unset R
 done
-echo "(cycle times in microseconds from sdiag)"
+echo "(cycle times in microseconds from sdiag; peak_rss: slurmctld VmHWM in kB)"
 cleanup
 [ "$KEEP" = 1 ] || rm -rf "$RUNROOT"
