@@ -258,12 +258,13 @@ has_node() {
 # of them (a waiting job holds only the set it is planned on); freeing
 # the block starts the waiting job there. A second 4-node job finds only
 # the scattered nodes and takes them at its deadline, not before. Sets
-# CW_WAIT, CW_FILL and CW_DEAD to what went wrong ("" when nothing).
+# CW_WAIT, CW_FILL and CW_DEAD to what went wrong ("" when nothing), and
+# CW_LATE to that second job (left running on the scattered nodes).
 compact_scenario() {
 	local wait=$1 free="n[001,004,037,040]" block="n[010-011,018-019]"
 	local rest a b j1 j2 j3 t0 t1 end
 	shift
-	CW_WAIT="" CW_FILL="" CW_DEAD=""
+	CW_WAIT="" CW_FILL="" CW_DEAD="" CW_LATE=""
 	rest=$(scontrol show hostnames "$ALLNODES" |
 		grep -vxF -f <(scontrol show hostnames "$free,$block") |
 		paste -sd, -)
@@ -328,6 +329,7 @@ compact_scenario() {
 		[ "$(expand "$(job_field "$j2" NodeList)")" = "$(expand "$free")" ] ||
 			CW_DEAD="job $j2 got $(job_field "$j2" NodeList), expected $free"
 		note "scattered nodes taken $((t1 - t0)) s after submission (CompactWait=$wait)"
+		CW_LATE=$j2
 	fi
 }
 

@@ -35,7 +35,8 @@
 # with file, line and text. Then CompactWait under topology/locality
 # (topology/compact.sh): a job declines scattered nodes, its declined
 # nodes are backfilled, it starts on a compact set when one frees up, and
-# a job that finds none takes the scattered set at its deadline; backfill
+# a job that finds none takes the scattered set at its deadline and, once
+# requeued, waits afresh; backfill
 # runs with bf_busy_nodes there (Slurm's helpers inside this plugin must
 # see slurmctld's node bitmaps: left local, slurmctld crashed).
 #
@@ -355,7 +356,8 @@ main() {
 	faults
 	# bf_busy_nodes: backfill's future states go to Slurm's busy-first
 	# helper inside this plugin, which needs slurmctld's idle_node_bitmap.
-	SHAPE_CONF=(SchedulerParameters=bf_busy_nodes)
+	SHAPE_CONF=(SchedulerParameters=bf_busy_nodes
+		"AuthInfo=cred_expire=$TC_CRED")
 	compact_wait
 	SHAPE_CONF=()
 	export CLUSTER_SHAPE=single

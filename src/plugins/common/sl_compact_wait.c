@@ -12,7 +12,12 @@
 int64_t sl_compact_wait_began(job_record_t *job, int64_t now,
 			      bool offered_now)
 {
-	int64_t began = job->wait4switch_start ?
+	time_t eligible = job->details ? job->details->begin_time : 0;
+	/* A wait that began before the job became eligible is an earlier
+	 * life's: slurmctld moves begin_time past the requeue when it
+	 * requeues a job (and an updated BeginTime restarts it too). */
+	int64_t began = job->wait4switch_start &&
+					job->wait4switch_start >= eligible ?
 				(int64_t)job->wait4switch_start :
 				LOC_PATIENCE_UNSET;
 	int64_t t = loc_patience_began(&began, now, offered_now);

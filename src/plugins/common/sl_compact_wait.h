@@ -15,9 +15,11 @@
  * When job's wait for a compact set began (loc_patience_began()), judged
  * at now: the first time it could start. Kept where select plugins keep
  * the start of a --switches wait, the job's wait4switch_start (0: not
- * begun), which slurmctld leaves to select and topology plugins; select/
- * locality's select_p_job_begin() clears it, so a requeued job waits
- * afresh. A restarted slurmctld does not save it: the wait begins again.
+ * begun), which slurmctld leaves to select and topology plugins. A start
+ * before the job's begin_time is ignored: a requeue moves begin_time past
+ * it, so a requeued job waits afresh under either plugin (select/
+ * locality's select_p_job_begin() also clears it). A restarted slurmctld
+ * does not save it: the wait begins again.
  * offered_now: the placement judged is one the job could take now.
  */
 int64_t sl_compact_wait_began(job_record_t *job, int64_t now,

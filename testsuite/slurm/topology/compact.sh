@@ -5,10 +5,34 @@
 # compact_scenario (run-tests.sh's case h) under topology/locality, each
 # job --exclusive, in the per-row shape with CompactWait=$TC_WAIT, and
 # backfill with bf_busy_nodes (SHAPE_CONF), whose future states run
-# Slurm's busy-first helper inside this plugin; then a job in a
-# reservation of scattered nodes, which must not wait.
+# Slurm's busy-first helper inside this plugin; then a requeued job,
+# which must wait afresh, and a job in a reservation of scattered nodes,
+# which must not wait.
 
 TC_WAIT=25
+TC_CRED=20 # AuthInfo=cred_expire (topology-tests.sh): a requeued job is
+	   # eligible again this many seconds (+1) after its requeue
+
+# compact_requeue - after compact_scenario: requeue the job that took the
+# scattered nodes at its deadline (the rest of the machine still busy).
+# Once eligible again it finds only those nodes, and waits for a compact
+# set afresh: its earlier wait is over. Sets CW_REQUEUE.
+compact_requeue() {
+	local id=$CW_LATE log=$CURRENT/log/slurmctld.log before
+	CW_REQUEUE=""
+	if [ -z "$id" ]; then
+		CW_REQUEUE="not reached: ${CW_DEAD:-no job took the scattered nodes}"
+		return
+	fi
+	before=$(grep -c "JobId=$id waits for a compact placement" "$log")
+	scontrol requeue "$id" || { CW_REQUEUE="scontrol requeue $id failed"; return; }
+	sleep $((TC_CRED + 8))
+	if [ "$(job_field "$id" JobState)" != PENDING ]; then
+		CW_REQUEUE="job $id took $(job_field "$id" NodeList) at once after its requeue: it kept the wait it began before"
+	elif [ "$(grep -c "JobId=$id waits for a compact placement" "$log")" -le "$before" ]; then
+		CW_REQUEUE="job $id pending after its requeue ($(job_field "$id" Reason)), but not waiting for a compact set"
+	fi
+}
 
 compact_wait() {
 	local CLUSTER_DEBUG=debug # the "waits for a compact placement" line
@@ -22,6 +46,8 @@ compact_wait() {
 	result "compact: CompactWait: a job waits for a compact set and takes it when it frees up" "$CW_WAIT"
 	result "compact: CompactWait: the nodes a waiting job declines are backfilled" "$CW_FILL"
 	result "compact: CompactWait: a job takes the best set there is at its deadline" "$CW_DEAD"
+	compact_requeue
+	result "compact: CompactWait: a requeued job waits afresh" "$CW_REQUEUE"
 	compact_in_reservation "$TC_WAIT" --exclusive
 	result "compact: CompactWait: a job in a reservation waits for no set outside it" "$CW_RESV"
 	stop_cluster
