@@ -26,6 +26,7 @@
 #include "loc_conf_key_table.h"
 #include "loc_error.h"
 #include "loc_grid.h"
+#include "loc_record.h"
 #include "loc_strategy.h"
 
 /* One NodeName= line: a hostlist placed from a starting coordinate. */
@@ -50,6 +51,7 @@ typedef struct loc_conf {
 	loc_policy_t policy;     /* global defaults */
 	int pf_hold_sec;
 	int adjest_window;
+	loc_record_field_t record; /* where the plugins record placement */
 	loc_conf_nodes_t *nodes; /* NodeName lines, in file order */
 	int nnodes_lines;
 	loc_conf_partition_t *partitions;

@@ -31,6 +31,7 @@ CONF_ENUM_NAMES(walltime_mode, LOC_WALLTIME_COUNT)
 CONF_ENUM_NAMES(paging_index, LOC_PAGING_COUNT)
 CONF_ENUM_NAMES(node_weight, LOC_NODE_WEIGHT_COUNT)
 CONF_ENUM_NAMES(plan_hold, LOC_PLAN_HOLD_COUNT)
+CONF_ENUM_NAMES(record_field, LOC_RECORD_COUNT)
 #undef CONF_ENUM_NAMES
 
 /* Enum values are stored as int: the enum fields must be int-sized. */
@@ -39,7 +40,8 @@ _Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
 		       sizeof(loc_walltime_mode_t) == sizeof(int) &&
 		       sizeof(loc_paging_index_t) == sizeof(int) &&
 		       sizeof(loc_node_weight_t) == sizeof(int) &&
-		       sizeof(loc_plan_hold_t) == sizeof(int),
+		       sizeof(loc_plan_hold_t) == sizeof(int) &&
+		       sizeof(loc_record_field_t) == sizeof(int),
 	       "policy enums are not int-sized");
 
 /* ===================================================================== */
@@ -70,6 +72,9 @@ _Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
 #define POLICY_ENUM(field, what_, names_, def)                         \
 	.home = KH_POLICY, .type = KT_ENUM, FIELD(loc_policy_t, field), \
 	.what = (what_), .names = &_##names_, .int_default = (def)
+#define CONF_ENUM(field, what_, names_, def)                           \
+	.home = KH_CONF, .type = KT_ENUM, FIELD(loc_conf_t, field),     \
+	.what = (what_), .names = &_##names_, .int_default = (def)
 #define CONF_KEY_DEF(id, name_, partition_, value, doc_)               \
 	[LOC_KEY_##id] = { .info.name = (name_), .info.doc = (doc_),    \
 			   .info.partition = (partition_), value },
@@ -80,6 +85,7 @@ static const conf_key_def_t _defs[LOC_KEY_COUNT] = {
 
 #undef CONF_KEY_DEF
 #undef POLICY_ENUM
+#undef CONF_ENUM
 #undef POLICY_SEED
 #undef POLICY_REAL
 #undef POLICY_INT

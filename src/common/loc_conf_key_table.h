@@ -15,6 +15,8 @@
  *                                                syntax (loc_conf_keys.c)
  *                SHAPE_INT(field, min, max, def) an integer of loc_shape_t
  *                CONF_INT(field, min, max, def)  an integer of loc_conf_t
+ *                CONF_ENUM(field, what, names, def) as POLICY_ENUM, of
+ *                                                loc_conf_t
  *                POLICY_INT(field, min, max, def) an integer of loc_policy_t
  *                POLICY_REAL(field, def)         a real >= 0 of loc_policy_t
  *                POLICY_SEED(field, def)         an unsigned 64-bit integer
@@ -92,6 +94,10 @@
 	  POLICY_ENUM(plan_hold, "hold", plan_hold,                         \
 		      LOC_PLAN_HOLD_PLACEMENT),                             \
 	  "which nodes a plan holds for a later start")                     \
+	X(RECORD, "RecordPlacement", false,                                 \
+	  CONF_ENUM(record, "field", record_field,                          \
+		    LOC_RECORD_SYSTEM_COMMENT),                             \
+	  "the job field that records its placement (or none)")             \
 	X(NODENAME, "NodeName", false, LINE(),                              \
 	  "places a hostlist from a starting coordinate")                   \
 	X(COORDS, "Coords", false, LINE(),                                  \

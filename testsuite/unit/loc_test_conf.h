@@ -52,7 +52,7 @@ static const char _all_keys[] =
 	"   NodesPerPoint=2\n"
 	"STRATEGY=MM_INC Curve=Snake WalltimeAware=AdjEst \\\n"
 	"\tSLTolerance=0.25 PFHoldTime=120 \\\n"
-	"\tAdjEstWindow=7\n"
+	"\tAdjEstWindow=7 RecordPlacement=none\n"
 	"PagingSize=3 PagingIndex=Shuffled MMMaxCenters=12 "
 	"Seed=18446744073709551615\n"
 	"NodeName=n[001-004] Coords=1,2,3\n"

@@ -52,6 +52,7 @@ static void parses_every_key(void **state)
 	assert_true(c->policy.sl_tolerance == 0.25);
 	assert_int_equal(c->pf_hold_sec, 120);
 	assert_int_equal(c->adjest_window, 7);
+	assert_int_equal(c->record, LOC_RECORD_NONE);
 	assert_int_equal(c->policy.paging_size, 3);
 	assert_int_equal(c->policy.paging_index, LOC_PAGING_SHUFFLED);
 	assert_int_equal(c->policy.mm_max_centers, 12);
@@ -131,7 +132,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 22);
+	assert_int_equal(n, 23);
 }
 
 static void defaults_apply_to_absent_keys(void **state)
