@@ -8,6 +8,8 @@
  */
 #include "sl_machine.h"
 
+#include "loc_ideal.h"
+
 /* Policies are small structs with padding: compare them field by field. */
 static bool _policy_equal(const loc_policy_t *a, const loc_policy_t *b)
 {
@@ -103,6 +105,7 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->ref.weight);
 	loc_tiers_fini(&m->ref.tiers);
 	xfree(m->ref.out);
+	loc_ideal_destroy(m->ideal);
 	xfree(m->path);
 	xfree(m);
 }

@@ -105,6 +105,7 @@ typedef struct sl_machine {
 	sl_scratch_t scratch; /* select/locality's, made on first use */
 	sl_ref_scratch_t ref; /* CompactWait's, made with the machine */
 	sl_ref_t refs[SL_REF_SLOTS];
+	struct loc_ideal *ideal; /* each size's ideal, for sl_record.c */
 } sl_machine_t;
 
 /* A PF hold as the plugin sees it: the region a pending partner should

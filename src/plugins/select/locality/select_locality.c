@@ -271,8 +271,10 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	if (!sl_ledger_find(l, job_ptr->job_id) &&
 	    sl_ledger_add(l, job_ptr, false) != SLURM_SUCCESS)
 		error("%s: %pJ begins without nodes", plugin_type, job_ptr);
-	if (_machine)
+	if (_machine) {
 		sl_pf_after_begin(_machine, l, job_ptr);
+		sl_record_job(_machine, job_ptr);
+	}
 	job_ptr->wait4switch_start = 0; /* its CompactWait is over */
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;

@@ -35,6 +35,7 @@
 #include "sl_glue.h"
 
 #include "sl_machine.h"
+#include "sl_record.h"
 
 #include "loc_conf.h"
 #include "loc_error.h"

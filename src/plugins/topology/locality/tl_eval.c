@@ -220,6 +220,16 @@ static void _log_placement(tl_job_t *t)
 	xfree(names);
 }
 
+/* The set chosen outside backfill's tests, in the job's SystemComment:
+ * the last such evaluation of a job that starts is the one it runs on. */
+static void _record(tl_job_t *t)
+{
+	int k = tl_chosen_nodes(t->m, t->te->node_map, t->s->chosen);
+
+	sl_record_placement(t->m, t->job, sl_part_name(t->job), t->s->chosen,
+			    k);
+}
+
 int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes)
 {
 	int k = 0;
@@ -416,6 +426,8 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 		_log_placement(&t);
 		if (tl_compact_defer(te, m, s, t.alloc, t.policy, t.nreq))
 			job->best_switch = false; /* cons_tres declines */
+		else if (!(job->bit_flags & BACKFILL_TEST))
+			_record(&t);
 	} else {
 		TL_EVAL_ACTION(te, EVAL_ACTION_RETRY_DEFAULT);
 	}

@@ -25,6 +25,7 @@
 
 #include "sl_compact_wait.h"
 #include "sl_machine.h"
+#include "sl_record.h"
 
 #include "src/plugins/topology/common/common_topo.h"
 #include "src/plugins/topology/common/eval_nodes.h"

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_record.c - each job's placement in its SystemComment (sl_record.h).
+ */
+#include "sl_record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "loc_ideal.h"
+#include "loc_metrics.h"
+#include "loc_record.h"
+
+/* The ideal of k nodes, or -1 when the core cannot say (logged once). */
+static double _ideal(sl_machine_t *m, int k)
+{
+	loc_error_t err;
+	double v;
+
+	if (!m->ideal) {
+		m->ideal = loc_ideal_create(m->grid, &m->conf->policy, &err);
+		if (!m->ideal) {
+			error("%s: no ideal placements to record: %s",
+			      plugin_type, err.text);
+			return -1;
+		}
+	}
+	v = loc_ideal_avg_pair_hops(m->ideal, k, &err);
+	return v < 0 ? -1 : v;
+}
+
+void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
+			 const int *nodes, int k)
+{
+	const loc_policy_t *policy = sl_machine_policy(m, part);
+	loc_record_t rec = { .nodes = k };
+	char text[LOC_RECORD_MAX], *merged;
+
+	if (m->conf->record == LOC_RECORD_NONE || k < 1)
+		return;
+	snprintf(rec.strategy, sizeof(rec.strategy), "%s",
+		 loc_strategy_kind_name(policy->strategy));
+	if (k > 1)
+		rec.hops = loc_metrics_total_pair_hops(m->grid, nodes, k) /
+			   (k * (k - 1) / 2.0);
+	rec.ideal = _ideal(m, k);
+	if (rec.ideal < 0 || loc_record_format(&rec, text, sizeof(text)) < 0)
+		return;
+	merged = loc_record_merge(job->system_comment, text);
+	if (!merged)
+		return;
+	xfree(job->system_comment);
+	job->system_comment = xstrdup(merged);
+	free(merged);
+}
+
+void sl_record_job(sl_machine_t *m, job_record_t *job)
+{
+	int k = 0, *nodes;
+
+	if (m->conf->record == LOC_RECORD_NONE || !job->node_bitmap)
+		return;
+	nodes = xcalloc(m->ncore, sizeof(*nodes));
+	/* bit_ffs/bit_fls: 22.05 has no next_node_bitmap(). */
+	for (int i = bit_ffs(job->node_bitmap), last = bit_fls(job->node_bitmap);
+	     i >= 0 && i <= last && i < m->nslurm; i++)
+		if (bit_test(job->node_bitmap, i) && m->to_core[i] >= 0)
+			nodes[k++] = m->to_core[i];
+	sl_record_placement(m, job, sl_part_name(job), nodes, k);
+	xfree(nodes);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_record.h - each job's placement written into the job field that
+ * locality.conf's RecordPlacement names (loc_record.h has the text), by
+ * both plugins: select/locality when a job begins, topology/locality when
+ * eval_nodes chooses a set outside backfill's tests.
+ */
+#ifndef LOC_SL_RECORD_H
+#define LOC_SL_RECORD_H
+
+#include "sl_machine.h"
+
+/*
+ * Records that job runs on the k grid nodes nodes[] (any order), placed
+ * by the policy of partition part, unless RecordPlacement=none. The ideal
+ * for k is computed on first use of each size and kept with the machine.
+ */
+void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
+			 const int *nodes, int k);
+
+/* The same for the nodes of job->node_bitmap, in its own partition. */
+void sl_record_job(sl_machine_t *m, job_record_t *job);
+
+#endif /* LOC_SL_RECORD_H */
