@@ -20,6 +20,7 @@
 #include "loc_hostlist.h"
 #include "loc_patience.h"
 #include "loc_plan.h"
+#include "loc_record.h"
 #include "loc_metrics.h"
 #include "loc_strategy.h"
 #include "loc_tiers.h"
@@ -37,6 +38,8 @@ typedef struct job {
 	const char *file; /* borrowed from argv */
 	int line;
 	loc_metrics_t m;
+	int has_record;      /* 1: record holds its SystemComment record */
+	loc_record_t record;
 } job_t;
 
 typedef struct jobs {
@@ -133,6 +136,29 @@ void le_jobs_free(jobs_t *jobs);
 void le_resolve_jobs(const model_t *mo, const name_index_t *ix,
 		     jobs_t *jobs);
 void le_summarise(const jobs_t *jobs, summary_t *s);
+/* A NodeList value that names no node (a job that never ran). */
+bool le_empty_nodelist(const char *s);
+/* j's node names from hostlist expr; a bad one is fatal. */
+void le_set_nodes(job_t *j, const char *expr, const char *file, int line);
+
+/* le_sacct.c: `sacct -P` lines and the placement records of SystemComment
+ * (loc_record.h). Column indexes, -1 when absent. */
+typedef struct le_sacct_cols {
+	int id, nodes, comment, start, end;
+} le_sacct_cols_t;
+/* JobID|NodeList|SystemComment, the columns without a header line. */
+void le_sacct_default_cols(le_sacct_cols_t *cols);
+/* Returns true when line is a header (its first field JobID) and sets
+ * cols from it; line is cut up either way. */
+bool le_sacct_header(char *line, le_sacct_cols_t *cols);
+/* Fills j from one line; returns false for a step or a job that never
+ * ran. Errors end the program naming file and line. */
+bool le_parse_sacct(char *line, const le_sacct_cols_t *cols, job_t *j,
+		    const char *file, int lineno);
+/* "records: ..." when any job has a record: their mean hops, ideal and
+ * ratio, and how many disagree with their NodeList (each named on
+ * stderr). */
+void le_print_records(const jobs_t *jobs);
 void le_print_jobs(const model_t *mo, const jobs_t *jobs);
 void le_print_summary(const summary_t *s);
 void le_print_json(const model_t *mo, const jobs_t *jobs,

@@ -67,14 +67,13 @@ int64_t le_parse_time(const char *text)
 	return (int64_t)mktime(&tm);
 }
 
-/* A NodeList value that names no node (a job that never ran). */
-static bool _empty_nodelist(const char *s)
+bool le_empty_nodelist(const char *s)
 {
 	return !s || !*s || !strcmp(s, "(null)") ||
 	       !strcasecmp(s, "None") || !strncmp(s, "None ", 5);
 }
 
-static void _set_nodes(job_t *j, const char *expr, const char *file, int line)
+void le_set_nodes(job_t *j, const char *expr, const char *file, int line)
 {
 	loc_hostlist_t hl;
 	loc_error_t err;
@@ -110,12 +109,12 @@ static bool _parse_jobcomp(char *line, job_t *j, bool use_name,
 	}
 	if (!id || !*id)
 		le_die("%s:%d: jobcomp record without JobId=", file, lineno);
-	if (_empty_nodelist(nl))
+	if (le_empty_nodelist(nl))
 		return false;
 	j->id = le_xstrdup(use_name && name && *name ? name : id);
 	j->start = le_parse_time(st);
 	j->end = le_parse_time(et);
-	_set_nodes(j, nl, file, lineno);
+	le_set_nodes(j, nl, file, lineno);
 	return true;
 }
 
@@ -140,7 +139,7 @@ static void _parse_plain(char *line, job_t *j, const char *file, int lineno)
 			le_die("%s:%d: bad start/end time '%s %s'", file, lineno,
 			     f[2], f[3]);
 	}
-	_set_nodes(j, f[1], file, lineno);
+	le_set_nodes(j, f[1], file, lineno);
 }
 
 void le_read_file(const char *path, bool force_jobcomp, bool use_name,
@@ -151,6 +150,8 @@ void le_read_file(const char *path, bool force_jobcomp, bool use_name,
 	size_t cap = 0;
 	int lineno = 0;
 	const char *name = path;
+	le_sacct_cols_t cols;
+	bool sacct_seen = false;
 
 	if (strcmp(path, "-")) {
 		f = fopen(path, "r");
@@ -168,10 +169,24 @@ void le_read_file(const char *path, bool force_jobcomp, bool use_name,
 			p++;
 		if (!*p || *p == '\n' || *p == '\r' || *p == '#')
 			continue;
+		/* sacct -P output: its first line may name the columns. */
+		if (!force_jobcomp && strchr(p, '|') && !sacct_seen) {
+			char *copy = le_xstrdup(p);
+			bool header = le_sacct_header(copy, &cols);
+
+			free(copy);
+			sacct_seen = true;
+			if (header)
+				continue;
+			le_sacct_default_cols(&cols);
+		}
 		j = _jobs_add(jobs);
 		j->file = name;
 		j->line = lineno;
-		if (force_jobcomp || !strncmp(p, "JobId=", 6)) {
+		if (!force_jobcomp && strchr(p, '|')) {
+			if (!le_parse_sacct(p, &cols, j, name, lineno))
+				jobs->n--; /* a step, or never ran */
+		} else if (force_jobcomp || !strncmp(p, "JobId=", 6)) {
 			if (!_parse_jobcomp(p, j, use_name, name, lineno))
 				jobs->n--; /* never ran: not a placement */
 		} else {

@@ -295,6 +295,7 @@ int main(int argc, char **argv)
 			if (!o.quiet)
 				le_print_jobs(&mo, &jobs);
 			le_print_summary(&s);
+			le_print_records(&jobs);
 		}
 		if (o.picture)
 			le_print_picture(&mo, &jobs, o.at);

@@ -3,8 +3,8 @@
 #
 # eval-test.sh - checks locality-eval without Slurm: metrics against values
 # worked out by hand on a 4x4 grid, the summary statistics, jobcomp
-# parsing, --predict, --plan, --check-overlap, --picture and the error
-# messages.
+# parsing, sacct -P output and its placement records, --predict, --plan,
+# --check-overlap, --picture and the error messages.
 # Run by `make check` from the build directory, or by hand:
 #   testsuite/slurm/eval-test.sh [path/to/locality-eval]
 
@@ -204,6 +204,38 @@ check "plan: a node in two places" "1 yes" \
 	"$? $(case $out in *"node n01 is also --busy"*) echo yes ;; *) echo "no: $out" ;; esac)"
 out=$(ev --conf "$T/mesh.conf" --plan --predict -k 2 2>&1)
 check "plan and predict together: exit 1" "1 locality-eval: --predict and --plan are two modes: give one" "$? $out"
+
+# sacct -P output, with the placement records the plugins write into
+# SystemComment: the header names the columns, steps and jobs that never
+# ran are skipped, other text in the field is kept apart from the record.
+cat >"$T/sacct" <<'EOF'
+JobID|Start|NodeList|SystemComment
+7|2026-01-01T00:00:00|n[01-02]|locality strategy=pack nodes=2 hops=1.000 ideal=1.000
+7.batch|2026-01-01T00:00:00|n01|
+8|2026-01-01T00:00:00|n[01-04]|bb: stage-in; locality strategy=pack nodes=4 hops=1.667 ideal=1.333
+9|Unknown|None assigned|
+10|2026-01-01T00:00:00|n01,n16|
+EOF
+check "sacct -P: jobs, steps skipped" "7 1.000
+8 1.667
+10 6.000" "$(ev --conf "$T/mesh.conf" "$T/sacct" | awk 'NR > 1 && !/^(summary|records)/ {print $1, $3}')"
+# Mean of the records' hops (1 + 1.667) / 2 and ideals (1 + 1.333) / 2;
+# x_ideal the mean of 1/1 and 1.667/1.333.
+check "sacct -P: the records summed" \
+	"records: jobs=2 multinode=2 mean_hops=1.333 mean_ideal=1.167 x_ideal=1.125 disagree=0" \
+	"$(ev --conf "$T/mesh.conf" --quiet "$T/sacct" | grep '^records')"
+out=$(printf '3|n[01-02]|locality strategy=pack nodes=2 hops=2.000 ideal=1.000\n' |
+	ev --conf "$T/mesh.conf" --quiet 2>&1 >/dev/null)
+check "sacct -P: a record its NodeList contradicts is named" \
+	"locality-eval: <stdin>:1: job 3: SystemComment says nodes=2 hops=2.000, its NodeList gives nodes=2 hops=1.000" "$out"
+printf 'JobID|NodeList\n3|n01\n4|n[01-02]|locality strategy=x nodes=2 hops=-1 ideal=1\n' |
+	ev --conf "$T/mesh.conf" >/dev/null 2>&1
+check "sacct -P: a header without SystemComment reads no record" "0" "$?"
+out=$(printf '4|n[01-02]|locality strategy=x nodes=2 hops=-1 ideal=1\n' |
+	ev --conf "$T/mesh.conf" 2>&1)
+check "sacct -P: malformed record: exit 1, file:line" "1 locality-eval: <stdin>:1: job 4: malformed locality record in 'locality strategy=x nodes=2 hops=-1 ideal=1'" "$? $out"
+out=$(printf 'JobID|State\n4|COMPLETED\n' | ev --conf "$T/mesh.conf" 2>&1)
+check "sacct -P: no NodeList column: exit 1" "1 locality-eval: <stdin>:2: the sacct header names no NodeList column" "$? $out"
 
 # Errors name the file and line.
 printf 'Dimensions=4x4\nBogusKey=1\n' >"$T/bad.conf"
