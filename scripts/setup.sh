@@ -57,6 +57,9 @@ packages=(
 	build-essential debhelper lintian
 	# another Slurm version's Debian root (tools/slurm-root.sh)
 	debootstrap
+	# cluster.sh start --accounting: slurmdbd (22.05.8, as slurmctld) and a
+	# private MariaDB for it (the package's own server is never started)
+	mariadb-server slurmdbd
 )
 
 mkdir -p "$build"
