@@ -57,8 +57,8 @@ packages=(
 	build-essential debhelper lintian
 	# another Slurm version's Debian root (tools/slurm-root.sh)
 	debootstrap
-	# cluster.sh start --accounting: slurmdbd (22.05.8, as slurmctld) and a
-	# private MariaDB for it (the package's own server is never started)
+	# cluster.sh start --accounting: slurmdbd (22.05.8, as slurmctld) and
+	# MariaDB, which it runs privately (own datadir, socket and port)
 	mariadb-server slurmdbd
 )
 

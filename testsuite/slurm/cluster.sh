@@ -172,6 +172,7 @@ cmd_start() {
 		[ -n "$lconf" ] || die "$ours needs --locality-conf FILE"
 	fi
 	[ -z "$lconf" ] || [ -r "$lconf" ] || die "cannot read $lconf"
+	[ -z "$ACCOUNTING" ] || dbd_check
 
 	mkdir -p "$dir" || die "cannot create $dir"
 	dir=$(cd "$dir" && pwd)
@@ -187,10 +188,10 @@ cmd_start() {
 		die "a cluster is already running in $dir (stop it first)"
 	fi
 	local p
-	for p in "$CTLD_PORT" "$NODE_PORT0" $((NODE_PORT0 + nodes - 1)); do
+	for p in "$CTLD_PORT" "$NODE_PORT0" $((NODE_PORT0 + nodes - 1)) \
+		${ACCOUNTING:+"$DBD_PORT" "$MYSQL_PORT"}; do
 		port_busy "$p" && die "port $p is in use (another cluster running?)"
 	done
-	[ -n "$ACCOUNTING" ] && dbd_check
 	rm -rf "${dir:?}/etc" "${dir:?}/state" "${dir:?}/spool" "${dir:?}/run" \
 		"${dir:?}/log" "${dir:?}/db"
 	rm -f "$dir/jobcomp.txt"

@@ -16,18 +16,15 @@ SLURMDBD=/usr/sbin/slurmdbd
 # The recorded daemons that stop_dbd stops, in this order, after slurmctld.
 DBD_DAEMONS="slurmdbd mariadbd"
 
-# Fails unless slurmdbd and MariaDB are installed and their ports free.
+# Fails unless slurmdbd and MariaDB are installed: on the host, from
+# scripts/setup.sh; another version's root has neither.
 dbd_check() {
 	local f
 	for f in "$SLURMDBD" "$MARIADBD" /usr/bin/mariadb-install-db \
 		/usr/bin/mariadb; do
 		[ -x "$f" ] ||
-			die "--accounting needs slurmdbd and mariadb-server: $f not found (Slurm $(slurm_series) here; scripts/setup.sh installs them for the host's Slurm 22.05 only)"
+			die "--accounting needs slurmdbd and mariadb-server, and $f is missing (Slurm $(slurm_series) here; scripts/setup.sh installs them on the 22.05 host only)"
 	done
-	for f in "$DBD_PORT" "$MYSQL_PORT"; do
-		port_busy "$f" && die "port $f is in use (another cluster running?)"
-	done
-	return 0
 }
 
 # The server's options, for mariadb-install-db and mariadbd alike. A small,
@@ -112,8 +109,8 @@ EOF
 }
 
 # start_dbd DIR - MariaDB, then slurmdbd (it finds slurmdbd.conf beside
-# SLURM_CONF), then the cluster's record: before slurmctld starts, so its
-# first registration finds the cluster and root's association.
+# SLURM_CONF), then the cluster's record, before slurmctld starts (22.05's
+# slurmctld adds a missing cluster itself, but need not be relied on).
 start_dbd() {
 	local dir=$1 pid i name ok=0
 	start_mysql "$dir"
