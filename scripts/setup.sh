@@ -57,6 +57,9 @@ packages=(
 	build-essential debhelper lintian
 	# another Slurm version's Debian root (tools/slurm-root.sh)
 	debootstrap
+	# cluster.sh start --accounting: slurmdbd (22.05.8, as slurmctld) and
+	# MariaDB, which it runs privately (own datadir, socket and port)
+	mariadb-server slurmdbd
 )
 
 mkdir -p "$build"

@@ -11,7 +11,7 @@
 #                    [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
 #                    [--ctld-wrapper 'COMMAND ARGS'] [--shape SHAPE]
-#                    [--cpus N] [--mem MB] [--gpus N]
+#                    [--cpus N] [--mem MB] [--gpus N] [--accounting]
 #   cluster.sh stop --dir RUNDIR
 #   cluster.sh restart-ctld --dir RUNDIR [--kill9] [--flags 'FLAGS']
 #   cluster.sh restart-slurmd --dir RUNDIR --node NAME [--kill9]
@@ -26,6 +26,11 @@
 # Nothing is written outside RUNDIR except /run/munge (munged may stay).
 # restart-ctld --flags passes FLAGS to the new slurmctld (-i: ignore
 # errors in its state files).
+# --accounting adds an accounting database, so sacct works: a private
+# MariaDB (RUNDIR/db; 127.0.0.1, port LOC_MYSQL_PORT, default slurmctld's
+# port + 3) and slurmdbd (port LOC_DBD_PORT, default slurmctld's + 2),
+# started before slurmctld and stopped after it. It needs the packages
+# mariadb-server and slurmdbd (scripts/setup.sh: the host's 22.05 only).
 # --no-plugin-dir writes no PluginDir line: Slurm uses its built-in one,
 # where the Debian package slurm-wlm-locality-plugin installs the plugin.
 # --ctld-wrapper runs slurmctld under a command that execs it in the same
@@ -60,7 +65,8 @@
 # has (SlurmdParameters=config_overrides).
 # Timeouts (seconds, from the environment): LOC_START_TIMEOUT (nodes idle
 # after start, 90), LOC_CTLD_TIMEOUT (slurmctld answers after a (re)start,
-# 30), LOC_STOP_TIMEOUT (daemons exit on SIGTERM before SIGKILL, 5).
+# 30), LOC_STOP_TIMEOUT (daemons exit on SIGTERM before SIGKILL, 5),
+# LOC_DBD_TIMEOUT (MariaDB, then slurmdbd answer with --accounting, 60).
 # Facts behind the settings: slurm-22.05-notes.md (multiple slurmd on one
 # host, config_overrides, PluginDir colon list).
 
@@ -73,11 +79,15 @@ NODE_PORT0=${LOC_NODE_PORT0:-17001}
 START_TIMEOUT=${LOC_START_TIMEOUT:-90}
 CTLD_TIMEOUT=${LOC_CTLD_TIMEOUT:-30}
 STOP_TIMEOUT=${LOC_STOP_TIMEOUT:-5}
+DBD_PORT=${LOC_DBD_PORT:-$((CTLD_PORT + 2))}
+MYSQL_PORT=${LOC_MYSQL_PORT:-$((CTLD_PORT + 3))}
+DBD_TIMEOUT=${LOC_DBD_TIMEOUT:-60}
 
 # The daemons' processes and ports, and the files a cluster is made of.
 CLUSTER_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/cluster
 . "$CLUSTER_LIB/daemons.sh"
 . "$CLUSTER_LIB/conf.sh"
+. "$CLUSTER_LIB/dbd.sh"
 
 die() {
 	echo "$PROG: $*" >&2
@@ -85,7 +95,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,30p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,35p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -97,7 +107,7 @@ node_name() {
 cmd_start() {
 	local dir="" nodes=64 select=linear plugdir="" lconf="" debug=info
 	local wrapper="" shape=single cpus=1 mem=100 topology="" gpus=0
-	EXTRA=()
+	EXTRA=() ACCOUNTING=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--dir) dir=$2; shift 2 ;;
@@ -114,6 +124,7 @@ cmd_start() {
 		--cpus) cpus=$2; shift 2 ;;
 		--mem) mem=$2; shift 2 ;;
 		--gpus) gpus=$2; shift 2 ;;
+		--accounting) ACCOUNTING=1; shift ;;
 		*) usage ;;
 		esac
 	done
@@ -161,6 +172,7 @@ cmd_start() {
 		[ -n "$lconf" ] || die "$ours needs --locality-conf FILE"
 	fi
 	[ -z "$lconf" ] || [ -r "$lconf" ] || die "cannot read $lconf"
+	[ -z "$ACCOUNTING" ] || dbd_check
 
 	mkdir -p "$dir" || die "cannot create $dir"
 	dir=$(cd "$dir" && pwd)
@@ -176,11 +188,12 @@ cmd_start() {
 		die "a cluster is already running in $dir (stop it first)"
 	fi
 	local p
-	for p in "$CTLD_PORT" "$NODE_PORT0" $((NODE_PORT0 + nodes - 1)); do
+	for p in "$CTLD_PORT" "$NODE_PORT0" $((NODE_PORT0 + nodes - 1)) \
+		${ACCOUNTING:+"$DBD_PORT" "$MYSQL_PORT"}; do
 		port_busy "$p" && die "port $p is in use (another cluster running?)"
 	done
 	rm -rf "${dir:?}/etc" "${dir:?}/state" "${dir:?}/spool" "${dir:?}/run" \
-		"${dir:?}/log"
+		"${dir:?}/log" "${dir:?}/db"
 	rm -f "$dir/jobcomp.txt"
 	mkdir -p "$dir/etc" "$dir/state" "$dir/spool" "$dir/run" "$dir/log" \
 		"$dir/out" || die "cannot create directories under $dir"
@@ -196,6 +209,7 @@ cmd_start() {
 
 	ensure_munge
 	export SLURM_CONF=$dir/etc/slurm.conf
+	[ -n "$ACCOUNTING" ] && start_dbd "$dir"
 	start_ctld "$dir" -c
 	wait_ctld "$dir" "$CTLD_TIMEOUT"
 	local i
@@ -206,7 +220,7 @@ cmd_start() {
 		cmd_stop --dir "$dir" >/dev/null 2>&1
 		die "cluster in $dir did not come up (stopped it again)"
 	fi
-	echo "$PROG: $nodes nodes idle, SelectType=select/$select${topology:+ TopologyPlugin=topology/$topology}, SLURM_CONF=$dir/etc/slurm.conf"
+	echo "$PROG: $nodes nodes idle, SelectType=select/$select${topology:+ TopologyPlugin=topology/$topology}${ACCOUNTING:+, slurmdbd on port $DBD_PORT}, SLURM_CONF=$dir/etc/slurm.conf"
 }
 
 # Kills every recorded PID (TERM, then KILL after a grace period), then any
@@ -225,6 +239,9 @@ cmd_stop() {
 	local f pid pids=()
 	for f in "$dir"/run/*.recpid; do
 		[ -f "$f" ] || continue
+		# slurmdbd and MariaDB last (stop_dbd): slurmctld sends its
+		# last job records as it exits.
+		case " $DBD_DAEMONS " in *" $(basename "$f" .recpid) "*) continue ;; esac
 		pid=$(cat "$f")
 		gone "$pid" || pids+=("$pid")
 	done
@@ -271,6 +288,7 @@ cmd_stop() {
 			kill -KILL "$pid" 2>/dev/null
 		fi
 	done
+	stop_dbd "$dir"
 	local left
 	left=$(marked_pids "$dir")
 	if [ -n "$left" ]; then
