@@ -96,7 +96,7 @@
 	  "which nodes a plan holds for a later start")                     \
 	X(RECORD, "RecordPlacement", false,                                 \
 	  CONF_ENUM(record, "field", record_field,                          \
-		    LOC_RECORD_SYSTEM_COMMENT),                             \
+		    LOC_RECORD_ADMIN_COMMENT),                             \
 	  "the job field that records its placement (or none)")             \
 	X(NODENAME, "NodeName", false, LINE(),                              \
 	  "places a hostlist from a starting coordinate")                   \

@@ -15,7 +15,7 @@
 #define TAG_LEN (sizeof(TAG) - 1)
 
 static const char *const _field_names[LOC_RECORD_COUNT] = {
-	"SystemComment", "none",
+	"AdminComment", "SystemComment", "none",
 };
 
 int loc_record_field_parse(const char *name)

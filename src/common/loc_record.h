@@ -2,25 +2,32 @@
 /*
  * loc_record.h - each job's placement as one line of text, written by the
  * plugins into a field of the job that accounting keeps, so that
- * `sacct -o JobID,NodeList,SystemComment` audits placement with no other
+ * `sacct -o JobID,NodeList,AdminComment` audits placement with no other
  * tool, and read back by locality-eval:
  *
  *   locality strategy=pack nodes=8 hops=1.786 ideal=1.714
  *
  * hops is the mean pairwise hop count of the job's nodes on the grid and
  * ideal the least there is for its size on the idle machine (loc_ideal.h).
- * The field may hold other text (Slurm writes burst buffer errors there):
- * the record is one "; "-separated part of it, replaced when the job starts
- * again, and the rest is kept.
+ * The field may hold other text (an administrator's note, a job_submit
+ * plugin's): the record is one "; "-separated part of it, replaced when
+ * the job starts again, and the rest is kept.
  */
 #ifndef LOC_RECORD_H
 #define LOC_RECORD_H
 
 #include <stddef.h>
 
-/* Where the plugins write the record (locality.conf RecordPlacement). */
+/*
+ * Where the plugins write the record (locality.conf RecordPlacement).
+ * ADMIN_COMMENT is the job field slurmctld sends to slurmdbd with every
+ * job's completion on Slurm 22.05 to 26.05; SYSTEM_COMMENT shows in
+ * scontrol and squeue but their accounting_storage/slurmdbd never sends
+ * it, so sacct shows it empty.
+ */
 typedef enum loc_record_field {
-	LOC_RECORD_SYSTEM_COMMENT = 0,
+	LOC_RECORD_ADMIN_COMMENT = 0,
+	LOC_RECORD_SYSTEM_COMMENT,
 	LOC_RECORD_NONE,
 	LOC_RECORD_COUNT
 } loc_record_field_t;

@@ -38,7 +38,7 @@ typedef struct job {
 	const char *file; /* borrowed from argv */
 	int line;
 	loc_metrics_t m;
-	int has_record;      /* 1: record holds its SystemComment record */
+	int has_record;      /* 1: record holds its placement record */
 	loc_record_t record;
 } job_t;
 
@@ -141,12 +141,13 @@ bool le_empty_nodelist(const char *s);
 /* j's node names from hostlist expr; a bad one is fatal. */
 void le_set_nodes(job_t *j, const char *expr, const char *file, int line);
 
-/* le_sacct.c: `sacct -P` lines and the placement records of SystemComment
- * (loc_record.h). Column indexes, -1 when absent. */
+/* le_sacct.c: `sacct -P` lines and the placement records of AdminComment
+ * or SystemComment (loc_record.h). Column indexes, -1 when absent;
+ * comment[] the columns read for a record, in turn. */
 typedef struct le_sacct_cols {
-	int id, nodes, comment, start, end;
+	int id, nodes, comment[2], start, end;
 } le_sacct_cols_t;
-/* JobID|NodeList|SystemComment, the columns without a header line. */
+/* JobID|NodeList|AdminComment, the columns without a header line. */
 void le_sacct_default_cols(le_sacct_cols_t *cols);
 /* Returns true when line is a header (its first field JobID) and sets
  * cols from it; line is cut up either way. */

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * le_sacct.c - jobs read from `sacct -P` output (fields separated by '|'),
- * and the placement records the plugins leave in SystemComment
- * (loc_record.h) checked against each job's NodeList.
+ * and the placement records the plugins leave in AdminComment or
+ * SystemComment (loc_record.h) checked against each job's NodeList.
  *
  * Columns come from a header line (sacct without -n) naming JobID and
- * NodeList, and optionally SystemComment, Start and End; without one they
- * are JobID|NodeList|SystemComment. Steps (IDs with a '.') share their
- * job's nodes and are skipped, as are jobs that never ran.
+ * NodeList, and optionally AdminComment, SystemComment, Start and End;
+ * without one they are JobID|NodeList|COMMENT, the third field read for a
+ * record. Steps (IDs with a '.') share their job's nodes and are skipped,
+ * as are jobs that never ran.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,12 +42,15 @@ bool le_sacct_header(char *line, le_sacct_cols_t *cols)
 	if (strcasecmp(f[0], "JobID"))
 		return false;
 	cols->id = 0;
-	cols->nodes = cols->comment = cols->start = cols->end = -1;
+	cols->nodes = cols->comment[0] = cols->comment[1] = -1;
+	cols->start = cols->end = -1;
 	for (int i = 1; i < n; i++) {
 		if (!strcasecmp(f[i], "NodeList"))
 			cols->nodes = i;
+		else if (!strcasecmp(f[i], "AdminComment"))
+			cols->comment[0] = i;
 		else if (!strcasecmp(f[i], "SystemComment"))
-			cols->comment = i;
+			cols->comment[1] = i;
 		else if (!strcasecmp(f[i], "Start"))
 			cols->start = i;
 		else if (!strcasecmp(f[i], "End"))
@@ -57,7 +61,7 @@ bool le_sacct_header(char *line, le_sacct_cols_t *cols)
 
 void le_sacct_default_cols(le_sacct_cols_t *cols)
 {
-	*cols = (le_sacct_cols_t){ .id = 0, .nodes = 1, .comment = 2,
+	*cols = (le_sacct_cols_t){ .id = 0, .nodes = 1, .comment = { 2, -1 },
 				   .start = -1, .end = -1 };
 }
 
@@ -73,7 +77,7 @@ bool le_parse_sacct(char *line, const le_sacct_cols_t *cols, job_t *j,
 		       file, lineno);
 	if (n <= cols->nodes)
 		le_die("%s:%d: expected a NodeList in field %d of 'JobID|"
-		       "NodeList|SystemComment', got %d fields",
+		       "NodeList|AdminComment', got %d fields",
 		       file, lineno, cols->nodes + 1, n);
 	id = f[cols->id];
 	nodes = f[cols->nodes];
@@ -87,11 +91,15 @@ bool le_parse_sacct(char *line, const le_sacct_cols_t *cols, job_t *j,
 		j->start = le_parse_time(f[cols->start]);
 	if (cols->end >= 0 && cols->end < n)
 		j->end = le_parse_time(f[cols->end]);
-	if (cols->comment >= 0 && cols->comment < n) {
-		j->has_record = loc_record_parse(f[cols->comment], &j->record);
+	for (int c = 0; c < 2 && !j->has_record; c++) {
+		int col = cols->comment[c];
+
+		if (col < 0 || col >= n)
+			continue;
+		j->has_record = loc_record_parse(f[col], &j->record);
 		if (j->has_record < 0)
 			le_die("%s:%d: job %s: malformed locality record in "
-			       "'%s'", file, lineno, id, f[cols->comment]);
+			       "'%s'", file, lineno, id, f[col]);
 	}
 	le_set_nodes(j, nodes, file, lineno);
 	return true;
@@ -119,7 +127,7 @@ void le_print_records(const jobs_t *jobs)
 		if (!_agrees(j)) {
 			differ++;
 			fprintf(stderr,
-				PROG ": %s:%d: job %s: SystemComment says "
+				PROG ": %s:%d: job %s: its record says "
 				     "nodes=%d hops=%.3f, its NodeList gives "
 				     "nodes=%d hops=%.3f\n",
 				j->file, j->line, j->id, j->record.nodes,

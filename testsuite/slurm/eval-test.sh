@@ -206,15 +206,16 @@ out=$(ev --conf "$T/mesh.conf" --plan --predict -k 2 2>&1)
 check "plan and predict together: exit 1" "1 locality-eval: --predict and --plan are two modes: give one" "$? $out"
 
 # sacct -P output, with the placement records the plugins write into
-# SystemComment: the header names the columns, steps and jobs that never
-# ran are skipped, other text in the field is kept apart from the record.
+# AdminComment (or SystemComment): the header names the columns, steps and
+# jobs that never ran are skipped, other text in the field is kept apart
+# from the record.
 cat >"$T/sacct" <<'EOF'
-JobID|Start|NodeList|SystemComment
-7|2026-01-01T00:00:00|n[01-02]|locality strategy=pack nodes=2 hops=1.000 ideal=1.000
-7.batch|2026-01-01T00:00:00|n01|
-8|2026-01-01T00:00:00|n[01-04]|bb: stage-in; locality strategy=pack nodes=4 hops=1.667 ideal=1.333
-9|Unknown|None assigned|
-10|2026-01-01T00:00:00|n01,n16|
+JobID|Start|NodeList|AdminComment|SystemComment
+7|2026-01-01T00:00:00|n[01-02]|locality strategy=pack nodes=2 hops=1.000 ideal=1.000|
+7.batch|2026-01-01T00:00:00|n01||
+8|2026-01-01T00:00:00|n[01-04]|node swap; ticket 12|locality strategy=pack nodes=4 hops=1.667 ideal=1.333
+9|Unknown|None assigned||
+10|2026-01-01T00:00:00|n01,n16|x|
 EOF
 check "sacct -P: jobs, steps skipped" "7 1.000
 8 1.667
@@ -227,10 +228,10 @@ check "sacct -P: the records summed" \
 out=$(printf '3|n[01-02]|locality strategy=pack nodes=2 hops=2.000 ideal=1.000\n' |
 	ev --conf "$T/mesh.conf" --quiet 2>&1 >/dev/null)
 check "sacct -P: a record its NodeList contradicts is named" \
-	"locality-eval: <stdin>:1: job 3: SystemComment says nodes=2 hops=2.000, its NodeList gives nodes=2 hops=1.000" "$out"
+	"locality-eval: <stdin>:1: job 3: its record says nodes=2 hops=2.000, its NodeList gives nodes=2 hops=1.000" "$out"
 printf 'JobID|NodeList\n3|n01\n4|n[01-02]|locality strategy=x nodes=2 hops=-1 ideal=1\n' |
 	ev --conf "$T/mesh.conf" >/dev/null 2>&1
-check "sacct -P: a header without SystemComment reads no record" "0" "$?"
+check "sacct -P: a header without a comment column reads no record" "0" "$?"
 out=$(printf '4|n[01-02]|locality strategy=x nodes=2 hops=-1 ideal=1\n' |
 	ev --conf "$T/mesh.conf" 2>&1)
 check "sacct -P: malformed record: exit 1, file:line" "1 locality-eval: <stdin>:1: job 4: malformed locality record in 'locality strategy=x nodes=2 hops=-1 ideal=1'" "$? $out"

@@ -126,7 +126,8 @@ cleanup() {
 # shape $CLUSTER_SHAPE, see cluster.sh; default single) in
 # RUNROOT/NAME; exports its SLURM_CONF and enters its out/ directory.
 # CLUSTER_TOPOLOGY, CLUSTER_CPUS, CLUSTER_MEM and CLUSTER_GPUS, when set,
-# pass cluster.sh's --topology, --cpus, --mem and --gpus.
+# pass cluster.sh's --topology, --cpus, --mem and --gpus; CLUSTER_ACCOUNTING
+# non-empty passes --accounting (slurmdbd, for sacct).
 # Returns non-zero (with the start log's tail as notes) on failure.
 start_cluster() {
 	local name=$1 sel=$2 lconf=${3:-} dir=$RUNROOT/$1 args line
@@ -144,6 +145,7 @@ start_cluster() {
 	[ -n "${CLUSTER_CPUS:-}" ] && args+=(--cpus "$CLUSTER_CPUS")
 	[ -n "${CLUSTER_MEM:-}" ] && args+=(--mem "$CLUSTER_MEM")
 	[ -n "${CLUSTER_GPUS:-}" ] && args+=(--gpus "$CLUSTER_GPUS")
+	[ -n "${CLUSTER_ACCOUNTING:-}" ] && args+=(--accounting)
 	for line in "$@"; do
 		args+=(--extra "$line")
 	done

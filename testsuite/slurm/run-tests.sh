@@ -42,7 +42,12 @@
 #   k  WalltimeAware=pf: a starting job's partner gets an idle region held,
 #      which a job of lower priority keeps off; with PlanHold=released a
 #      later start holds released nodes, not the PF-held idle ones
-# Uses ports 6817 and 17001-17064. Daemons are stopped by PID on exit.
+#   r  each job's placement record in its AdminComment reaches sacct
+#      (slurmdbd and MariaDB, cluster.sh --accounting) and agrees with its
+#      NodeList and the ideal for its size; an administrator's own
+#      AdminComment is kept; RecordPlacement=none records nothing
+# Uses ports 6817 and 17001-17064 (case r also 6819 for slurmdbd and
+# 6820 for MariaDB). Daemons are stopped by PID on exit.
 
 set -u
 
@@ -60,7 +65,7 @@ while [ $# -gt 0 ]; do
 	--only) ONLY=$2; shift 2 ;;
 	--harness-check) HARNESS=1; shift ;;
 	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
-	-h | --help) sed -n '4,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -141,6 +146,9 @@ note "run dir: $RUNROOT; slurm.conf shape: ${CLUSTER_SHAPE:-single}"
 # h, p, k: the planning cases, in plan-cases.sh.
 . "$HERE/plan-cases.sh"
 
+# r: each job's placement in accounting, in record-cases.sh.
+. "$HERE/record-cases.sh"
+
 # b: runs the fragmenting workload on the current cluster; saves jobcomp.
 run_fragmenting() {
 	local tag=$1
@@ -195,6 +203,14 @@ main() {
 				not_ok "h: CompactWait cluster" "cluster did not start"
 			fi
 		fi
+		if want r && [ "$SUT" = locality ]; then
+			if CLUSTER_ACCOUNTING=1 start_cluster sut-record "$SUT" "$LCONF_MM"; then
+				case_r
+				stop_cluster
+			else
+				not_ok "r: a cluster with accounting (slurmdbd)" "cluster did not start"
+			fi
+		fi
 		if want b && start_cluster sut-bestfit "$SUT" "$LCONF_BF"; then
 			note "b: fragmenting sequence on select/$SUT (bestfit, hilbert)"
 			run_fragmenting bestfit && B_DONE[bestfit]=1
@@ -225,6 +241,7 @@ main() {
 			esac
 		done
 		want h && not_ok "h: CompactWait" "plugin not built"
+		want r && not_ok "r: placement records in sacct" "plugin not built"
 	fi
 
 	if want b; then

@@ -3,7 +3,7 @@
  * test_loc_record.c - each job's placement as text (loc_record.h): what is
  * written reads back, the record is found among other parts of the field
  * and replaced without touching them, hostile text is refused, and
- * locality.conf's RecordPlacement key takes its two values only.
+ * locality.conf's RecordPlacement key takes its three values only.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,13 +147,18 @@ static void merging_keeps_other_text_exactly(void **state)
 	assert_null(loc_record_merge("x", NULL));
 }
 
-static void the_key_takes_its_two_values(void **state)
+static void the_key_takes_its_three_values(void **state)
 {
 	loc_error_t err;
 	loc_conf_t *c;
 
 	(void)state;
 	c = loc_conf_parse("Dimensions=4\n", "locality.conf", &err);
+	assert_non_null(c);
+	assert_int_equal(c->record, LOC_RECORD_ADMIN_COMMENT);
+	loc_conf_destroy(c);
+	c = loc_conf_parse("Dimensions=4\nRecordPlacement=systemcomment\n",
+			   "locality.conf", &err);
 	assert_non_null(c);
 	assert_int_equal(c->record, LOC_RECORD_SYSTEM_COMMENT);
 	loc_conf_destroy(c);
@@ -167,8 +172,8 @@ static void the_key_takes_its_two_values(void **state)
 	assert_null(c);
 	assert_int_equal(err.line, 2);
 	assert_non_null(strstr(err.text, "RecordPlacement"));
-	assert_int_equal(loc_record_field_parse("systemcomment"),
-			 LOC_RECORD_SYSTEM_COMMENT);
+	assert_int_equal(loc_record_field_parse("adminCOMMENT"),
+			 LOC_RECORD_ADMIN_COMMENT);
 	assert_int_equal(loc_record_field_parse(NULL), -1);
 	assert_string_equal(loc_record_field_name(LOC_RECORD_COUNT),
 			    "unknown");
@@ -182,7 +187,7 @@ int main(void)
 		cmocka_unit_test(the_record_is_found_among_other_parts),
 		cmocka_unit_test(hostile_records_are_refused),
 		cmocka_unit_test(merging_keeps_other_text_exactly),
-		cmocka_unit_test(the_key_takes_its_two_values),
+		cmocka_unit_test(the_key_takes_its_three_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sl_record.c - each job's placement in its SystemComment (sl_record.h).
+ * sl_record.c - each job's placement in its AdminComment or SystemComment
+ * (sl_record.h).
  */
 #include "sl_record.h"
 
@@ -34,7 +35,7 @@ void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
 {
 	const loc_policy_t *policy = sl_machine_policy(m, part);
 	loc_record_t rec = { .nodes = k };
-	char text[LOC_RECORD_MAX], *merged;
+	char text[LOC_RECORD_MAX], *merged, **field;
 
 	if (m->conf->record == LOC_RECORD_NONE || k < 1)
 		return;
@@ -46,11 +47,14 @@ void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
 	rec.ideal = _ideal(m, k);
 	if (rec.ideal < 0 || loc_record_format(&rec, text, sizeof(text)) < 0)
 		return;
-	merged = loc_record_merge(job->system_comment, text);
+	field = m->conf->record == LOC_RECORD_ADMIN_COMMENT ?
+			&job->admin_comment :
+			&job->system_comment;
+	merged = loc_record_merge(*field, text);
 	if (!merged)
 		return;
-	xfree(job->system_comment);
-	job->system_comment = xstrdup(merged);
+	xfree(*field);
+	*field = xstrdup(merged);
 	free(merged);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sl_record.h - each job's placement written into the job field that
- * locality.conf's RecordPlacement names (loc_record.h has the text), by
+ * locality.conf's RecordPlacement names, AdminComment by default
+ * (loc_record.h has the text and why that field), by
  * both plugins: select/locality when a job begins, topology/locality when
  * eval_nodes chooses a set outside backfill's tests.
  */

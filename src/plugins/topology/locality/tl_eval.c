@@ -220,7 +220,7 @@ static void _log_placement(tl_job_t *t)
 	xfree(names);
 }
 
-/* The set chosen outside backfill's tests, in the job's SystemComment:
+/* The set chosen outside backfill's tests, in the job's AdminComment:
  * the last such evaluation of a job that starts is the one it runs on. */
 static void _record(tl_job_t *t)
 {
