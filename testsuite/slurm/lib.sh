@@ -180,6 +180,19 @@ job_field() {
 		tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
 }
 
+# record_lines ID... - "JobID|NodeList|AdminComment" and a line per job,
+# from scontrol (the placement records of locality.conf RecordPlacement,
+# as locality-eval reads them).
+record_lines() {
+	local id
+	echo "JobID|NodeList|AdminComment"
+	for id in "$@"; do
+		printf '%s|%s|%s\n' "$id" "$(job_field "$id" NodeList)" \
+			"$(scontrol show job "$id" |
+				sed -n 's/^ *AdminComment=\(.*[^ ]\) *$/\1/p')"
+	done
+}
+
 # wait_state ID STATE SECS - true once job ID is in STATE.
 wait_state() {
 	local end=$((SECONDS + $3))

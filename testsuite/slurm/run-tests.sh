@@ -43,9 +43,10 @@
 #      which a job of lower priority keeps off; with PlanHold=released a
 #      later start holds released nodes, not the PF-held idle ones
 #   r  each job's placement record in its AdminComment reaches sacct
-#      (slurmdbd and MariaDB, cluster.sh --accounting) and agrees with its
-#      NodeList and the ideal for its size; an administrator's own
-#      AdminComment is kept; RecordPlacement=none records nothing
+#      (slurmdbd and MariaDB, cluster.sh --accounting; where they are not
+#      installed, scontrol) and agrees with its NodeList and the ideal for
+#      its size; an administrator's own AdminComment is kept;
+#      RecordPlacement=none records nothing
 # Uses ports 6817 and 17001-17064 (case r also 6819 for slurmdbd and
 # 6820 for MariaDB). Daemons are stopped by PID on exit.
 
@@ -65,7 +66,7 @@ while [ $# -gt 0 ]; do
 	--only) ONLY=$2; shift 2 ;;
 	--harness-check) HARNESS=1; shift ;;
 	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
-	-h | --help) sed -n '4,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -204,7 +205,9 @@ main() {
 			fi
 		fi
 		if want r && [ "$SUT" = locality ]; then
-			if CLUSTER_ACCOUNTING=1 start_cluster sut-record "$SUT" "$LCONF_MM"; then
+			[ "$R_SOURCE" = sacct ] || note "r: no slurmdbd here: records read with scontrol, not sacct"
+			if CLUSTER_ACCOUNTING=$([ "$R_SOURCE" = sacct ] && echo 1) \
+				start_cluster sut-record "$SUT" "$LCONF_MM"; then
 				case_r
 				stop_cluster
 			else

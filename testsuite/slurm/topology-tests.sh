@@ -24,8 +24,9 @@
 # --predict). Under both: every job starts, no CPU and no GPU of a node
 # is given to two jobs (scontrol -d show job: CPU_IDs, GRES IDX), and
 # each job's NumNodes, NumCPUs and AllocTRES equal the control's for the
-# same request. The control must pass its own checks, or the comparison
-# fails too. Faults (per-row shape): slurmctld kill -9 with jobs running,
+# same request; under topology/locality each job's AdminComment holds its
+# placement record (RecordPlacement), agreeing with its NodeList. The
+# control must pass its own checks, or the comparison fails too. Faults (per-row shape): slurmctld kill -9 with jobs running,
 # under both: no job slurmctld saved running may be lost, and jobs it had
 # not saved running (its own save window) are counted apart, locality's
 # at most one more than the control's; under
@@ -56,7 +57,7 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--shapes) SHAPES=$2; shift 2 ;;
-	-h | --help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "topology-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -277,6 +278,23 @@ figures() {
 	done <"$RUNROOT/$MODE.ids"
 }
 
+# records - each job of the sequence has its placement record in its
+# AdminComment (RecordPlacement's default), naming as many nodes and the
+# same mean hops as its NodeList.
+records() {
+	local out
+	record_lines $(awk '{print $2}' "$RUNROOT/$MODE.ids") \
+		>"$RUNROOT/$SHAPE-records"
+	out=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --quiet \
+		"$RUNROOT/$SHAPE-records" 2>&1 | grep -v '^summary')
+	note "$SHAPE: locality: $out"
+	case $out in
+	"records: jobs=$(wc -l <"$RUNROOT/$MODE.ids") "*"disagree=0") out="" ;;
+	"") out="no job has a record" ;;
+	esac
+	result "$SHAPE: locality: each job's AdminComment records its placement, as its NodeList gives it" "$out"
+}
+
 # start_mode TOPO PREFIX - a fresh cons_tres cluster with topology/TOPO
 # for MODE (locality.conf $LCONF for ours), its job records reset; sets
 # ORDER, Slurm's node order (the node table), which locality-eval
@@ -308,6 +326,7 @@ run_mode() {
 	result "$SHAPE: $MODE: no CPU or GPU given to two jobs" \
 		"${twice:+$twice given twice}"
 	figures >"$RUNROOT/$SHAPE-$MODE.figures"
+	[ "$MODE" = locality ] && records
 	if [ "$MODE" = locality ]; then
 		local errs
 		errs=$(grep -c 'error: topology/locality' "$CURRENT/log/slurmctld.log")
