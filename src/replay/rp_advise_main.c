@@ -37,8 +37,7 @@ static void _parse_current(const char *text, rp_spec_t *sp)
 	int kind;
 
 	snprintf(buf, sizeof(buf), "%s", text);
-	sp->curve = -1;
-	sp->wmode = RP_W_NONE;
+	*sp = (rp_spec_t)RP_SPEC_UNSET;
 	plus = strchr(buf, '+');
 	if (plus) {
 		*plus = '\0';

@@ -186,13 +186,37 @@ void rp_rowset_free(rp_rowset_t *set)
 	free(set);
 }
 
+bool rp_spec_has_overrides(const rp_spec_t *sp)
+{
+	return sp->compact_wait >= 0 || sp->compact_tolerance >= 0 ||
+	       sp->plan_window >= 0 || sp->plan_hold >= 0;
+}
+
 void rp_spec_name(const rp_spec_t *sp, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s%s", loc_strategy_kind_name(sp->strategy),
-		 sp->curve >= 0 ? "/" : "",
-		 sp->curve >= 0 ? loc_curve_kind_name(sp->curve) : "",
-		 sp->wmode != RP_W_NONE ? "+" : "",
-		 sp->wmode != RP_W_NONE ? rp_wmode_name(sp->wmode) : "");
+	size_t at;
+
+	at = (size_t)snprintf(buf, len, "%s%s%s%s%s",
+			      loc_strategy_kind_name(sp->strategy),
+			      sp->curve >= 0 ? "/" : "",
+			      sp->curve >= 0 ? loc_curve_kind_name(sp->curve)
+					     : "",
+			      sp->wmode != RP_W_NONE ? "+" : "",
+			      sp->wmode != RP_W_NONE ? rp_wmode_name(sp->wmode)
+						     : "");
+	/* only the set overrides: rows without any keep their old names */
+	if (at < len && sp->compact_wait >= 0)
+		at += (size_t)snprintf(buf + at, len - at, " cw=%lld",
+				       (long long)sp->compact_wait);
+	if (at < len && sp->compact_tolerance >= 0)
+		at += (size_t)snprintf(buf + at, len - at, " ct=%g",
+				       sp->compact_tolerance);
+	if (at < len && sp->plan_window >= 0)
+		at += (size_t)snprintf(buf + at, len - at, " pw=%lld",
+				       (long long)sp->plan_window);
+	if (at < len && sp->plan_hold >= 0)
+		snprintf(buf + at, len - at, " hold=%s",
+			 loc_plan_hold_name((loc_plan_hold_t)sp->plan_hold));
 }
 
 int rp_rowset_add(rp_rowset_t *set, const rp_spec_t *sp, int *dup)
@@ -222,7 +246,7 @@ void rp_rowset_add_lists(rp_rowset_t *set, char *strategies, char *modes)
 
 	for (int i = 0; i < nitems; i++) {
 		char *slash = strchr(items[i], '/');
-		rp_spec_t sp = { .curve = -1 };
+		rp_spec_t sp = RP_SPEC_UNSET;
 		int kind;
 
 		if (slash) {

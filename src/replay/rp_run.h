@@ -44,12 +44,29 @@ void rp_input_free(rp_input_t *in);
 int rp_input_check(const rp_opts_t *o, const rp_input_t *in,
 		   loc_error_t *err);
 
-/* One simulated row. */
+/*
+ * One simulated row. The four policy overrides let locality-advise
+ * compare values of those keys row by row; each is -1 (unset) unless the
+ * row was made with it, and an unset one falls back to the global option
+ * (--compact-wait ...), then to locality.conf.
+ */
 typedef struct rp_spec {
 	loc_strategy_kind_t strategy;
 	int curve;          /* -1 = the config's (or --curve) */
 	rp_wmode_t wmode;
+	int64_t compact_wait;      /* CompactWait, s; -1 = unset */
+	double compact_tolerance;  /* CompactTolerance; -1 = unset */
+	int64_t plan_window;       /* PlanWindow, s; -1 = unset */
+	int plan_hold;             /* PlanHold (loc_plan_hold_t); -1 = unset */
 } rp_spec_t;
+
+/* A spec with every field "the config's": strategy 0, no walltime mode. */
+#define RP_SPEC_UNSET                                                      \
+	{ .curve = -1, .wmode = RP_W_NONE, .compact_wait = -1,              \
+	  .compact_tolerance = -1, .plan_window = -1, .plan_hold = -1 }
+
+/* Whether the spec sets any of the four policy overrides. */
+bool rp_spec_has_overrides(const rp_spec_t *sp);
 
 /* The rows of one replay. */
 typedef struct rp_rowset {
@@ -67,7 +84,9 @@ typedef struct rp_rowset {
 rp_rowset_t *rp_rowset_create(void);
 void rp_rowset_free(rp_rowset_t *set);
 
-/* The row name of a spec: "mm", "bestfit/rowmajor", "box+sl". */
+/* The row name of a spec: "mm", "bestfit/rowmajor", "box+sl", and with
+ * overrides "pack+sl cw=60 ct=0.1 pw=30 hold=released" (only the set
+ * ones). Rows with different overrides have different names. */
 void rp_spec_name(const rp_spec_t *sp, char *buf, size_t len);
 
 /*

@@ -108,6 +108,15 @@ static void _policy_for(const job_ctx_t *c, const rp_spec_t *sp,
 		pol->plan_window = c->o->plan_window;
 	if (c->o->plan_hold >= 0)
 		pol->plan_hold = (loc_plan_hold_t)c->o->plan_hold;
+	/* the row's own values win: locality-advise sweeps them per row */
+	if (sp->compact_wait >= 0)
+		pol->compact_wait = sp->compact_wait;
+	if (sp->compact_tolerance >= 0)
+		pol->compact_tolerance = sp->compact_tolerance;
+	if (sp->plan_window >= 0)
+		pol->plan_window = sp->plan_window;
+	if (sp->plan_hold >= 0)
+		pol->plan_hold = (loc_plan_hold_t)sp->plan_hold;
 }
 
 /* Replays one row. Returns 0 or a LOC_E* code with err filled. */
