@@ -150,6 +150,50 @@ int rp_advise_rank(rp_advice_t *adv, rp_rowset_t *set, int current_row,
 	return 0;
 }
 
+/*
+ * Appends the CompactWait, CompactTolerance, PlanWindow and PlanHold lines
+ * the row was replayed with: its own override, else the global option,
+ * else locality.conf (as _policy_for in rp_threads.c). A key is printed
+ * when the row sets it or its value is not the built-in default, so the
+ * lines are complete whatever the site's locality.conf says today.
+ * CompactTolerance goes with any CompactWait > 0: it is what the wait
+ * judges by. Returns the new end of buf.
+ */
+static size_t _policy_lines(char *buf, size_t len, size_t at,
+			    const rp_spec_t *sp, const rp_opts_t *o,
+			    const loc_conf_t *conf)
+{
+	loc_policy_t def;
+	int64_t cw = sp->compact_wait >= 0 ? sp->compact_wait
+		     : o->compact_wait >= 0 ? o->compact_wait
+					    : conf->policy.compact_wait;
+	double ct = sp->compact_tolerance >= 0 ? sp->compact_tolerance
+		    : o->compact_tolerance >= 0 ? o->compact_tolerance
+						: conf->policy.compact_tolerance;
+	int64_t pw = sp->plan_window >= 0 ? sp->plan_window
+		     : o->plan_window >= 0 ? o->plan_window
+					   : conf->policy.plan_window;
+	int hold = sp->plan_hold >= 0 ? sp->plan_hold
+		   : o->plan_hold >= 0 ? o->plan_hold
+				       : (int)conf->policy.plan_hold;
+
+	loc_policy_init(&def);
+	if (at < len && (sp->compact_wait >= 0 || cw != def.compact_wait))
+		at += (size_t)snprintf(buf + at, len - at, "CompactWait=%lld\n",
+				       (long long)cw);
+	if (at < len && (sp->compact_tolerance >= 0 || cw > 0 ||
+			 ct != def.compact_tolerance))
+		at += (size_t)snprintf(buf + at, len - at,
+				       "CompactTolerance=%g\n", ct);
+	if (at < len && (sp->plan_window >= 0 || pw != def.plan_window))
+		at += (size_t)snprintf(buf + at, len - at, "PlanWindow=%lld\n",
+				       (long long)pw);
+	if (at < len && (sp->plan_hold >= 0 || hold != (int)def.plan_hold))
+		at += (size_t)snprintf(buf + at, len - at, "PlanHold=%s\n",
+				       loc_plan_hold_name((loc_plan_hold_t)hold));
+	return at;
+}
+
 const char *rp_advise_conf_lines(const rp_advice_row_t *row,
 				 const rp_opts_t *o, const loc_conf_t *conf,
 				 char *buf, size_t len)
@@ -184,19 +228,7 @@ const char *rp_advise_conf_lines(const rp_advice_row_t *row,
 		at += (size_t)snprintf(buf + at, len - at, "AdjEstWindow=%d\n",
 				       o->adjest_window ? o->adjest_window
 							: conf->adjest_window);
-	/* CompactWait, when the rows were replayed with it */
-	{
-		int64_t cw = o->compact_wait >= 0 ? o->compact_wait
-						  : conf->policy.compact_wait;
-		double ct = o->compact_tolerance >= 0
-				    ? o->compact_tolerance
-				    : conf->policy.compact_tolerance;
-
-		if (at < len && cw > 0)
-			snprintf(buf + at, len - at,
-				 "CompactWait=%lld\nCompactTolerance=%g\n",
-				 (long long)cw, ct);
-	}
+	_policy_lines(buf, len, at, sp, o, conf);
 	return buf;
 }
 
@@ -319,6 +351,15 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 	fputs(rp_advise_conf_lines(&adv->rows[adv->best], o, in->m->conf,
 				   conf_lines, sizeof(conf_lines)),
 	      f);
+	/* comments, so the block can be pasted whole */
+	fprintf(f,
+		"# select/linear-style sites: SelectType=select/locality in "
+		"slurm.conf\n"
+		"# cons_tres sites (Slurm 24.11/26.05): the same locality.conf "
+		"keys with SelectType=select/cons_tres and "
+		"TopologyPlugin=topology/locality\n"
+		"# (topology/locality reads PlanWindow and PlanHold but does "
+		"not use them yet)\n");
 }
 
 int rp_advise_write_csv(const char *path, const rp_advice_t *adv,

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rp_test_overrides.c - a row's own CompactWait, CompactTolerance,
+ * PlanWindow and PlanHold (rp_spec_t's overrides) are the ones it is
+ * replayed with, give it its own name, and are the ones its
+ * locality.conf lines print. Runs on the bundled example trace
+ * ($srcdir/testsuite/replay/data); exit 0 when every check holds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rp_advise.h"
+#include "rp_cli.h"
+#include "rp_run.h"
+
+static int fails;
+
+#define CHECK(cond, ...)                                                    \
+	do {                                                                \
+		if (!(cond)) {                                              \
+			printf("FAIL: " __VA_ARGS__);                       \
+			printf("\n");                                       \
+			fails++;                                            \
+		}                                                           \
+	} while (0)
+
+/* The policy lines of the row r of set, as the advice prints them. */
+static const char *_lines(rp_rowset_t *set, int r, const rp_opts_t *o,
+			  const rp_input_t *in, char *buf, size_t len)
+{
+	rp_advice_row_t a = { .row = &set->rows[r], .spec = &set->specs[r] };
+
+	return rp_advise_conf_lines(&a, o, in->m->conf, buf, len);
+}
+
+int main(void)
+{
+	const char *srcdir = getenv("srcdir") ? getenv("srcdir") : ".";
+	const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char conf[4096], trace[4096], out[4096], lines[512];
+	/* --out is checked (a directory can be made there), never written */
+	char *argv[] = { "locality-advise", "-c", conf, "-t", trace, "-o",
+			 out, "-q", "--no-progress", NULL };
+	rp_opts_t o;
+	rp_input_t in;
+	loc_error_t err = { 0 };
+	rp_rowset_t *set = rp_rowset_create();
+	rp_spec_t plain = RP_SPEC_UNSET, waits = RP_SPEC_UNSET;
+	rp_spec_t same_again;
+	int r_plain, r_waits, dup = -1;
+
+	snprintf(conf, sizeof(conf), "%s/testsuite/replay/data/"
+		 "example-locality.conf", srcdir);
+	snprintf(trace, sizeof(trace), "%s/testsuite/replay/data/"
+		 "example-sacct.txt", srcdir);
+	snprintf(out, sizeof(out), "%s/rp_test_overrides.unused", tmpdir);
+	rp_cli_parse((int)(sizeof(argv) / sizeof(argv[0])) - 1, argv, &o,
+		     RP_MODE_ADVISE);
+	o.threads = 2;
+	if (!set || rp_input_load(&o, &in, &err)) {
+		printf("FAIL: cannot load the example: %s\n", err.text);
+		return 1;
+	}
+	plain.strategy = waits.strategy = LOC_STRATEGY_PACK;
+	waits.compact_wait = 600;
+	waits.compact_tolerance = 0.1;
+	waits.plan_window = 30;
+	waits.plan_hold = LOC_PLAN_HOLD_RELEASED;
+	r_plain = rp_rowset_add(set, &plain, NULL);
+	r_waits = rp_rowset_add(set, &waits, NULL);
+	CHECK(r_plain == 0 && r_waits == 1,
+	      "the rows with and without overrides are not two rows (%d, %d)",
+	      r_plain, r_waits);
+	CHECK(!strcmp(set->rows[0].name, "pack"), "plain row named '%s'",
+	      set->rows[0].name);
+	CHECK(!strcmp(set->rows[1].name,
+		      "pack cw=600 ct=0.1 pw=30 hold=released"),
+	      "override row named '%s'", set->rows[1].name);
+	same_again = waits;
+	CHECK(rp_rowset_add(set, &same_again, &dup) == -1 && dup == 1,
+	      "the same overrides again are not the same row");
+	same_again.plan_hold = LOC_PLAN_HOLD_PLACEMENT;
+	CHECK(rp_rowset_add(set, &same_again, NULL) == 2,
+	      "another PlanHold is not another row");
+	if (r_plain != 0 || r_waits != 1 || fails)
+		return 1;
+	if (rp_rowset_run(set, &o, &in, &err)) {
+		printf("FAIL: replay: %s\n", err.text);
+		return 1;
+	}
+	/* CompactWait makes jobs wait for compact sets: closer, later */
+	CHECK(set->rows[1].sum.mean_wait_s != set->rows[0].sum.mean_wait_s,
+	      "the overrides did not change the mean wait (%.3f s)",
+	      set->rows[0].sum.mean_wait_s);
+	CHECK(set->rows[1].sum.hops.mean < set->rows[0].sum.hops.mean,
+	      "CompactWait=600 did not place closer (%.4f vs %.4f hops)",
+	      set->rows[1].sum.hops.mean, set->rows[0].sum.hops.mean);
+
+	_lines(set, 1, &o, &in, lines, sizeof(lines));
+	CHECK(strstr(lines, "Strategy=pack\n") &&
+		      strstr(lines, "CompactWait=600\n") &&
+		      strstr(lines, "CompactTolerance=0.1\n") &&
+		      strstr(lines, "PlanWindow=30\n") &&
+		      strstr(lines, "PlanHold=released\n"),
+	      "the override row's lines miss a key:\n%s", lines);
+	_lines(set, 0, &o, &in, lines, sizeof(lines));
+	CHECK(!strstr(lines, "CompactWait") && !strstr(lines, "PlanWindow") &&
+		      !strstr(lines, "PlanHold"),
+	      "the plain row's lines name a key it left default:\n%s", lines);
+	/* a global option is the fallback of a row without its override */
+	o.compact_wait = 120;
+	_lines(set, 0, &o, &in, lines, sizeof(lines));
+	CHECK(strstr(lines, "CompactWait=120\n") &&
+		      strstr(lines, "CompactTolerance=0.2\n"),
+	      "--compact-wait 120 is not in the plain row's lines:\n%s",
+	      lines);
+	_lines(set, 1, &o, &in, lines, sizeof(lines));
+	CHECK(strstr(lines, "CompactWait=600\n") != NULL,
+	      "the row's own CompactWait does not win over --compact-wait:\n%s",
+	      lines);
+
+	rp_rowset_free(set);
+	rp_input_free(&in);
+	printf("rp_test_overrides: %d failures\n", fails);
+	return fails ? 1 : 0;
+}
