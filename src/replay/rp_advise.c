@@ -153,7 +153,7 @@ int rp_advise_rank(rp_advice_t *adv, rp_rowset_t *set, int current_row,
 /*
  * Appends the CompactWait, CompactTolerance, PlanWindow and PlanHold lines
  * the row was replayed with: its own override, else the global option,
- * else locality.conf (as _policy_for in rp_threads.c). A key is printed
+ * else locality.conf (rp_spec_policy, as the replay). A key is printed
  * when the row sets it or its value is not the built-in default, so the
  * lines are complete whatever the site's locality.conf says today.
  * CompactTolerance goes with any CompactWait > 0: it is what the wait
@@ -163,20 +163,16 @@ static size_t _policy_lines(char *buf, size_t len, size_t at,
 			    const rp_spec_t *sp, const rp_opts_t *o,
 			    const loc_conf_t *conf)
 {
-	loc_policy_t def;
-	int64_t cw = sp->compact_wait >= 0 ? sp->compact_wait
-		     : o->compact_wait >= 0 ? o->compact_wait
-					    : conf->policy.compact_wait;
-	double ct = sp->compact_tolerance >= 0 ? sp->compact_tolerance
-		    : o->compact_tolerance >= 0 ? o->compact_tolerance
-						: conf->policy.compact_tolerance;
-	int64_t pw = sp->plan_window >= 0 ? sp->plan_window
-		     : o->plan_window >= 0 ? o->plan_window
-					   : conf->policy.plan_window;
-	int hold = sp->plan_hold >= 0 ? sp->plan_hold
-		   : o->plan_hold >= 0 ? o->plan_hold
-				       : (int)conf->policy.plan_hold;
+	loc_policy_t def, pol;
+	int64_t cw, pw;
+	double ct;
+	int hold;
 
+	rp_spec_policy(sp, o, conf, &pol);
+	cw = pol.compact_wait;
+	ct = pol.compact_tolerance;
+	pw = pol.plan_window;
+	hold = (int)pol.plan_hold;
 	loc_policy_init(&def);
 	if (at < len && (sp->compact_wait >= 0 || cw != def.compact_wait))
 		at += (size_t)snprintf(buf + at, len - at, "CompactWait=%lld\n",

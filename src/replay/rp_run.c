@@ -219,6 +219,37 @@ void rp_spec_name(const rp_spec_t *sp, char *buf, size_t len)
 			 loc_plan_hold_name((loc_plan_hold_t)sp->plan_hold));
 }
 
+void rp_spec_policy(const rp_spec_t *sp, const rp_opts_t *o,
+		    const loc_conf_t *conf, loc_policy_t *pol)
+{
+	*pol = conf->policy;
+	pol->strategy = sp->strategy;
+	if (sp->curve >= 0)
+		pol->curve = (loc_curve_kind_t)sp->curve;
+	else if (o->curve)
+		pol->curve = (loc_curve_kind_t)loc_curve_kind_parse(o->curve);
+	pol->walltime = rp_wmode_policy(sp->wmode);
+	if (o->sl_tolerance >= 0)
+		pol->sl_tolerance = o->sl_tolerance;
+	if (o->compact_wait >= 0)
+		pol->compact_wait = o->compact_wait;
+	if (o->compact_tolerance >= 0)
+		pol->compact_tolerance = o->compact_tolerance;
+	if (o->plan_window >= 0)
+		pol->plan_window = o->plan_window;
+	if (o->plan_hold >= 0)
+		pol->plan_hold = (loc_plan_hold_t)o->plan_hold;
+	/* the row's own values win: locality-advise sweeps them per row */
+	if (sp->compact_wait >= 0)
+		pol->compact_wait = sp->compact_wait;
+	if (sp->compact_tolerance >= 0)
+		pol->compact_tolerance = sp->compact_tolerance;
+	if (sp->plan_window >= 0)
+		pol->plan_window = sp->plan_window;
+	if (sp->plan_hold >= 0)
+		pol->plan_hold = (loc_plan_hold_t)sp->plan_hold;
+}
+
 int rp_rowset_add(rp_rowset_t *set, const rp_spec_t *sp, int *dup)
 {
 	char name[96];

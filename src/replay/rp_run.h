@@ -65,6 +65,12 @@ typedef struct rp_spec {
 	{ .curve = -1, .wmode = RP_W_NONE, .compact_wait = -1,              \
 	  .compact_tolerance = -1, .plan_window = -1, .plan_hold = -1 }
 
+/* The policy a row is replayed with: locality.conf's, under the options
+ * of o (--curve, --sl-tolerance, --compact-wait ...), under the row's own
+ * strategy, curve, mode and overrides. */
+void rp_spec_policy(const rp_spec_t *sp, const rp_opts_t *o,
+		    const loc_conf_t *conf, loc_policy_t *pol);
+
 /* Whether the spec sets any of the four policy overrides. */
 bool rp_spec_has_overrides(const rp_spec_t *sp);
 
@@ -119,6 +125,11 @@ int rp_rowset_recorded(rp_rowset_t *set, const rp_opts_t *o,
  * with err filled. */
 int rp_rowset_run(rp_rowset_t *set, const rp_opts_t *o, const rp_input_t *in,
 		  loc_error_t *err);
+
+/* As rp_rowset_run, for the rows from first on (the earlier ones keep
+ * their figures): locality-advise's sweep adds rows after a replay. */
+int rp_rowset_run_from(rp_rowset_t *set, int first, const rp_opts_t *o,
+		       const rp_input_t *in, loc_error_t *err);
 
 /* Fills rows with the recorded row (if any) then every simulated row.
  * Returns the count. rows must hold MAX_ROWS + 1. */

@@ -82,42 +82,11 @@ typedef struct job_ctx {
 	int ndec;
 	pthread_mutex_t lock;
 	int next;
+	int first;     /* the first row this run replays */
 	int failed;
 	loc_error_t err;
 	progress_t *prog;
 } job_ctx_t;
-
-static void _policy_for(const job_ctx_t *c, const rp_spec_t *sp,
-			loc_policy_t *pol)
-{
-	*pol = c->in->m->conf->policy;
-	pol->strategy = sp->strategy;
-	if (sp->curve >= 0)
-		pol->curve = (loc_curve_kind_t)sp->curve;
-	else if (c->o->curve)
-		pol->curve =
-			(loc_curve_kind_t)loc_curve_kind_parse(c->o->curve);
-	pol->walltime = rp_wmode_policy(sp->wmode);
-	if (c->o->sl_tolerance >= 0)
-		pol->sl_tolerance = c->o->sl_tolerance;
-	if (c->o->compact_wait >= 0)
-		pol->compact_wait = c->o->compact_wait;
-	if (c->o->compact_tolerance >= 0)
-		pol->compact_tolerance = c->o->compact_tolerance;
-	if (c->o->plan_window >= 0)
-		pol->plan_window = c->o->plan_window;
-	if (c->o->plan_hold >= 0)
-		pol->plan_hold = (loc_plan_hold_t)c->o->plan_hold;
-	/* the row's own values win: locality-advise sweeps them per row */
-	if (sp->compact_wait >= 0)
-		pol->compact_wait = sp->compact_wait;
-	if (sp->compact_tolerance >= 0)
-		pol->compact_tolerance = sp->compact_tolerance;
-	if (sp->plan_window >= 0)
-		pol->plan_window = sp->plan_window;
-	if (sp->plan_hold >= 0)
-		pol->plan_hold = (loc_plan_hold_t)sp->plan_hold;
-}
 
 /* Replays one row. Returns 0 or a LOC_E* code with err filled. */
 static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
@@ -128,11 +97,11 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 	loc_policy_t pol;
 	loc_alloc_t *alloc, **dec = NULL;
 	rp_sim_opts_t so;
-	pctx_t pc = { .p = c->prog, .row = r, .name = row->name };
+	pctx_t pc = { .p = c->prog, .row = r - c->first, .name = row->name };
 	double t0 = rp_now();
 	int rc = 0;
 
-	_policy_for(c, sp, &pol);
+	rp_spec_policy(sp, c->o, c->in->m->conf, &pol);
 	alloc = loc_alloc_create(m->grid, &pol, err);
 	if (!alloc)
 		return err->code ? err->code : LOC_EINVAL;
@@ -277,6 +246,12 @@ static int _decisions(const rp_opts_t *o, loc_strategy_kind_t *dec, int max)
 int rp_rowset_run(rp_rowset_t *set, const rp_opts_t *o, const rp_input_t *in,
 		  loc_error_t *err)
 {
+	return rp_rowset_run_from(set, 0, o, in, err);
+}
+
+int rp_rowset_run_from(rp_rowset_t *set, int first, const rp_opts_t *o,
+		       const rp_input_t *in, loc_error_t *err)
+{
 	loc_strategy_kind_t dec[64];
 	job_ctx_t c;
 	progress_t prog;
@@ -286,7 +261,7 @@ int rp_rowset_run(rp_rowset_t *set, const rp_opts_t *o, const rp_input_t *in,
 	memset(&prog, 0, sizeof(prog));
 	pthread_mutex_init(&prog.lock, NULL);
 	prog.on = o->progress == 1 || (o->progress < 0 && !o->quiet && isatty(2));
-	prog.nrows = set->nrows;
+	prog.nrows = set->nrows - first;
 	prog.done = done;
 	prog.total = total;
 	memset(&c, 0, sizeof(c));
@@ -296,8 +271,10 @@ int rp_rowset_run(rp_rowset_t *set, const rp_opts_t *o, const rp_input_t *in,
 	c.dec = dec;
 	c.ndec = _decisions(o, dec, 64);
 	c.prog = &prog;
+	c.first = c.next = first;
 	pthread_mutex_init(&c.lock, NULL);
-	nth = o->threads < set->nrows ? o->threads : set->nrows;
+	nth = o->threads < set->nrows - first ? o->threads
+					       : set->nrows - first;
 	for (int i = 0; i < nth; i++)
 		if (pthread_create(&th[i], NULL, _worker, &c)) {
 			nth = i;
