@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "rp_advise.h"
+#include "rp_advise_sweep.h"
 #include "rp_advise_validate.h"
 #include "rp_cli.h"
 #include "rp_outdir.h"
@@ -78,6 +79,15 @@ static void _candidates(const rp_opts_t *o, char *buf, size_t len)
 				       loc_strategy_kind_name(k));
 }
 
+/* The sweep's lines of the advice, or that there was none. */
+static void _print_sweep(FILE *f, const rp_opts_t *o, const rp_sweep_t *sw)
+{
+	if (o->no_sweep)
+		fprintf(f, "\nsweep: none (--no-sweep)\n");
+	else
+		rp_sweep_print(f, sw);
+}
+
 int main(int argc, char **argv)
 {
 	rp_opts_t o;
@@ -92,6 +102,7 @@ int main(int argc, char **argv)
 	const char *current = NULL;
 	int current_row = -1, nrows, all_jobs, fit_jobs;
 	rp_validation_t *val = NULL;
+	rp_sweep_t sweep = { 0 };
 	double t_start = rp_now();
 
 	rp_cli_parse(argc, argv, &o, RP_MODE_ADVISE);
@@ -171,6 +182,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot rank the rows\n", PROG);
 		return EXIT_RUNTIME;
 	}
+	/* the pruned sweep of the policy keys around the best rows */
+	if (!o.no_sweep) {
+		int before = set->nrows;
+
+		if (rp_advise_sweep(&sweep, adv, set, current_row, &o, &in,
+				    &err))
+			rp_die_err(EXIT_RUNTIME, &err);
+		if (!o.quiet)
+			fprintf(stderr, "%s: the sweep replayed %d more rows\n",
+				PROG, set->nrows - before);
+		nrows = rp_rowset_all(set, rows);
+	}
 	if (o.validate > 0) {
 		in.w->njobs = all_jobs;
 		val = calloc(1, sizeof(*val));
@@ -213,6 +236,7 @@ int main(int argc, char **argv)
 			_fail(&od, EXIT_RUNTIME, &err);
 		}
 		rp_advise_print(f, adv, &o, &in);
+		_print_sweep(f, &o, &sweep);
 		if (val)
 			rp_validate_print(f, val);
 		if (ferror(f) | fclose(f)) {
@@ -224,6 +248,7 @@ int main(int argc, char **argv)
 		rp_die_err(EXIT_RUNTIME, &err);
 	if (!o.quiet) {
 		rp_advise_print(stdout, adv, &o, &in);
+		_print_sweep(stdout, &o, &sweep);
 		if (val)
 			rp_validate_print(stdout, val);
 		fprintf(stderr, "%s: %d rows in %.2f s with %d threads; "

@@ -170,6 +170,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_MAXWAIT,
 		O_CURRENT,
 		O_VALIDATE,
+		O_NOSWEEP,
 	};
 	static const struct option lo[] = {
 		{ "config", required_argument, 0, 'c' },
@@ -196,6 +197,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "max-wait-ratio", required_argument, 0, O_MAXWAIT },
 		{ "current", required_argument, 0, O_CURRENT },
 		{ "validate", required_argument, 0, O_VALIDATE },
+		{ "no-sweep", no_argument, 0, O_NOSWEEP },
 		{ "strategies", required_argument, 0, 's' },
 		{ "walltime", required_argument, 0, 'w' },
 		{ "sched", required_argument, 0, O_SCHED },
@@ -370,6 +372,11 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					       "of the jobs strictly between 0 "
 					       "and 1",
 					       optarg);
+			break;
+		case O_NOSWEEP:
+			if (!advise)
+				goto advise_only;
+			o->no_sweep = true;
 			break;
 		case 's':
 			o->strategies = optarg;

@@ -85,6 +85,7 @@ typedef struct rp_opts {
 	const char *current;     /* STRATEGY[/CURVE][+MODE] or "recorded" */
 	double validate;         /* --validate F: fit on the first F of the
 				  * jobs, check on the rest (0 = off) */
+	bool no_sweep;           /* no CompactWait/... sweep around the best */
 } rp_opts_t;
 
 /* Parses the command line of program mode into o; prints help or an

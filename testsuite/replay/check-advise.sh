@@ -83,13 +83,26 @@ check() {
 	fi
 	best=$2 bestw=$3 nranked=$4
 	# the advice: rank 1 within the limit, and the conf lines that
-	# select it (strategy, curve, walltime mode)
+	# select it (strategy, curve, walltime mode, the sweep's keys)
 	if [ "$bestw" = 1 ]; then
 		grep -q "^locality.conf lines for $best" "$dir/advice.txt" ||
 			fail "$name: the advice does not name rank 1 ($best)"
-		strategy=${best%%[/+]*}
+		# a sweep row's name is "ROW key=value ...": its overrides
+		bestrow=${best%% *}
+		strategy=${bestrow%%[/+]*}
 		mode=none
-		case $best in *+*) mode=${best#*+} ;; esac
+		case $bestrow in *+*) mode=${bestrow#*+} ;; esac
+		for kv in ${best#"$bestrow"}; do
+			case $kv in
+			cw=*) key=CompactWait ;;
+			ct=*) key=CompactTolerance ;;
+			pw=*) key=PlanWindow ;;
+			hold=*) key=PlanHold ;;
+			*) fail "$name: '$kv' in row name $best"; continue ;;
+			esac
+			grep -qx "$key=${kv#*=}" "$dir/advice.txt" ||
+				fail "$name: $best chosen without a $key=${kv#*=} line"
+		done
 		grep -qx "Strategy=$strategy" "$dir/advice.txt" ||
 			fail "$name: no Strategy=$strategy line"
 		grep -qx "WalltimeAware=$mode" "$dir/advice.txt" ||
@@ -128,7 +141,8 @@ sacct=$data/example-sacct.txt
 	fail "advice on the example exited $?: $(cat "$tmp/ex.err")"
 check example "$tmp/ex" 1.05 hops
 cmp -s "$tmp/ex.out" "$tmp/ex/advice.txt" || fail "stdout differs from advice.txt"
-rows=$(($(wc -l < "$tmp/ex/ranking.csv") - 1))
+# sweep rows are the ones whose names carry overrides ("box cw=820")
+rows=$(($(grep -vc '^[^,]*,[^,]* ' "$tmp/ex/ranking.csv") - 1))
 [ "$rows" = $((nstrategies * nmodes + 2)) ] ||
 	fail "example: $rows rows, want every strategy x mode + current + recorded"
 grep -q '^[0-9]*,bestfit/rowmajor,1,1,' "$tmp/ex/ranking.csv" ||
@@ -152,7 +166,7 @@ done
 	--max-wait-ratio 1.2 -s mm,box,pack -w none,sl ||
 	fail "--objective wait exited $?"
 check objective-wait "$tmp/wait" 1.2 wait
-[ $(($(wc -l < "$tmp/wait/ranking.csv") - 1)) = 8 ] ||
+[ $(($(grep -vc '^[^,]*,[^,]* ' "$tmp/wait/ranking.csv") - 1)) = 8 ] ||
 	fail "-s mm,box,pack -w none,sl: want 6 rows + current + recorded"
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/slow" -q --objective slowdown \
 	--max-wait-ratio 1 -s firstfit,mm,mc1x1 -w none,pf ||
@@ -165,7 +179,7 @@ grep -q '^0,recorded,1,1,' "$tmp/rec/ranking.csv" ||
 	fail "--current recorded: the recorded row is not the current one"
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/fl" -q --current freelist/rowmajor \
 	-s freelist/rowmajor,mm -w none || fail "--current freelist/rowmajor exited $?"
-[ "$(grep -c 'freelist/rowmajor' "$tmp/fl/ranking.csv")" = 1 ] ||
+[ "$(grep -c ',freelist/rowmajor,' "$tmp/fl/ranking.csv")" = 1 ] ||
 	fail "a current row that is also a candidate is replayed twice"
 grep -q '^[1-9][0-9]*,freelist/rowmajor,1,1,' "$tmp/fl/ranking.csv" ||
 	fail "--current freelist/rowmajor is not ranked as the current row"
@@ -188,7 +202,7 @@ for objective in hops wait slowdown; do
 		grep -q "^0,$row,0,[01],40,.*,40,20,[0-9.]*\$" "$d/ranking.csv" ||
 			fail "no-box $objective: $row is not unranked with 40 jobs run, 20 not"
 	done
-	grep -q '^locality.conf lines for [a-z0-9_/+]* (it ran all 60 jobs):$' "$d/advice.txt" ||
+	grep -q '^locality.conf lines for [a-z0-9_/+ =.]* (it ran all 60 jobs):$' "$d/advice.txt" ||
 		fail "no-box $objective: the advice does not say its row ran all 60 jobs"
 	grep -q '^Strategy=box$' "$d/advice.txt" && fail "no-box $objective: box recommended"
 	grep -q '^every row is compared on those 60 jobs; 5 rows that did not run them all' "$d/advice.txt" ||
@@ -208,12 +222,71 @@ done
 "$advise" --grid 4x4 -t "$tmp/nobox.swf" -o "$tmp/nobox-cur" --current box \
 	-s box,mm,firstfit -w none > /dev/null 2>&1 || fail "no-box trace, --current box exited $?"
 check no-box-current-box "$tmp/nobox-cur" 1.05 hops
-[ "$(awk -F, 'NR > 1 && $5 == 40 && $13 == 0 { n++ } END { print n }' "$tmp/nobox-cur/ranking.csv")" = 3 ] ||
+[ "$(awk -F, 'NR > 1 && $2 !~ / / && $5 == 40 && $13 == 0 { n++ } END { print n }' "$tmp/nobox-cur/ranking.csv")" = 3 ] ||
 	fail "--current box: the rows are not compared on box's 40 jobs"
 grep -q '^[0-9]*,mm,0,[01],40,.*,60,0,' "$tmp/nobox-cur/ranking.csv" ||
 	fail "--current box: mm does not show 60 jobs run"
 grep -q '^current placement: box (ran 40 of 60 jobs;' "$tmp/nobox-cur/advice.txt" ||
 	fail "--current box: the advice does not say the current ran 40 of 60 jobs"
+
+# 2c. the sweep of CompactWait, CompactTolerance, PlanHold and PlanWindow
+# around the best two rows: its rows carry their overrides in their names
+# (ROW key=value ...), each over a row of the main replay, at most 8 per
+# seed with the keys at their defaults; --no-sweep adds none; the seeds are ranks 1 and 2 without it; a
+# sweep row is replayed with its values (the figures locality-replay
+# gives with the same global option); the advice is deterministic.
+sweep_rows() { grep -c '^[^,]*,[^,]* ' "$1/ranking.csv"; }
+n=$(sweep_rows "$tmp/ex")
+[ "$n" -ge 1 ] && [ "$n" -le 16 ] || fail "sweep: $n rows, want 1..16 (8 a seed)"
+grep -q "^sweep: $n rows added around " "$tmp/ex/advice.txt" ||
+	fail "sweep: the advice does not say it added $n rows"
+grep -q '^  CompactWait 0,[0-9,]* s (0 and the 10th/25th/50th percentiles' "$tmp/ex/advice.txt" ||
+	fail "sweep: the advice does not state the CompactWait rule"
+bad=$(awk -F, 'NR > 1 { base = $2; sub(/ .*/, "", base); have[base] = 1
+		if ($2 ~ / /) { rows[$2] = base; n++ } }
+	END { for (r in rows) {
+		if (!have[rows[r]]) print "no base row for " r
+		if (r !~ /^[a-z0-9_\/+]+( cw=[0-9]+)?( ct=[0-9.]+)?( pw=[0-9]+)?( hold=(placement|released))?$/)
+			print "bad name " r } }' "$tmp/ex/ranking.csv")
+[ -z "$bad" ] || fail "sweep: $bad"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/ns" --no-progress --no-sweep > /dev/null 2>&1 ||
+	fail "--no-sweep exited $?"
+[ "$(sweep_rows "$tmp/ns")" = 0 ] || fail "--no-sweep: $(sweep_rows "$tmp/ns") sweep rows"
+grep -q '^sweep: none (--no-sweep)$' "$tmp/ns/advice.txt" ||
+	fail "--no-sweep: the advice does not say there was no sweep"
+seeds=$(awk -F, '$1 == 1 { a = $2 } $1 == 2 { b = $2 } END { print a " and " b }' "$tmp/ns/ranking.csv")
+grep -q "^sweep: $n rows added around $seeds, " "$tmp/ex/advice.txt" ||
+	fail "sweep: the seeds are not ranks 1 and 2 ($seeds)"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/ex2" --no-progress --threads 1 > /dev/null 2>&1 ||
+	fail "second advice exited $?"
+cmp -s "$tmp/ex/advice.txt" "$tmp/ex2/advice.txt" ||
+	fail "sweep: two runs (2 threads, 1 thread) give different advice"
+cmp -s "$tmp/ex/ranking.csv" "$tmp/ex2/ranking.csv" ||
+	fail "sweep: two runs give different ranking.csv"
+swrow=$(awk -F, '$2 ~ /^[a-z0-9_\/+]+ cw=[1-9][0-9]*$/ { print $2; exit }' "$tmp/ex/ranking.csv")
+if [ -z "$swrow" ]; then
+	fail "sweep: no row with a CompactWait > 0 alone"
+else
+	base=${swrow%% *} cw=${swrow#* cw=}
+	mode=none
+	case $base in *+*) mode=${base#*+} ;; esac
+	"$replay" -c "$conf" -t "$sacct" -s "${base%+*}" -w "$mode" --compact-wait "$cw" \
+		--no-recorded --no-svg -q -o "$tmp/rp" || fail "replay of $swrow exited $?"
+	for field in mean_pairwise_hops mean_wait_s; do
+		want=$(row_figure "$tmp/rp" "$base" $field)
+		got=$(row_figure "$tmp/ex" "$swrow" $field)
+		plain=$(row_figure "$tmp/ex" "$base" $field)
+		[ -n "$want" ] && [ "$want" = "$got" ] ||
+			fail "$swrow: advice says $field '$got', locality-replay --compact-wait $cw '$want'"
+		[ "$got" != "$plain" ] ||
+			fail "$swrow: $field $got, the same as $base's: CompactWait had no effect"
+	done
+	rm -rf "$tmp/rp"
+fi
+"$advise" --help | grep -q -- '--no-sweep' || fail "--help does not name --no-sweep"
+grep -q 'no\\-sweep' "$top/doc/locality-advise.1" || fail "locality-advise.1 does not document --no-sweep"
+"$replay" -c "$conf" -t "$sacct" -o "$tmp/u" --no-sweep > /dev/null 2>&1
+[ $? = 1 ] || fail "locality-replay must refuse --no-sweep"
 
 # 3. the progress bar: on stderr only, with --progress or on a terminal
 # (never here: make check's stderr is a file). Each redraw is
@@ -226,7 +299,8 @@ bars() {
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/pr" --progress > "$tmp/pr.out" 2> "$tmp/pr.err" ||
 	fail "--progress exited $?"
 cmp -s "$tmp/pr.out" "$tmp/ex.out" || fail "--progress changes the advice on stdout"
-nrows=$(($(grep -vc '^0,recorded,' "$tmp/ex/ranking.csv") - 1)) # replayed rows
+# the bar covers the replay of every strategy x mode, not the sweep's
+nrows=$(($(grep -v '^[^,]*,[^,]* ' "$tmp/ex/ranking.csv" | grep -vc '^0,recorded,') - 1))
 verdict=$(bars "$tmp/pr.err" | awk -v want="$nrows" '
 	{ if ($1 < pct || $2 < done) bad = bad " went back at " NR
 	  if ($3 != want) bad = bad " " $3 " rows, want " want
@@ -291,7 +365,7 @@ else
 		--torus yes --scale-to 80 -o "$tmp/intrepid" -q --no-progress ||
 		fail "advice on Intrepid exited $?"
 	check intrepid-swf "$tmp/intrepid" 1.05 hops
-	rows=$(($(wc -l < "$tmp/intrepid/ranking.csv") - 1))
+	rows=$(($(grep -vc '^[^,]*,[^,]* ' "$tmp/intrepid/ranking.csv") - 1))
 	[ "$rows" = $((nstrategies * nmodes + 1)) ] ||
 		fail "intrepid: $rows rows, want every strategy x mode + current"
 fi
