@@ -354,8 +354,9 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		"# cons_tres sites (Slurm 24.11/26.05): the same locality.conf "
 		"keys with SelectType=select/cons_tres and "
 		"TopologyPlugin=topology/locality\n"
-		"# (topology/locality reads PlanWindow and PlanHold but does "
-		"not use them yet)\n");
+		"# (topology/locality reads WalltimeAware, PlanWindow and "
+		"PlanHold but does not use them yet: there the row's figures "
+		"hold only with none, 0 and placement)\n");
 }
 
 int rp_advise_write_csv(const char *path, const rp_advice_t *adv,
