@@ -136,5 +136,5 @@ double loc_ideal_avg_pair_hops(loc_ideal_t *ideal, int k, loc_error_t *err)
 
 	if (total < 0)
 		return (double)total;
-	return k < 2 ? 0 : (double)total / ((double)k * (k - 1) / 2);
+	return loc_metrics_pair_mean(total, k);
 }

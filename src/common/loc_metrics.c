@@ -158,6 +158,11 @@ static int _axis_pass(const loc_grid_t *grid, const int *nodes, int k,
 	return 0;
 }
 
+double loc_metrics_pair_mean(int64_t total_pair_hops, int k)
+{
+	return k < 2 ? 0 : (double)total_pair_hops / ((double)k * (k - 1) / 2);
+}
+
 int64_t loc_metrics_total_pair_hops(const loc_grid_t *grid, const int *nodes,
 				    int k)
 {
@@ -313,9 +318,7 @@ int loc_metrics_compute(const loc_grid_t *grid, const loc_curve_t *curve,
 			&out->bbox_volume, &out->bbox_side_sum);
 	if (rc)
 		goto out;
-	if (k > 1)
-		out->avg_pair_hops = (double)out->total_pair_hops /
-				     ((double)k * (k - 1) / 2.0);
+	out->avg_pair_hops = loc_metrics_pair_mean(out->total_pair_hops, k);
 
 	/* Seed 001: free processors in the enclosing box over its size. */
 	npp = loc_grid_shape(grid)->nodes_per_point;

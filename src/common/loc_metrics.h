@@ -43,6 +43,11 @@ int loc_metrics_compute(const loc_grid_t *grid, const loc_curve_t *curve,
 int64_t loc_metrics_total_pair_hops(const loc_grid_t *grid, const int *nodes,
 				    int k);
 
+/* The mean over the k (k - 1) / 2 pairs of a total pairwise hop count
+ * (0 when k < 2): the figure the replay, the plugins' records and the
+ * ideal all report. */
+double loc_metrics_pair_mean(int64_t total_pair_hops, int k);
+
 /* Returns linear / ring span of the k nodes on curve (0 when curve is
  * NULL or k < 1; ring span may also return LOC_ENOMEM). */
 int loc_metrics_linear_span(const loc_curve_t *curve, const int *nodes, int k);

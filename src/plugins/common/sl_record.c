@@ -41,9 +41,13 @@ void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
 		return;
 	snprintf(rec.strategy, sizeof(rec.strategy), "%s",
 		 loc_strategy_kind_name(policy->strategy));
-	if (k > 1)
-		rec.hops = loc_metrics_total_pair_hops(m->grid, nodes, k) /
-			   (k * (k - 1) / 2.0);
+	if (k > 1) {
+		int64_t total = loc_metrics_total_pair_hops(m->grid, nodes, k);
+
+		if (total < 0)
+			return;
+		rec.hops = loc_metrics_pair_mean(total, k);
+	}
 	rec.ideal = _ideal(m, k);
 	if (rec.ideal < 0 || loc_record_format(&rec, text, sizeof(text)) < 0)
 		return;
