@@ -9,10 +9,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "loc_curve.h"
 #include "loc_hilbert.h"
+#include "loc_names.h"
 
 struct loc_curve {
 	const loc_grid_t *grid;
@@ -28,10 +28,7 @@ static const char *const _curve_names[LOC_CURVE_COUNT] = {
 
 int loc_curve_kind_parse(const char *name)
 {
-	for (int i = 0; name && i < LOC_CURVE_COUNT; i++)
-		if (!strcasecmp(name, _curve_names[i]))
-			return i;
-	return -1;
+	return loc_names_index(name, _curve_names, LOC_CURVE_COUNT);
 }
 
 const char *loc_curve_kind_name(loc_curve_kind_t kind)

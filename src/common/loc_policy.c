@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "loc_names.h"
 #include "loc_policy_internal.h"
 #include "loc_strategy_ops.h"
 
@@ -43,16 +44,6 @@ static const char *const _plan_hold_names[LOC_PLAN_HOLD_COUNT] = {
 	"placement", "released",
 };
 
-static int _lookup(const char *name, const char *const *names, int n)
-{
-	if (!name)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (!strcasecmp(name, names[i]))
-			return i;
-	return -1;
-}
-
 int loc_strategy_kind_parse(const char *name)
 {
 	if (!name)
@@ -77,7 +68,7 @@ const char *loc_strategy_kind_name(loc_strategy_kind_t kind)
 
 int loc_walltime_mode_parse(const char *name)
 {
-	return _lookup(name, _walltime_names, LOC_WALLTIME_COUNT);
+	return loc_names_index(name, _walltime_names, LOC_WALLTIME_COUNT);
 }
 
 const char *loc_walltime_mode_name(loc_walltime_mode_t mode)
@@ -89,7 +80,7 @@ const char *loc_walltime_mode_name(loc_walltime_mode_t mode)
 
 int loc_paging_index_parse(const char *name)
 {
-	return _lookup(name, _paging_names, LOC_PAGING_COUNT);
+	return loc_names_index(name, _paging_names, LOC_PAGING_COUNT);
 }
 
 const char *loc_paging_index_name(loc_paging_index_t index)
@@ -101,7 +92,7 @@ const char *loc_paging_index_name(loc_paging_index_t index)
 
 int loc_node_weight_parse(const char *name)
 {
-	return _lookup(name, _node_weight_names, LOC_NODE_WEIGHT_COUNT);
+	return loc_names_index(name, _node_weight_names, LOC_NODE_WEIGHT_COUNT);
 }
 
 const char *loc_node_weight_name(loc_node_weight_t mode)
@@ -113,7 +104,7 @@ const char *loc_node_weight_name(loc_node_weight_t mode)
 
 int loc_plan_hold_parse(const char *name)
 {
-	return _lookup(name, _plan_hold_names, LOC_PLAN_HOLD_COUNT);
+	return loc_names_index(name, _plan_hold_names, LOC_PLAN_HOLD_COUNT);
 }
 
 const char *loc_plan_hold_name(loc_plan_hold_t hold)

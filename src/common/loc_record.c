@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+
+#include "loc_names.h"
 
 #define TAG "locality"
 #define TAG_LEN (sizeof(TAG) - 1)
@@ -20,12 +21,7 @@ static const char *const _field_names[LOC_RECORD_COUNT] = {
 
 int loc_record_field_parse(const char *name)
 {
-	if (!name)
-		return -1;
-	for (int i = 0; i < LOC_RECORD_COUNT; i++)
-		if (!strcasecmp(name, _field_names[i]))
-			return i;
-	return -1;
+	return loc_names_index(name, _field_names, LOC_RECORD_COUNT);
 }
 
 const char *loc_record_field_name(loc_record_field_t field)
