@@ -38,7 +38,8 @@ int loc_record_format(const loc_record_t *rec, char *buf, size_t len)
 	if (!rec || !buf || !rec->strategy[0] ||
 	    strpbrk(rec->strategy, " \t;=") || rec->nodes < 1 ||
 	    !isfinite(rec->hops) || !isfinite(rec->ideal) || rec->hops < 0 ||
-	    rec->ideal < 0)
+	    rec->ideal < 0 || rec->hops > LOC_RECORD_HOPS_MAX ||
+	    rec->ideal > LOC_RECORD_HOPS_MAX)
 		return -1;
 	n = snprintf(buf, len, TAG " strategy=%s nodes=%d hops=%.3f ideal=%.3f",
 		     rec->strategy, rec->nodes, rec->hops, rec->ideal);
@@ -91,7 +92,7 @@ static int _parse_real(const char *v, size_t n, double *out)
 	tmp[n] = '\0';
 	errno = 0;
 	x = strtod(tmp, &end);
-	if (errno || *end || !isfinite(x) || x < 0)
+	if (errno || *end || !isfinite(x) || x < 0 || x > LOC_RECORD_HOPS_MAX)
 		return -1;
 	*out = x;
 	return 0;
@@ -128,7 +129,8 @@ int loc_record_parse(const char *text, loc_record_t *rec)
 		val = eq + 1;
 		vlen = p - val;
 		if (klen == 8 && !strncmp(key, "strategy", 8)) {
-			if (!vlen || vlen >= sizeof(r.strategy))
+			if (!vlen || vlen >= sizeof(r.strategy) ||
+			    memchr(val, '=', vlen))
 				return -1;
 			memcpy(r.strategy, val, vlen);
 			seen |= 1;

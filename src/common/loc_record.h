@@ -47,18 +47,23 @@ typedef struct loc_record {
 /* The longest record loc_record_format() writes, with its NUL. */
 #define LOC_RECORD_MAX 128
 
+/* hops and ideal above this are refused both ways: no grid comes near it,
+ * and it keeps any record within LOC_RECORD_MAX. */
+#define LOC_RECORD_HOPS_MAX 1e9
+
 /*
  * Writes rec as one record into buf (len >= LOC_RECORD_MAX holds any).
  * Returns the length written, or -1 when it did not fit, the strategy
- * name is empty or holds a space, ';' or '=', or a figure is negative or
- * not finite.
+ * name is empty or holds a space, ';' or '=', or a figure is negative,
+ * not finite or above LOC_RECORD_HOPS_MAX.
  */
 int loc_record_format(const loc_record_t *rec, char *buf, size_t len);
 
 /*
  * Finds the record in text (a whole field, possibly with other parts) and
  * fills rec. Returns 1 when found, 0 when text holds no record (NULL
- * included), -1 when a part starts "locality " but is malformed.
+ * included), -1 when a part starts "locality " but is malformed or holds
+ * what loc_record_format() refuses to write.
  */
 int loc_record_parse(const char *text, loc_record_t *rec);
 

@@ -14,7 +14,7 @@
 #                   (default: one generated in DIR)
 #   --replay        only run the seeds and regression inputs once each
 #   --build-only    only build the targets
-# Targets: conf hostlist swf sacct machine (default: all).
+# Targets: conf hostlist swf sacct machine record (default: all).
 #
 # Seeds are generated in DIR/seeds at every run from the hand-written
 # seeds (testsuite/fuzz/seeds), test inputs (etc/, unit test sources) and,
@@ -30,7 +30,7 @@ out="$top/build/fuzz"
 secs=${FUZZ_SECONDS:-60}
 config_dir=
 mode=fuzz
-all_targets=(conf hostlist swf sacct machine)
+all_targets=(conf hostlist swf sacct machine record)
 targets=()
 
 while [ $# -gt 0 ]; do
@@ -57,7 +57,7 @@ out=$(cd "$out" && pwd)
 max_len() {
 	case $1 in
 	conf) echo 4096 ;; hostlist) echo 512 ;; swf) echo 16384 ;;
-	sacct) echo 8192 ;; machine) echo 4096 ;;
+	sacct) echo 8192 ;; machine) echo 4096 ;; record) echo 1024 ;;
 	esac
 }
 dict() {
@@ -210,6 +210,13 @@ gen_seeds() {
 				printf '%s' "$l" | put "$d" "sacct-$i"
 			done
 		fi
+		;;
+	record)
+		literals "$top/testsuite/unit/test_loc_record.c" 'locality ' |
+			while IFS= read -r l; do
+				i=$((i + 1))
+				printf '%b' "$l" | put "$d" "unit-$i"
+			done
 		;;
 	swf)
 		# The header and first jobs, and a slice from the middle, of each

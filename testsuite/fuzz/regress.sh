@@ -8,7 +8,7 @@
 set -eu
 src=${srcdir:-.}/testsuite/fuzz
 status=0
-for t in conf hostlist swf sacct machine; do
+for t in conf hostlist swf sacct machine record; do
 	bin=./testsuite/fuzz/fuzz_$t
 	[ -x "$bin" ] || { echo "regress.sh: $bin not built" >&2; exit 99; }
 	set --

@@ -60,6 +60,8 @@ static void bad_figures_are_not_written(void **state)
 		_rec("a;b", 2, 1, 1),   _rec("a=b", 2, 1, 1),
 		_rec("pack", 0, 1, 1),  _rec("pack", 2, -1, 1),
 		_rec("pack", 2, 1, NAN), _rec("pack", 2, INFINITY, 1),
+		/* past the bound a record no longer fits LOC_RECORD_MAX */
+		_rec("pack", 2, 1e300, 1), _rec("pack", 2, 1, 1e10),
 	};
 
 	(void)state;
@@ -104,6 +106,9 @@ static void hostile_records_are_refused(void **state)
 		"locality strategy=pack nodes=2 hops=nan ideal=1",
 		"locality strategy=pack nodes=2 hops=inf ideal=1",
 		"locality strategy=pack nodes=2 hops=1e999 ideal=1",
+		/* what format refuses to write (found by fuzz_record) */
+		"locality strategy=pack nodes=2 hops=1e300 ideal=1",
+		"locality strategy=a=b nodes=2 hops=1 ideal=1",
 		"locality strategy=pack nodes=2 hops=1x ideal=1",
 		"locality strategy= nodes=2 hops=1 ideal=1",
 		"locality strategy=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
