@@ -249,3 +249,22 @@ const char *const *loc_conf_keys(void)
 {
 	return _names;
 }
+
+const char *loc_conf_policy_key_value(const loc_policy_t *pol, int key,
+				      char *buf, size_t len)
+{
+	if (!pol || !buf || !len || key < 0 || key >= LOC_KEY_COUNT ||
+	    _defs[key].home != KH_POLICY)
+		return NULL;
+	return loc__conf_format(NULL, pol, key, buf, len);
+}
+
+const char *loc_conf_overrides_value(const loc_conf_overrides_t *ov, int key,
+				     char *buf, size_t len)
+{
+	if (!ov || !buf || !len || key < 0 || key >= LOC_KEY_COUNT ||
+	    _defs[key].type == KT_SYNTAX)
+		return NULL;
+	return loc__conf_format(&ov->values, &ov->values.policy, key, buf,
+				len);
+}
