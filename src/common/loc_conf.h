@@ -169,6 +169,11 @@ void loc_conf_overrides_apply(const loc_conf_overrides_t *ov, loc_conf_t *conf,
 const char *loc_conf_policy_key_value(const loc_policy_t *pol, int key,
 				      char *buf, size_t len);
 
+/* Whether a and b hold the same value of policy key (false when key is
+ * not a policy key). */
+bool loc_conf_policy_key_equal(const loc_policy_t *a, const loc_policy_t *b,
+			       int key);
+
 /* Writes the value ov holds for key as locality.conf spells it (set or
  * not). Returns buf, or NULL when key has no single value. */
 const char *loc_conf_overrides_value(const loc_conf_overrides_t *ov, int key,

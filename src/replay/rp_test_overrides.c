@@ -34,6 +34,18 @@ static const char *_lines(rp_rowset_t *set, int r, const rp_opts_t *o,
 	return rp_advise_conf_lines(&a, o, in->m->conf, buf, len);
 }
 
+/* Sets key to text in ov as the command line would; 0 or an error. */
+static int _set(loc_conf_overrides_t *ov, loc_conf_key_t key,
+		const char *text)
+{
+	char why[200];
+	int rc = loc_conf_overrides_parse(ov, key, text, why, sizeof(why));
+
+	if (rc)
+		printf("FAIL: %s\n", why);
+	return rc;
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("srcdir") ? getenv("srcdir") : ".";
@@ -63,10 +75,11 @@ int main(void)
 		return 1;
 	}
 	plain.strategy = waits.strategy = LOC_STRATEGY_PACK;
-	waits.compact_wait = 600;
-	waits.compact_tolerance = 0.1;
-	waits.plan_window = 30;
-	waits.plan_hold = LOC_PLAN_HOLD_RELEASED;
+	CHECK(!_set(&waits.keys, LOC_KEY_COMPACT_WAIT, "600") &&
+		      !_set(&waits.keys, LOC_KEY_COMPACT_TOL, "0.1") &&
+		      !_set(&waits.keys, LOC_KEY_PLAN_WINDOW, "30") &&
+		      !_set(&waits.keys, LOC_KEY_PLAN_HOLD, "released"),
+	      "the row's keys do not parse");
 	r_plain = rp_rowset_add(set, &plain, NULL);
 	r_waits = rp_rowset_add(set, &waits, NULL);
 	CHECK(r_plain == 0 && r_waits == 1,
@@ -80,7 +93,7 @@ int main(void)
 	same_again = waits;
 	CHECK(rp_rowset_add(set, &same_again, &dup) == -1 && dup == 1,
 	      "the same overrides again are not the same row");
-	same_again.plan_hold = LOC_PLAN_HOLD_PLACEMENT;
+	_set(&same_again.keys, LOC_KEY_PLAN_HOLD, "placement");
 	CHECK(rp_rowset_add(set, &same_again, NULL) == 2,
 	      "another PlanHold is not another row");
 	if (r_plain != 0 || r_waits != 1 || fails)
@@ -109,7 +122,7 @@ int main(void)
 		      !strstr(lines, "PlanHold"),
 	      "the plain row's lines name a key it left default:\n%s", lines);
 	/* a global option is the fallback of a row without its override */
-	o.compact_wait = 120;
+	_set(&o.keys, LOC_KEY_COMPACT_WAIT, "120");
 	_lines(set, 0, &o, &in, lines, sizeof(lines));
 	CHECK(strstr(lines, "CompactWait=120\n") &&
 		      strstr(lines, "CompactTolerance=0.2\n"),
