@@ -3,7 +3,8 @@
  * rp_test_overrides.c - a row's own CompactWait, CompactTolerance,
  * PlanWindow and PlanHold (rp_spec_t's overrides) are the ones it is
  * replayed with, give it its own name, and are the ones its
- * locality.conf lines print. Runs on the bundled example trace
+ * locality.conf lines print; the values are read by locality.conf's own
+ * parser (loc_conf_overrides_t). Runs on the bundled example trace
  * ($srcdir/testsuite/replay/data); exit 0 when every check holds.
  */
 #include <stdio.h>
@@ -46,6 +47,41 @@ static int _set(loc_conf_overrides_t *ov, loc_conf_key_t key,
 	return rc;
 }
 
+/* The command line's values are locality.conf's: the same parser says
+ * the same of a bad value, and applying sets only the keys given. */
+static void _check_core_parser(void)
+{
+	loc_conf_overrides_t ov = { 0 };
+	loc_error_t err = { 0 };
+	loc_conf_t *conf = loc_conf_parse("Dimensions=4x4\nPlanWindow=86401\n",
+					  "t.conf", &err);
+	loc_policy_t pol;
+	char why[200], val[64];
+
+	CHECK(!conf && loc_conf_overrides_parse(&ov, LOC_KEY_PLAN_WINDOW,
+						"86401", why, sizeof(why)) &&
+		      !strcmp(why, err.text),
+	      "the option says '%s', locality.conf '%s'", why, err.text);
+	loc_conf_destroy(conf);
+	CHECK(ov.set == 0, "a bad value marked its key set");
+	CHECK(loc_conf_overrides_parse(&ov, LOC_KEY_DIMENSIONS, "4x4", why,
+				       sizeof(why)) == LOC_EINVAL,
+	      "Dimensions parsed as a single value");
+	CHECK(!loc_conf_overrides_parse(&ov, LOC_KEY_SLTOL, "0.25", why,
+					sizeof(why)) &&
+		      !loc_conf_overrides_parse(&ov, LOC_KEY_ADJEST, "7", why,
+						sizeof(why)),
+	      "SLTolerance=0.25 or AdjEstWindow=7 rejected: %s", why);
+	loc_policy_init(&pol);
+	loc_conf_overrides_apply(&ov, NULL, &pol);
+	CHECK(pol.sl_tolerance == 0.25 && pol.compact_wait == 0,
+	      "apply: SLTolerance %g, CompactWait %lld", pol.sl_tolerance,
+	      (long long)pol.compact_wait);
+	CHECK(loc_conf_overrides_value(&ov, LOC_KEY_ADJEST, val, sizeof(val)) &&
+		      !strcmp(val, "7"),
+	      "AdjEstWindow formats as '%s'", val);
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("srcdir") ? getenv("srcdir") : ".";
@@ -62,6 +98,7 @@ int main(void)
 	rp_spec_t same_again;
 	int r_plain, r_waits, dup = -1;
 
+	_check_core_parser();
 	snprintf(conf, sizeof(conf), "%s/testsuite/replay/data/"
 		 "example-locality.conf", srcdir);
 	snprintf(trace, sizeof(trace), "%s/testsuite/replay/data/"
