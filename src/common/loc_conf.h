@@ -21,6 +21,8 @@
 #ifndef LOC_CONF_H
 #define LOC_CONF_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "loc_conf_key_table.h"
@@ -125,5 +127,56 @@ const char *loc_conf_key_value(const loc_conf_t *conf, const char *partition,
  * buf, for the plugin's start-up log and `locality-replay --show-config`.
  * Returns buf. */
 const char *loc_conf_describe(const loc_conf_t *conf, char *buf, int len);
+
+/*
+ * Values for some of the keys, and which: the command line's or a row's
+ * overrides of locality.conf in locality-replay. Start from a zeroed
+ * struct (no key set). values holds nothing owned: no lines, no path.
+ */
+typedef struct loc_conf_overrides {
+	uint32_t set;      /* bit k: key k (loc_conf_key_t) has a value */
+	loc_conf_t values; /* the set keys' values; policy keys in .policy */
+} loc_conf_overrides_t;
+
+/*
+ * Parses text as locality.conf would parse the value of key (same
+ * syntax, range and wording) and stores it in conf for the shape and
+ * conf keys or in pol for the policy keys (the other may be NULL when
+ * key does not live there). Returns 0, or LOC_EPARSE (a bad value) or
+ * LOC_EINVAL (key has no single value: Dimensions, Torus, the lines)
+ * with "Key: 'text' ..." in err (errlen bytes).
+ */
+int loc_conf_key_parse_value(loc_conf_t *conf, loc_policy_t *pol, int key,
+			     const char *text, char *err, size_t errlen);
+
+/* As loc_conf_key_parse_value() into ov, marking key set there. */
+int loc_conf_overrides_parse(loc_conf_overrides_t *ov, int key,
+			     const char *text, char *err, size_t errlen);
+
+/* Marks key set in ov after its value was stored in ov->values. */
+void loc_conf_overrides_mark(loc_conf_overrides_t *ov, int key);
+
+/* Whether ov sets key. */
+bool loc_conf_overrides_has(const loc_conf_overrides_t *ov, int key);
+
+/* Copies every key ov sets into conf (shape and conf keys) or pol
+ * (policy keys); either may be NULL to leave those keys alone. */
+void loc_conf_overrides_apply(const loc_conf_overrides_t *ov, loc_conf_t *conf,
+			      loc_policy_t *pol);
+
+/* Writes the value of policy key in pol as locality.conf spells it.
+ * Returns buf, or NULL when key is not a policy key. */
+const char *loc_conf_policy_key_value(const loc_policy_t *pol, int key,
+				      char *buf, size_t len);
+
+/* Whether a and b hold the same value of policy key (false when key is
+ * not a policy key). */
+bool loc_conf_policy_key_equal(const loc_policy_t *a, const loc_policy_t *b,
+			       int key);
+
+/* Writes the value ov holds for key as locality.conf spells it (set or
+ * not). Returns buf, or NULL when key has no single value. */
+const char *loc_conf_overrides_value(const loc_conf_overrides_t *ov, int key,
+				     char *buf, size_t len);
 
 #endif /* LOC_CONF_H */

@@ -249,3 +249,40 @@ const char *const *loc_conf_keys(void)
 {
 	return _names;
 }
+
+const char *loc_conf_policy_key_value(const loc_policy_t *pol, int key,
+				      char *buf, size_t len)
+{
+	if (!pol || !buf || !len || key < 0 || key >= LOC_KEY_COUNT ||
+	    _defs[key].home != KH_POLICY)
+		return NULL;
+	return loc__conf_format(NULL, pol, key, buf, len);
+}
+
+const char *loc_conf_overrides_value(const loc_conf_overrides_t *ov, int key,
+				     char *buf, size_t len)
+{
+	if (!ov || !buf || !len || key < 0 || key >= LOC_KEY_COUNT ||
+	    _defs[key].type == KT_SYNTAX)
+		return NULL;
+	return loc__conf_format(&ov->values, &ov->values.policy, key, buf,
+				len);
+}
+
+bool loc_conf_policy_key_equal(const loc_policy_t *a, const loc_policy_t *b,
+			       int key)
+{
+	const conf_key_def_t *d;
+	double x, y;
+
+	if (key < 0 || key >= LOC_KEY_COUNT || _defs[key].home != KH_POLICY)
+		return false;
+	d = &_defs[key];
+	if (d->type != KT_REAL)
+		return !memcmp((const char *)a + d->off,
+			       (const char *)b + d->off, d->size);
+	/* as ==: 0 and -0 are one value */
+	memcpy(&x, (const char *)a + d->off, sizeof(x));
+	memcpy(&y, (const char *)b + d->off, sizeof(y));
+	return x == y;
+}

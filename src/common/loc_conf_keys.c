@@ -231,6 +231,76 @@ void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src, int key)
 		       d->size);
 }
 
+/* ===================================================================== */
+/* External functions: one key's value outside a file                    */
+/* ===================================================================== */
+
+/* The set mask has a bit per key. */
+_Static_assert(LOC_KEY_COUNT <= 32, "loc_conf_overrides_t.set is too small");
+
+int loc_conf_key_parse_value(loc_conf_t *conf, loc_policy_t *pol, int key,
+			     const char *text, char *err, size_t errlen)
+{
+	const conf_key_def_t *d;
+	loc_error_t e = { 0 };
+	conf_parser_t p = { .conf = conf, .err = &e };
+	int rc;
+
+	if (key < 0 || key >= LOC_KEY_COUNT || !text)
+		return LOC_EINVAL;
+	d = loc__conf_key_def(key);
+	if (d->home == KH_LINE || d->type == KT_SYNTAX ||
+	    (d->home == KH_POLICY ? !pol : !conf)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s has no single value to set",
+				 _key_name(key));
+		return LOC_EINVAL;
+	}
+	/* the file's own handler, without a file or line to name */
+	rc = _value_key(&p, pol, key, text, 0);
+	if (rc && err && errlen)
+		snprintf(err, errlen, "%s", e.text);
+	return rc;
+}
+
+int loc_conf_overrides_parse(loc_conf_overrides_t *ov, int key,
+			     const char *text, char *err, size_t errlen)
+{
+	int rc = loc_conf_key_parse_value(&ov->values, &ov->values.policy, key,
+					  text, err, errlen);
+
+	if (!rc)
+		loc_conf_overrides_mark(ov, key);
+	return rc;
+}
+
+void loc_conf_overrides_mark(loc_conf_overrides_t *ov, int key)
+{
+	if (key >= 0 && key < LOC_KEY_COUNT)
+		ov->set |= 1u << key;
+}
+
+bool loc_conf_overrides_has(const loc_conf_overrides_t *ov, int key)
+{
+	return key >= 0 && key < LOC_KEY_COUNT && (ov->set & (1u << key));
+}
+
+void loc_conf_overrides_apply(const loc_conf_overrides_t *ov, loc_conf_t *conf,
+			      loc_policy_t *pol)
+{
+	for (int k = 0; k < LOC_KEY_COUNT; k++) {
+		const conf_key_def_t *d = loc__conf_key_def(k);
+
+		if (!(ov->set & (1u << k)) || d->type == KT_SYNTAX)
+			continue;
+		if (d->home == KH_POLICY && pol)
+			loc__conf_policy_copy(pol, &ov->values.policy, k);
+		else if ((d->home == KH_CONF || d->home == KH_SHAPE) && conf)
+			memcpy((char *)conf + d->off,
+			       (const char *)&ov->values + d->off, d->size);
+	}
+}
+
 static int _dimensions(conf_parser_t *p, const char *val, int line)
 {
 	loc_shape_t *shape = &p->conf->shape;

@@ -163,30 +163,27 @@ static size_t _policy_lines(char *buf, size_t len, size_t at,
 			    const rp_spec_t *sp, const rp_opts_t *o,
 			    const loc_conf_t *conf)
 {
+	static const loc_conf_key_t keys[] = {
+		LOC_KEY_COMPACT_WAIT, LOC_KEY_COMPACT_TOL,
+		LOC_KEY_PLAN_WINDOW, LOC_KEY_PLAN_HOLD,
+	};
 	loc_policy_t def, pol;
-	int64_t cw, pw;
-	double ct;
-	int hold;
 
 	rp_spec_policy(sp, o, conf, &pol);
-	cw = pol.compact_wait;
-	ct = pol.compact_tolerance;
-	pw = pol.plan_window;
-	hold = (int)pol.plan_hold;
 	loc_policy_init(&def);
-	if (at < len && (sp->compact_wait >= 0 || cw != def.compact_wait))
-		at += (size_t)snprintf(buf + at, len - at, "CompactWait=%lld\n",
-				       (long long)cw);
-	if (at < len && (sp->compact_tolerance >= 0 || cw > 0 ||
-			 ct != def.compact_tolerance))
-		at += (size_t)snprintf(buf + at, len - at,
-				       "CompactTolerance=%g\n", ct);
-	if (at < len && (sp->plan_window >= 0 || pw != def.plan_window))
-		at += (size_t)snprintf(buf + at, len - at, "PlanWindow=%lld\n",
-				       (long long)pw);
-	if (at < len && (sp->plan_hold >= 0 || hold != (int)def.plan_hold))
-		at += (size_t)snprintf(buf + at, len - at, "PlanHold=%s\n",
-				       loc_plan_hold_name((loc_plan_hold_t)hold));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		loc_conf_key_t k = keys[i];
+		char val[64];
+		bool show;
+
+		loc_conf_policy_key_value(&pol, k, val, sizeof(val));
+		show = loc_conf_overrides_has(&sp->keys, k) ||
+		       !loc_conf_policy_key_equal(&pol, &def, k) ||
+		       (k == LOC_KEY_COMPACT_TOL && pol.compact_wait > 0);
+		if (show && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s=%s\n",
+					       loc_conf_key_info(k)->name, val);
+	}
 	return at;
 }
 
@@ -195,7 +192,8 @@ const char *rp_advise_conf_lines(const rp_advice_row_t *row,
 				 char *buf, size_t len)
 {
 	const rp_spec_t *sp = row->spec;
-	loc_curve_kind_t curve = conf->policy.curve;
+	loc_policy_t pol;
+	loc_conf_t keys; /* the keys outside the policy the row ran with */
 	loc_walltime_mode_t mode;
 	size_t at;
 
@@ -204,26 +202,21 @@ const char *rp_advise_conf_lines(const rp_advice_row_t *row,
 				   "locality.conf lines\n");
 		return buf;
 	}
-	if (sp->curve >= 0)
-		curve = (loc_curve_kind_t)sp->curve;
-	else if (o->curve)
-		curve = (loc_curve_kind_t)loc_curve_kind_parse(o->curve);
+	rp_spec_policy(sp, o, conf, &pol);
+	rp_spec_conf(sp, o, conf, &keys);
 	mode = rp_wmode_policy(sp->wmode);
 	at = (size_t)snprintf(buf, len, "Strategy=%s\nCurve=%s\nWalltimeAware=%s\n",
 			      loc_strategy_kind_name(sp->strategy),
-			      loc_curve_kind_name(curve),
+			      loc_curve_kind_name(pol.curve),
 			      loc_walltime_mode_name(mode));
 	/* the keys the replayed mode read, with the values it used */
 	if (at < len && (mode == LOC_WALLTIME_SL || mode == LOC_WALLTIME_COMBO ||
 			 mode == LOC_WALLTIME_ADJEST))
 		at += (size_t)snprintf(buf + at, len - at, "SLTolerance=%g\n",
-				       o->sl_tolerance >= 0
-					       ? o->sl_tolerance
-					       : conf->policy.sl_tolerance);
+				       pol.sl_tolerance);
 	if (at < len && mode == LOC_WALLTIME_ADJEST)
 		at += (size_t)snprintf(buf + at, len - at, "AdjEstWindow=%d\n",
-				       o->adjest_window ? o->adjest_window
-							: conf->adjest_window);
+				       keys.adjest_window);
 	_policy_lines(buf, len, at, sp, o, conf);
 	return buf;
 }

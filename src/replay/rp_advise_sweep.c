@@ -108,7 +108,9 @@ static int _step_specs(const rp_sweep_t *sw, int step, const rp_spec_t *base,
 		for (int i = 0; i < sw->ncw; i++)
 			if (sw->cw[i] != pol->compact_wait) {
 				out[n] = *base;
-				out[n++].compact_wait = sw->cw[i];
+				out[n].keys.values.policy.compact_wait = sw->cw[i];
+				loc_conf_overrides_mark(&out[n++].keys,
+							LOC_KEY_COMPACT_WAIT);
 			}
 		break;
 	case STEP_CT:
@@ -116,21 +118,29 @@ static int _step_specs(const rp_sweep_t *sw, int step, const rp_spec_t *base,
 		for (int i = 0; pol->compact_wait > 0 && i < 3; i++)
 			if (fabs(sweep_ct[i] - pol->compact_tolerance) > 1e-9) {
 				out[n] = *base;
-				out[n++].compact_tolerance = sweep_ct[i];
+				out[n].keys.values.policy.compact_tolerance =
+					sweep_ct[i];
+				loc_conf_overrides_mark(&out[n++].keys,
+							LOC_KEY_COMPACT_TOL);
 			}
 		break;
 	case STEP_HOLD:
 		for (int h = 0; h < LOC_PLAN_HOLD_COUNT; h++)
 			if (h != (int)pol->plan_hold) {
 				out[n] = *base;
-				out[n++].plan_hold = h;
+				out[n].keys.values.policy.plan_hold =
+					(loc_plan_hold_t)h;
+				loc_conf_overrides_mark(&out[n++].keys,
+							LOC_KEY_PLAN_HOLD);
 			}
 		break;
 	default:
 		for (int i = 0; i < sw->npw; i++)
 			if (sw->pw[i] != pol->plan_window) {
 				out[n] = *base;
-				out[n++].plan_window = sw->pw[i];
+				out[n].keys.values.policy.plan_window = sw->pw[i];
+				loc_conf_overrides_mark(&out[n++].keys,
+							LOC_KEY_PLAN_WINDOW);
 			}
 	}
 	return n;

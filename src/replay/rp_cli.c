@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config.h"
 #include "loc_conf.h"
@@ -53,13 +54,66 @@ static long _int_arg(const char *opt, const char *s, long min, long max)
 	return v;
 }
 
-/* An integer option that stands for a locality.conf key: the key's range,
- * so the option and the file accept the same values. */
-static long _key_arg(const char *opt, const char *s, loc_conf_key_t key)
+/* Prints "PROG: OPT: WHY" (one line) and exits 1. */
+static void _bad_option(const char *opt, const char *why)
+{
+	fprintf(stderr, "%s: %s: %s\n", PROG, opt, why);
+	exit(EXIT_USAGE);
+}
+
+/* A value for a locality.conf key, read by locality.conf's own parser:
+ * the option and the file accept the same values and say the same of a
+ * bad one. */
+static void _key_arg(rp_opts_t *o, const char *opt, int key, const char *s)
+{
+	char why[LOC_ERROR_TEXT_MAX];
+
+	if (loc_conf_overrides_parse(&o->keys, key, s, why, sizeof(why)))
+		_bad_option(opt, why);
+	if (key == LOC_KEY_CURVE)
+		o->curve = s; /* the mains check --curve's text too */
+}
+
+/* Whether --set may give key: the keys with options, and the policy keys
+ * but the two each row chooses. */
+static bool _settable(int key)
 {
 	const loc_conf_key_info_t *info = loc_conf_key_info(key);
 
-	return _int_arg(opt, s, (long)info->min, (long)info->max);
+	for (int i = 0; i < rp_nkey_options; i++)
+		if ((int)rp_key_options[i].key == key)
+			return true;
+	return info && info->partition && key != LOC_KEY_STRATEGY &&
+	       key != LOC_KEY_WALLTIME;
+}
+
+/* --set KEY=VALUE. */
+static void _set_arg(rp_opts_t *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char why[LOC_ERROR_TEXT_MAX];
+	int key = -1;
+
+	if (!eq || eq == arg) {
+		snprintf(why, sizeof(why), "'%.64s' is not KEY=VALUE", arg);
+		_bad_option("--set", why);
+	}
+	for (int k = 0; k < LOC_KEY_COUNT && key < 0; k++) {
+		const char *name = loc_conf_key_info(k)->name;
+
+		if (strlen(name) == (size_t)(eq - arg) &&
+		    !strncasecmp(name, arg, (size_t)(eq - arg)))
+			key = k;
+	}
+	if (key < 0 || !_settable(key)) {
+		snprintf(why, sizeof(why),
+			 "'%.*s' is not a key the replay sets (the policy keys "
+			 "of locality.conf(5) but Strategy and WalltimeAware, "
+			 "and AdjEstWindow)",
+			 (int)(eq - arg > 64 ? 64 : eq - arg), arg);
+		_bad_option("--set", why);
+	}
+	_key_arg(o, "--set", key, eq + 1);
 }
 
 double rp_real_arg(const char *opt, const char *s, double min)
@@ -148,10 +202,8 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_STRICT,
 		O_SCHED,
 		O_PRIO,
-		O_CURVE,
-		O_SLTOL,
 		O_PFMAX,
-		O_ADJW, O_PATIENCE, O_PATTOL, O_PLANWIN, O_PLANHOLD,
+		O_SET,
 		O_LOCLE, O_NODE_WEIGHT,
 		O_NOREC,
 		O_DECISION,
@@ -171,8 +223,9 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_CURRENT,
 		O_VALIDATE,
 		O_NOSWEEP,
+		O_KEY_FIRST, /* + the index in rp_key_options */
 	};
-	static const struct option lo[] = {
+	static const struct option fixed[] = {
 		{ "config", required_argument, 0, 'c' },
 		{ "grid", required_argument, 0, O_GRID },
 		{ "torus", required_argument, 0, O_TORUS },
@@ -202,14 +255,8 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "walltime", required_argument, 0, 'w' },
 		{ "sched", required_argument, 0, O_SCHED },
 		{ "priority", required_argument, 0, O_PRIO },
-		{ "curve", required_argument, 0, O_CURVE },
-		{ "sl-tolerance", required_argument, 0, O_SLTOL },
 		{ "pf-max-nodes", required_argument, 0, O_PFMAX },
-		{ "adjest-window", required_argument, 0, O_ADJW },
-		{ "compact-wait", required_argument, 0, O_PATIENCE },
-		{ "compact-tolerance", required_argument, 0, O_PATTOL },
-		{ "plan-window", required_argument, 0, O_PLANWIN },
-		{ "plan-hold", required_argument, 0, O_PLANHOLD },
+		{ "set", required_argument, 0, O_SET },
 		{ "loc-le", no_argument, 0, O_LOCLE },
 		{ "no-recorded", no_argument, 0, O_NOREC },
 		{ "decision", required_argument, 0, O_DECISION },
@@ -226,10 +273,19 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "update-golden", no_argument, 0, O_UPDATE },
 		{ "help", no_argument, 0, 'h' },
 		{ "version", no_argument, 0, 'V' },
-		{ 0, 0, 0, 0 },
 	};
-	int c;
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]) };
+	/* the fixed options, then one per key option, then the end */
+	struct option lo[NFIXED + RP_MAX_KEY_OPTIONS + 1];
+	int c, nlo = NFIXED;
 	bool advise = mode == RP_MODE_ADVISE;
+
+	memcpy(lo, fixed, sizeof(fixed));
+	for (int i = 0; i < rp_nkey_options; i++)
+		lo[nlo++] = (struct option){ rp_key_option_name(i),
+					     required_argument, 0,
+					     O_KEY_FIRST + i };
+	lo[nlo] = (struct option){ 0, 0, 0, 0 };
 
 	if (advise)
 		rp_prog = "locality-advise";
@@ -239,11 +295,6 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	loc_trace_opts_init(&o->topts);
 	o->sched = RP_SCHED_EASY;
 	o->prio = RP_PRIO_FCFS;
-	o->sl_tolerance = -1;
-	o->compact_wait = -1;
-	o->compact_tolerance = -1;
-	o->plan_window = -1;
-	o->plan_hold = -1;
 	o->nsnaps = 3;
 	o->threads = 2;
 	o->progress = -1;
@@ -404,40 +455,12 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					"--priority: '%s' is not fcfs or wfp",
 					optarg);
 			break;
-		case O_CURVE:
-			o->curve = optarg;
-			break;
-		case O_SLTOL:
-			o->sl_tolerance =
-				rp_real_arg("--sl-tolerance", optarg, 0);
-			break;
 		case O_PFMAX:
 			o->pf_max_nodes = (int)_int_arg("--pf-max-nodes",
 							optarg, 0, 1 << 24);
 			break;
-		case O_PATIENCE:
-			o->compact_wait = _key_arg("--compact-wait", optarg,
-						   LOC_KEY_COMPACT_WAIT);
-			break;
-		case O_PATTOL:
-			o->compact_tolerance =
-				rp_real_arg("--compact-tolerance", optarg, 0);
-			break;
-		case O_PLANWIN:
-			o->plan_window = _key_arg("--plan-window", optarg,
-						  LOC_KEY_PLAN_WINDOW);
-			break;
-		case O_PLANHOLD:
-			o->plan_hold = loc_plan_hold_parse(optarg);
-			if (o->plan_hold < 0)
-				rp_usage_error("--plan-hold: '%s' is not "
-					       "placement or released",
-					       optarg);
-			break;
-		case O_ADJW:
-			o->adjest_window = (int)_key_arg("--adjest-window",
-							 optarg,
-							 LOC_KEY_ADJEST);
+		case O_SET:
+			_set_arg(o, optarg);
 			break;
 		case O_LOCLE:
 			o->loc_le = true;
@@ -489,6 +512,16 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			printf("%s %s\n", PROG, PACKAGE_VERSION);
 			exit(0);
 		default:
+			if (c >= O_KEY_FIRST && c < O_KEY_FIRST + rp_nkey_options) {
+				char opt[40];
+
+				snprintf(opt, sizeof(opt), "--%s",
+					 _opt_name(lo, c));
+				_key_arg(o, opt,
+					 rp_key_options[c - O_KEY_FIRST].key,
+					 optarg);
+				break;
+			}
 			fprintf(stderr, "Try '%s --help'.\n", PROG);
 			exit(EXIT_USAGE);
 		}

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "loc_conf.h"
 #include "loc_error.h"
 #include "loc_trace.h"
 #include "rp_machine.h"
@@ -52,16 +53,13 @@ typedef struct rp_opts {
 	rp_round_t round;
 	int limit;
 	char *strategies, *walltime, *decision;
-	const char *curve;
+	const char *curve;     /* --curve as given; its value is in keys */
+	/* locality.conf keys for every row, over the config's: the key
+	 * options (--compact-wait ...) and --set KEY=VALUE */
+	loc_conf_overrides_t keys;
 	rp_sched_t sched;
 	rp_prio_t prio;
-	double sl_tolerance;   /* < 0: the config's */
 	int pf_max_nodes;
-	int adjest_window;     /* 0: the config's */
-	int64_t compact_wait;  /* CompactWait; < 0: the config's */
-	double compact_tolerance; /* CompactTolerance; < 0: the config's */
-	int64_t plan_window;   /* PlanWindow; < 0: the config's */
-	int plan_hold;         /* PlanHold (loc_plan_hold_t); < 0: the config's */
 	bool loc_le;
 	bool no_recorded;
 	const char *out;
@@ -87,6 +85,24 @@ typedef struct rp_opts {
 				  * jobs, check on the rest (0 = off) */
 	bool no_sweep;           /* no CompactWait/... sweep around the best */
 } rp_opts_t;
+
+/* A locality.conf key with a long option of its own: the option is the
+ * key's name in lower case with dashes (CompactWait: --compact-wait)
+ * unless name says otherwise; its help is the key's Doc. */
+typedef struct rp_key_option {
+	loc_conf_key_t key;
+	const char *metavar; /* the value in --help: S, X, NAME ... */
+	const char *name;    /* NULL: from the key's name */
+} rp_key_option_t;
+
+/* The key options, in --help order (rp_cli_help.c); at most
+ * RP_MAX_KEY_OPTIONS. */
+#define RP_MAX_KEY_OPTIONS 16
+extern const rp_key_option_t rp_key_options[];
+extern const int rp_nkey_options;
+
+/* The long option of rp_key_options[i], without the dashes. */
+const char *rp_key_option_name(int i);
 
 /* Parses the command line of program mode into o; prints help or an
  * error and exits on --help, --version and bad usage. */

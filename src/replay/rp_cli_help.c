@@ -1,11 +1,144 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rp_cli_help.c - the --help texts of locality-replay and locality-advise
- * (one getopt table in rp_cli.c serves both).
+ * (one getopt table in rp_cli.c serves both), and the locality.conf keys
+ * that have options of their own: their names and help come from the
+ * key table (loc_conf_key_table.h).
  */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rp_cli.h"
+
+/* ===================================================================== */
+/* The key options                                                       */
+/* ===================================================================== */
+
+const rp_key_option_t rp_key_options[] = {
+	{ LOC_KEY_CURVE, "NAME", NULL },
+	{ LOC_KEY_SLTOL, "X", NULL },
+	/* AdjEst is one word: --adjest-window, as scripts spell it */
+	{ LOC_KEY_ADJEST, "N", "adjest-window" },
+	{ LOC_KEY_COMPACT_WAIT, "S", NULL },
+	{ LOC_KEY_COMPACT_TOL, "X", NULL },
+	{ LOC_KEY_PLAN_WINDOW, "S", NULL },
+	{ LOC_KEY_PLAN_HOLD, "H", NULL },
+};
+const int rp_nkey_options =
+	(int)(sizeof(rp_key_options) / sizeof(rp_key_options[0]));
+_Static_assert(sizeof(rp_key_options) / sizeof(rp_key_options[0]) <=
+		       RP_MAX_KEY_OPTIONS,
+	       "more key options than rp_cli_parse makes room for");
+
+/* "CompactWait" -> "compact-wait", "SLTolerance" -> "sl-tolerance": a
+ * dash before each word, a word starting at a capital that follows a
+ * small letter or that a small letter follows. */
+static void _dashed(const char *key, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; key[i] && o + 2 < len; i++) {
+		unsigned char c = (unsigned char)key[i];
+		unsigned char prev = i ? (unsigned char)key[i - 1] : 0;
+		unsigned char next = (unsigned char)key[i + 1];
+
+		if (i && isupper(c) &&
+		    (islower(prev) || (isupper(prev) && islower(next))))
+			buf[o++] = '-';
+		buf[o++] = (char)tolower(c);
+	}
+	buf[o] = '\0';
+}
+
+const char *rp_key_option_name(int i)
+{
+	static char names[RP_MAX_KEY_OPTIONS][32];
+
+	if (i < 0 || i >= rp_nkey_options)
+		return "?";
+	if (rp_key_options[i].name)
+		return rp_key_options[i].name;
+	if (!names[i][0])
+		_dashed(loc_conf_key_info(rp_key_options[i].key)->name,
+			names[i], sizeof(names[i]));
+	return names[i];
+}
+
+/* Prints text from column 26 (after opt, or on its own line when opt
+ * is longer), wrapped at column 79 like the hand-written lines. */
+static void _option_line(const char *opt, const char *text)
+{
+	int col = printf("      %s", opt);
+	bool first = true;
+
+	if (col < 26)
+		col += printf("%*s", 26 - col, "");
+	else
+		col += printf("  ");
+	for (const char *w = text; *w;) {
+		int n = (int)strcspn(w, " ");
+
+		if (!first && col + 1 + n > 79)
+			col = printf("\n%26s", "") - 1;
+		else if (!first)
+			col += printf(" ");
+		col += printf("%.*s", n, w);
+		first = false;
+		w += n;
+		w += strspn(w, " ");
+	}
+	printf("\n");
+}
+
+/* The key options and --set, with their keys' Doc lines. */
+static void _help_key_options(void)
+{
+	printf("locality.conf keys, for every row over the config's "
+	       "(locality.conf(5)):\n");
+	for (int i = 0; i < rp_nkey_options; i++) {
+		const loc_conf_key_info_t *info =
+			loc_conf_key_info(rp_key_options[i].key);
+		char opt[64], text[256];
+
+		snprintf(opt, sizeof(opt), "--%s %s", rp_key_option_name(i),
+			 rp_key_options[i].metavar);
+		snprintf(text, sizeof(text), "%s: %s", info->name, info->doc);
+		_option_line(opt, text);
+	}
+	_option_line("--set KEY=VALUE", "any policy key but Strategy and "
+		     "WalltimeAware (--strategies, --walltime), or a key "
+		     "above; repeatable");
+}
+
+/* "--curve NAME, --sl-tolerance X, ..." for locality-advise's list of
+ * the replay's options, wrapped at column 79. */
+static void _list_key_options(void)
+{
+	int col = 0;
+
+	for (int i = 0; i <= rp_nkey_options; i++) {
+		char opt[64];
+
+		if (i < rp_nkey_options)
+			snprintf(opt, sizeof(opt), "--%s %s%s",
+				 rp_key_option_name(i),
+				 rp_key_options[i].metavar, ",");
+		else
+			snprintf(opt, sizeof(opt), "--set KEY=VALUE");
+		if (col && col + 1 + (int)strlen(opt) > 79) {
+			printf("\n");
+			col = 0;
+		}
+		col += printf("%s%s", col ? " " : "  ", opt);
+	}
+	printf("\n");
+}
+
+/* ===================================================================== */
+/* The texts                                                             */
+/* ===================================================================== */
 
 static void _help_advise(void)
 {
@@ -62,13 +195,11 @@ static void _help_advise(void)
 	       "--format F,\n"
 	       "  --procs-per-node X, --scale-to N, --sacct-cpus, --round R, "
 	       "--limit N,\n"
-	       "  --strict, --drop-too-large, --sched S, --priority P, --curve "
-	       "NAME,\n"
-	       "  --sl-tolerance X, --pf-max-nodes N, --adjest-window N, "
-	       "--loc-le,\n"
-	       "  --compact-wait S, --compact-tolerance X, --plan-window S,\n"
-	       "  --plan-hold H\n"
-	       "Output:\n"
+	       "  --strict, --drop-too-large, --sched S, --priority P,\n"
+	       "  --pf-max-nodes N, --loc-le, and the locality.conf keys:\n",
+	       PROG);
+	_list_key_options();
+	printf("Output:\n"
 	       "  -o, --out DIR           advice.txt, ranking.csv, "
 	       "tradeoff.svg, summary.json,\n"
 	       "                          rejected.csv\n"
@@ -80,8 +211,7 @@ static void _help_advise(void)
 	       "  -h, --help              this text;  -V, --version\n\n"
 	       "Exit status: 0 success, 1 usage, 2 bad input, 4 simulation or "
 	       "output\n"
-	       "failure.\n",
-	       PROG);
+	       "failure.\n");
 }
 
 static void _help_replay(void)
@@ -165,30 +295,8 @@ static void _help_replay(void)
 	       "default)\n"
 	       "      --priority P        fcfs (default) or wfp: "
 	       "(wait/requested)^3 x nodes\n"
-	       "      --curve NAME        curve for every strategy (default: "
-	       "the config's)\n"
-	       "      --sl-tolerance X    SL: fraction of the best cost SL may "
-	       "trade away\n"
 	       "      --pf-max-nodes N    PF only for jobs of at most N nodes "
 	       "(0 = any)\n"
-	       "      --adjest-window N   AdjEst: finished jobs remembered per "
-	       "user\n"
-	       "      --compact-wait S    CompactWait: a job may wait up to S "
-	       "seconds for\n"
-	       "                          nodes within --compact-tolerance X "
-	       "of the hops\n"
-	       "                          it gets on an idle machine (0 = "
-	       "never wait)\n"
-	       "      --plan-window S     PlanWindow: EASY's reservation "
-	       "releases running\n"
-	       "                          jobs in windows of S seconds, as "
-	       "cons_tres does\n"
-	       "                          (0 = each end time)\n"
-	       "      --plan-hold H       PlanHold: the reservation holds the "
-	       "placement found\n"
-	       "                          then (placement) or the nodes "
-	       "running jobs\n"
-	       "                          release by then (released)\n"
 	       "      --loc-le            loss of capacity also counts a "
 	       "waiting job of\n"
 	       "                          exactly the idle node count\n"
@@ -197,8 +305,10 @@ static void _help_replay(void)
 	       "      --decision LIST     seed 003 decision strategies: at "
 	       "each placement,\n"
 	       "                          also ask these where they would "
-	       "place the job\n"
-	       "Output:\n"
+	       "place the job\n",
+	       PROG, PROG);
+	_help_key_options();
+	printf("Output:\n"
 	       "  -o, --out DIR           summary.json, ROW.csv, "
 	       "occupancy-ROW-I.svg,\n"
 	       "                          dist-FIGURE.svg, rejected.csv\n"
@@ -221,8 +331,7 @@ static void _help_replay(void)
 	       "  -h, --help              this text;  -V, --version\n\n"
 	       "Exit status: 0 success, 1 usage, 2 bad input, 3 regression "
 	       "drift,\n"
-	       "4 simulation or output failure.\n",
-	       PROG, PROG);
+	       "4 simulation or output failure.\n");
 }
 
 void rp_cli_help(rp_mode_t mode)

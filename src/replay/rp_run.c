@@ -188,8 +188,32 @@ void rp_rowset_free(rp_rowset_t *set)
 
 bool rp_spec_has_overrides(const rp_spec_t *sp)
 {
-	return sp->compact_wait >= 0 || sp->compact_tolerance >= 0 ||
-	       sp->plan_window >= 0 || sp->plan_hold >= 0;
+	return sp->keys.set != 0;
+}
+
+/* The tags of a row's own keys in its name, in name order: goldens and
+ * docs hold these names. Other keys are tagged with their own names. */
+static const struct {
+	loc_conf_key_t key;
+	const char *tag;
+} _row_tags[] = {
+	{ LOC_KEY_COMPACT_WAIT, "cw" },
+	{ LOC_KEY_COMPACT_TOL, "ct" },
+	{ LOC_KEY_PLAN_WINDOW, "pw" },
+	{ LOC_KEY_PLAN_HOLD, "hold" },
+};
+#define NROW_TAGS (sizeof(_row_tags) / sizeof(_row_tags[0]))
+
+/* Appends " tag=value" for key when sp sets it; returns the new end. */
+static size_t _name_key(const rp_spec_t *sp, int key, const char *tag,
+			char *buf, size_t len, size_t at)
+{
+	char val[64];
+
+	if (at >= len || !loc_conf_overrides_has(&sp->keys, key) ||
+	    !loc_conf_overrides_value(&sp->keys, key, val, sizeof(val)))
+		return at;
+	return at + (size_t)snprintf(buf + at, len - at, " %s=%s", tag, val);
 }
 
 void rp_spec_name(const rp_spec_t *sp, char *buf, size_t len)
@@ -204,50 +228,40 @@ void rp_spec_name(const rp_spec_t *sp, char *buf, size_t len)
 			      sp->wmode != RP_W_NONE ? "+" : "",
 			      sp->wmode != RP_W_NONE ? rp_wmode_name(sp->wmode)
 						     : "");
-	/* only the set overrides: rows without any keep their old names */
-	if (at < len && sp->compact_wait >= 0)
-		at += (size_t)snprintf(buf + at, len - at, " cw=%lld",
-				       (long long)sp->compact_wait);
-	if (at < len && sp->compact_tolerance >= 0)
-		at += (size_t)snprintf(buf + at, len - at, " ct=%g",
-				       sp->compact_tolerance);
-	if (at < len && sp->plan_window >= 0)
-		at += (size_t)snprintf(buf + at, len - at, " pw=%lld",
-				       (long long)sp->plan_window);
-	if (at < len && sp->plan_hold >= 0)
-		snprintf(buf + at, len - at, " hold=%s",
-			 loc_plan_hold_name((loc_plan_hold_t)sp->plan_hold));
+	/* only the set keys: rows without any keep their old names */
+	for (size_t t = 0; t < NROW_TAGS; t++)
+		at = _name_key(sp, _row_tags[t].key, _row_tags[t].tag, buf,
+			       len, at);
+	for (int k = 0; k < LOC_KEY_COUNT; k++) {
+		bool tagged = false;
+
+		for (size_t t = 0; t < NROW_TAGS; t++)
+			tagged |= _row_tags[t].key == (loc_conf_key_t)k;
+		if (!tagged)
+			at = _name_key(sp, k, loc_conf_key_info(k)->name, buf,
+				       len, at);
+	}
 }
 
 void rp_spec_policy(const rp_spec_t *sp, const rp_opts_t *o,
 		    const loc_conf_t *conf, loc_policy_t *pol)
 {
 	*pol = conf->policy;
+	loc_conf_overrides_apply(&o->keys, NULL, pol);
 	pol->strategy = sp->strategy;
 	if (sp->curve >= 0)
 		pol->curve = (loc_curve_kind_t)sp->curve;
-	else if (o->curve)
-		pol->curve = (loc_curve_kind_t)loc_curve_kind_parse(o->curve);
 	pol->walltime = rp_wmode_policy(sp->wmode);
-	if (o->sl_tolerance >= 0)
-		pol->sl_tolerance = o->sl_tolerance;
-	if (o->compact_wait >= 0)
-		pol->compact_wait = o->compact_wait;
-	if (o->compact_tolerance >= 0)
-		pol->compact_tolerance = o->compact_tolerance;
-	if (o->plan_window >= 0)
-		pol->plan_window = o->plan_window;
-	if (o->plan_hold >= 0)
-		pol->plan_hold = (loc_plan_hold_t)o->plan_hold;
 	/* the row's own values win: locality-advise sweeps them per row */
-	if (sp->compact_wait >= 0)
-		pol->compact_wait = sp->compact_wait;
-	if (sp->compact_tolerance >= 0)
-		pol->compact_tolerance = sp->compact_tolerance;
-	if (sp->plan_window >= 0)
-		pol->plan_window = sp->plan_window;
-	if (sp->plan_hold >= 0)
-		pol->plan_hold = (loc_plan_hold_t)sp->plan_hold;
+	loc_conf_overrides_apply(&sp->keys, NULL, pol);
+}
+
+void rp_spec_conf(const rp_spec_t *sp, const rp_opts_t *o,
+		  const loc_conf_t *conf, loc_conf_t *out)
+{
+	*out = *conf;
+	loc_conf_overrides_apply(&o->keys, out, NULL);
+	loc_conf_overrides_apply(&sp->keys, out, NULL);
 }
 
 int rp_rowset_add(rp_rowset_t *set, const rp_spec_t *sp, int *dup)
@@ -350,12 +364,14 @@ void rp_rowset_snapshots(rp_rowset_t *set, const rp_opts_t *o,
 int rp_rowset_recorded(rp_rowset_t *set, const rp_opts_t *o,
 		       const rp_input_t *in, loc_error_t *err)
 {
+	const rp_spec_t unset = RP_SPEC_UNSET;
+	loc_policy_t pol;
 	loc_curve_kind_t curve;
 
 	if (o->no_recorded || in->trace->nnode_names <= 0)
 		return 0;
-	curve = o->curve ? (loc_curve_kind_t)loc_curve_kind_parse(o->curve)
-			 : in->m->conf->policy.curve;
+	rp_spec_policy(&unset, o, in->m->conf, &pol);
+	curve = pol.curve; /* --curve's, else the config's */
 	memset(&set->recorded, 0, sizeof(set->recorded));
 	if (rp_row_recorded(&set->recorded, in->trace, in->w, in->m, curve,
 			    set->snaps, set->nsnaps, o->loc_le, err))

@@ -45,33 +45,33 @@ int rp_input_check(const rp_opts_t *o, const rp_input_t *in,
 		   loc_error_t *err);
 
 /*
- * One simulated row. The four policy overrides let locality-advise
- * compare values of those keys row by row; each is -1 (unset) unless the
- * row was made with it, and an unset one falls back to the global option
- * (--compact-wait ...), then to locality.conf.
+ * One simulated row. Its own key values (keys) let locality-advise
+ * compare values of CompactWait, CompactTolerance, PlanWindow and
+ * PlanHold row by row; a key the row does not set falls back to the
+ * command line's (--compact-wait, --set ...), then to locality.conf.
  */
 typedef struct rp_spec {
 	loc_strategy_kind_t strategy;
 	int curve;          /* -1 = the config's (or --curve) */
 	rp_wmode_t wmode;
-	int64_t compact_wait;      /* CompactWait, s; -1 = unset */
-	double compact_tolerance;  /* CompactTolerance; -1 = unset */
-	int64_t plan_window;       /* PlanWindow, s; -1 = unset */
-	int plan_hold;             /* PlanHold (loc_plan_hold_t); -1 = unset */
+	loc_conf_overrides_t keys; /* the row's own; none set = none */
 } rp_spec_t;
 
 /* A spec with every field "the config's": strategy 0, no walltime mode. */
-#define RP_SPEC_UNSET                                                      \
-	{ .curve = -1, .wmode = RP_W_NONE, .compact_wait = -1,              \
-	  .compact_tolerance = -1, .plan_window = -1, .plan_hold = -1 }
+#define RP_SPEC_UNSET { .curve = -1, .wmode = RP_W_NONE }
 
 /* The policy a row is replayed with: locality.conf's, under the options
  * of o (--curve, --sl-tolerance, --compact-wait ...), under the row's own
- * strategy, curve, mode and overrides. */
+ * strategy, curve, mode and keys. */
 void rp_spec_policy(const rp_spec_t *sp, const rp_opts_t *o,
 		    const loc_conf_t *conf, loc_policy_t *pol);
 
-/* Whether the spec sets any of the four policy overrides. */
+/* As rp_spec_policy for the keys outside the policy (AdjEstWindow ...):
+ * out is a shallow copy of conf (its lines stay conf's: do not free). */
+void rp_spec_conf(const rp_spec_t *sp, const rp_opts_t *o,
+		  const loc_conf_t *conf, loc_conf_t *out);
+
+/* Whether the spec sets any key of its own. */
 bool rp_spec_has_overrides(const rp_spec_t *sp);
 
 /* The rows of one replay. */

@@ -3,7 +3,8 @@
  * rp_test_overrides.c - a row's own CompactWait, CompactTolerance,
  * PlanWindow and PlanHold (rp_spec_t's overrides) are the ones it is
  * replayed with, give it its own name, and are the ones its
- * locality.conf lines print. Runs on the bundled example trace
+ * locality.conf lines print; the values are read by locality.conf's own
+ * parser (loc_conf_overrides_t). Runs on the bundled example trace
  * ($srcdir/testsuite/replay/data); exit 0 when every check holds.
  */
 #include <stdio.h>
@@ -34,6 +35,53 @@ static const char *_lines(rp_rowset_t *set, int r, const rp_opts_t *o,
 	return rp_advise_conf_lines(&a, o, in->m->conf, buf, len);
 }
 
+/* Sets key to text in ov as the command line would; 0 or an error. */
+static int _set(loc_conf_overrides_t *ov, loc_conf_key_t key,
+		const char *text)
+{
+	char why[200];
+	int rc = loc_conf_overrides_parse(ov, key, text, why, sizeof(why));
+
+	if (rc)
+		printf("FAIL: %s\n", why);
+	return rc;
+}
+
+/* The command line's values are locality.conf's: the same parser says
+ * the same of a bad value, and applying sets only the keys given. */
+static void _check_core_parser(void)
+{
+	loc_conf_overrides_t ov = { 0 };
+	loc_error_t err = { 0 };
+	loc_conf_t *conf = loc_conf_parse("Dimensions=4x4\nPlanWindow=86401\n",
+					  "t.conf", &err);
+	loc_policy_t pol;
+	char why[200], val[64];
+
+	CHECK(!conf && loc_conf_overrides_parse(&ov, LOC_KEY_PLAN_WINDOW,
+						"86401", why, sizeof(why)) &&
+		      !strcmp(why, err.text),
+	      "the option says '%s', locality.conf '%s'", why, err.text);
+	loc_conf_destroy(conf);
+	CHECK(ov.set == 0, "a bad value marked its key set");
+	CHECK(loc_conf_overrides_parse(&ov, LOC_KEY_DIMENSIONS, "4x4", why,
+				       sizeof(why)) == LOC_EINVAL,
+	      "Dimensions parsed as a single value");
+	CHECK(!loc_conf_overrides_parse(&ov, LOC_KEY_SLTOL, "0.25", why,
+					sizeof(why)) &&
+		      !loc_conf_overrides_parse(&ov, LOC_KEY_ADJEST, "7", why,
+						sizeof(why)),
+	      "SLTolerance=0.25 or AdjEstWindow=7 rejected: %s", why);
+	loc_policy_init(&pol);
+	loc_conf_overrides_apply(&ov, NULL, &pol);
+	CHECK(pol.sl_tolerance == 0.25 && pol.compact_wait == 0,
+	      "apply: SLTolerance %g, CompactWait %lld", pol.sl_tolerance,
+	      (long long)pol.compact_wait);
+	CHECK(loc_conf_overrides_value(&ov, LOC_KEY_ADJEST, val, sizeof(val)) &&
+		      !strcmp(val, "7"),
+	      "AdjEstWindow formats as '%s'", val);
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("srcdir") ? getenv("srcdir") : ".";
@@ -50,6 +98,7 @@ int main(void)
 	rp_spec_t same_again;
 	int r_plain, r_waits, dup = -1;
 
+	_check_core_parser();
 	snprintf(conf, sizeof(conf), "%s/testsuite/replay/data/"
 		 "example-locality.conf", srcdir);
 	snprintf(trace, sizeof(trace), "%s/testsuite/replay/data/"
@@ -63,10 +112,11 @@ int main(void)
 		return 1;
 	}
 	plain.strategy = waits.strategy = LOC_STRATEGY_PACK;
-	waits.compact_wait = 600;
-	waits.compact_tolerance = 0.1;
-	waits.plan_window = 30;
-	waits.plan_hold = LOC_PLAN_HOLD_RELEASED;
+	CHECK(!_set(&waits.keys, LOC_KEY_COMPACT_WAIT, "600") &&
+		      !_set(&waits.keys, LOC_KEY_COMPACT_TOL, "0.1") &&
+		      !_set(&waits.keys, LOC_KEY_PLAN_WINDOW, "30") &&
+		      !_set(&waits.keys, LOC_KEY_PLAN_HOLD, "released"),
+	      "the row's keys do not parse");
 	r_plain = rp_rowset_add(set, &plain, NULL);
 	r_waits = rp_rowset_add(set, &waits, NULL);
 	CHECK(r_plain == 0 && r_waits == 1,
@@ -80,7 +130,7 @@ int main(void)
 	same_again = waits;
 	CHECK(rp_rowset_add(set, &same_again, &dup) == -1 && dup == 1,
 	      "the same overrides again are not the same row");
-	same_again.plan_hold = LOC_PLAN_HOLD_PLACEMENT;
+	_set(&same_again.keys, LOC_KEY_PLAN_HOLD, "placement");
 	CHECK(rp_rowset_add(set, &same_again, NULL) == 2,
 	      "another PlanHold is not another row");
 	if (r_plain != 0 || r_waits != 1 || fails)
@@ -109,7 +159,7 @@ int main(void)
 		      !strstr(lines, "PlanHold"),
 	      "the plain row's lines name a key it left default:\n%s", lines);
 	/* a global option is the fallback of a row without its override */
-	o.compact_wait = 120;
+	_set(&o.keys, LOC_KEY_COMPACT_WAIT, "120");
 	_lines(set, 0, &o, &in, lines, sizeof(lines));
 	CHECK(strstr(lines, "CompactWait=120\n") &&
 		      strstr(lines, "CompactTolerance=0.2\n"),

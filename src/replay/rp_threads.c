@@ -95,6 +95,7 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 	rp_row_t *row = &c->set->rows[r];
 	const rp_machine_t *m = c->in->m;
 	loc_policy_t pol;
+	loc_conf_t conf; /* the keys outside the policy, for this row */
 	loc_alloc_t *alloc, **dec = NULL;
 	rp_sim_opts_t so;
 	pctx_t pc = { .p = c->prog, .row = r - c->first, .name = row->name };
@@ -135,8 +136,8 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 	so.prio = c->o->prio;
 	so.wmode = sp->wmode;
 	so.pf_max_nodes = c->o->pf_max_nodes;
-	so.adjest_window = c->o->adjest_window ? c->o->adjest_window
-					       : m->conf->adjest_window;
+	rp_spec_conf(sp, c->o, m->conf, &conf);
+	so.adjest_window = conf.adjest_window;
 	so.snap_times = c->set->snaps;
 	so.nsnaps = c->set->nsnaps;
 	so.decision = dec;

@@ -109,6 +109,67 @@ else
 		--grid 4x4 -t "$tmp/cut.swf.gz" --drop-too-large -s firstfit
 fi
 
+# the locality.conf key options (--plan-window ...) and --set read their
+# values with locality.conf's own parser: a bad value is one line naming
+# the option and the key's reason, exit 1 (a usage error, as always), and
+# the output directory stays as it was. The ranges come from the key table.
+table=$top/src/common/loc_conf_key_table.h
+# key_range FIELD: "MIN MAX" of the table's INT(FIELD, MIN, MAX, DEF)
+key_range() {
+	sed -n "s/.*_INT($1, *\([^,]*\), *\([^,]*\),.*/\1 \2/p" "$table"
+}
+set -- $(key_range plan_window)
+pw_min=$(($1)) pw_max=$(($2))
+set -- $(key_range adjest_window)
+aw_min=$(($1)) aw_max=$(($2))
+[ -n "$pw_max" ] && [ "$aw_min" -ge 1 ] ||
+	fail "no PlanWindow or AdjEstWindow range in $table"
+# expect_option NAME TEXT ARGS...: exit 1, one line "PROG: ...TEXT..."
+expect_option() {
+	name=$1 text=$2
+	shift 2
+	for bin in "$replay" "$advise"; do
+		prog=$(basename "$bin")
+		out=$tmp/out-$prog-$name
+		mkdir -p "$out" && echo keep > "$out/previous.txt"
+		"$bin" --no-progress -c "$conf" -t "$sacct" "$@" -o "$out" \
+			> "$tmp/stdout" 2> "$tmp/stderr"
+		rc=$?
+		[ $rc = 1 ] || fail "$prog $name: exit $rc, not 1: $(cat "$tmp/stderr")"
+		[ "$(wc -l < "$tmp/stderr")" -eq 1 ] ||
+			fail "$prog $name: not one line on stderr: $(cat "$tmp/stderr")"
+		case $(cat "$tmp/stderr") in
+		"$prog: "*"$text"*) ;;
+		*) fail "$prog $name: error is '$(cat "$tmp/stderr")' (want $prog: ...$text...)" ;;
+		esac
+		[ "$(ls -A "$out")" = previous.txt ] ||
+			fail "$prog $name: output directory now holds: $(ls -A "$out")"
+	done
+}
+expect_option plan-window-range \
+	"--plan-window: PlanWindow: '$((pw_max + 1))' is out of range $pw_min-$pw_max" \
+	--plan-window $((pw_max + 1))
+expect_option adjest-window-range \
+	"--adjest-window: AdjEstWindow: '$((aw_min - 1))' is out of range $aw_min-$aw_max" \
+	--adjest-window $((aw_min - 1))
+expect_option compact-wait-text "--compact-wait: CompactWait: 'soon' is not an integer" \
+	--compact-wait soon
+expect_option plan-hold-name "--plan-hold: PlanHold: unknown hold 'never'" \
+	--plan-hold never
+expect_option set-range "--set: PlanWindow: '$((pw_max + 1))' is out of range" \
+	--set PlanWindow=$((pw_max + 1))
+expect_option set-strategy "--set: 'Strategy' is not a key the replay sets" \
+	--set Strategy=mm
+expect_option set-syntax "--set: 'CompactWait' is not KEY=VALUE" \
+	--set CompactWait
+# the largest value of the table is accepted, and --set is the option
+"$replay" -c "$conf" -t "$sacct" -s pack --no-svg -q --plan-window "$pw_max" \
+	-o "$tmp/pw-option" || fail "--plan-window $pw_max exited $?"
+"$replay" -c "$conf" -t "$sacct" -s pack --no-svg -q --set "planwindow=$pw_max" \
+	-o "$tmp/pw-set" || fail "--set planwindow=$pw_max exited $?"
+cmp -s "$tmp/pw-option/summary.json" "$tmp/pw-set/summary.json" ||
+	fail "--set PlanWindow=$pw_max and --plan-window $pw_max replay differently"
+
 # the documented way out of the too-large error still works, and lists
 # the job it left out
 "$replay" --grid 4x4 -t "$tmp/big.swf" --drop-too-large -s firstfit --no-svg \
