@@ -260,6 +260,8 @@ typedef struct easy_plan {
 	sim_t *s;
 	int pivot;
 	int64_t now;
+	int64_t promise;          /* the pivot's first reservation, RP_NEVER */
+	bool declined_by_promise; /* it declined a set offered by then */
 } easy_plan_t;
 
 static int _plan_place(void *arg, int64_t t, int *out, int *k)
@@ -270,7 +272,12 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 	loc_view_t view = { .candidate = s->proj, .now = e->now };
 	int rc;
 
-	(void)t;
+	/* The set it declined before its promised start is still there at
+	 * that start, where it takes it (_patient()): no later set may
+	 * replace it, so the planner answers with it (the fallback, at the
+	 * deadline capped by the promise: _reserve()). */
+	if (e->declined_by_promise && t > e->promise)
+		return LOC_ENOFIT;
 	rc = _select(s, &req, s->proj, &view, out, s->err);
 	*k = req.nodes;
 	return rc;
@@ -313,9 +320,13 @@ static int _plan_release(void *arg, int i)
 static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 {
 	easy_plan_t *e = arg;
+	int rc;
 
 	(void)k;
-	return _patient(e->s, e->pivot, e->now, t, out, true);
+	rc = _patient(e->s, e->pivot, e->now, t, out, true);
+	if (rc == 1 && e->promise != RP_NEVER && t <= e->promise)
+		e->declined_by_promise = true;
+	return rc;
 }
 
 /*
@@ -323,11 +334,19 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
  * to its requested walltime, and the nodes it would get then (s->resv):
  * loc_plan_earliest() (loc_plan.h), the rule the plugin's WILL_RUN
  * follows too. A pivot waiting for a compact set reserves the first
- * compact set, even past its deadline.
+ * compact set, even past its deadline, but not past the start it was
+ * promised (run->first_shadow): there it takes what it declined. Offers
+ * come only as running jobs end, so a set declined just before the
+ * promise would otherwise give way to the next one after it, moving the
+ * reservation past the promise (PlanHold=released lets backfilled jobs
+ * take the free nodes that made the promised set compact).
  */
 static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 {
-	easy_plan_t e = { .s = s, .pivot = pivot, .now = now };
+	easy_plan_t e = { .s = s,
+			  .pivot = pivot,
+			  .now = now,
+			  .promise = s->run->first_shadow[pivot] };
 	loc_plan_ops_t ops = {
 		.place = _plan_place,
 		.release = _plan_release,
@@ -349,6 +368,11 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 	loc_plan_answer_t ans;
 	int rc;
 
+	/* A pivot with a promise takes a set it declines in the projection
+	 * by its promised start at the latest (_patient()): that is the
+	 * planner's deadline for a declined set. */
+	if (req.deadline > e.promise)
+		req.deadline = e.promise;
 	memcpy(s->proj, s->free, s->n);
 	for (int i = 0; i < s->nheap; i++) {
 		int j = s->heap[i].j;
