@@ -107,8 +107,6 @@ int main(int argc, char **argv)
 
 	rp_cli_parse(argc, argv, &o, RP_MODE_ADVISE);
 	current = o.current ? o.current : RP_DEFAULT_CURRENT;
-	if (o.curve && loc_curve_kind_parse(o.curve) < 0)
-		rp_usage_error("--curve: unknown curve '%s'", o.curve);
 	if (o.walltime && strstr(o.walltime, "actrun"))
 		rp_usage_error("%s", "--walltime: actrun uses the actual "
 				     "runtimes, no site can configure it");

@@ -70,8 +70,6 @@ static void _key_arg(rp_opts_t *o, const char *opt, int key, const char *s)
 
 	if (loc_conf_overrides_parse(&o->keys, key, s, why, sizeof(why)))
 		_bad_option(opt, why);
-	if (key == LOC_KEY_CURVE)
-		o->curve = s; /* the mains check --curve's text too */
 }
 
 /* Whether --set may give key: the keys with options, and the policy keys

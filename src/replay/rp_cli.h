@@ -53,7 +53,6 @@ typedef struct rp_opts {
 	rp_round_t round;
 	int limit;
 	char *strategies, *walltime, *decision;
-	const char *curve;     /* --curve as given; its value is in keys */
 	/* locality.conf keys for every row, over the config's: the key
 	 * options (--compact-wait ...) and --set KEY=VALUE */
 	loc_conf_overrides_t keys;

@@ -98,8 +98,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory\n", PROG);
 		return EXIT_RUNTIME;
 	}
-	if (o.curve && loc_curve_kind_parse(o.curve) < 0)
-		rp_usage_error("--curve: unknown curve '%s'", o.curve);
 	{
 		char def[64], none[] = "none";
 
