@@ -106,7 +106,7 @@ run_unit() {
 		fi
 		vg "$(basename "$t")" "./$t"
 	done
-	for t in conf hostlist swf sacct machine; do
+	for t in conf hostlist swf sacct machine record; do
 		local args=()
 		[ -x "testsuite/fuzz/fuzz_$t" ] || continue
 		[ -d "$top/testsuite/fuzz/seeds/$t" ] && args+=("$top/testsuite/fuzz/seeds/$t")
