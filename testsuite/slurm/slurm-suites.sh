@@ -44,7 +44,7 @@
 # of slurm-suites.exceptions names it with the reason (the
 # heterogeneous-job tests, test38.*, hang now and then under either
 # plugin: salloc is granted the allocation and its shell never prints a
-# prompt; doc/reliability.md); it keeps its best result and its first.
+# prompt; testsuite/slurm/README.md); it keeps its best result and its first.
 # After
 # each test the cluster is put back as it started: stray processes of the
 # test killed, jobs cancelled, slurm.conf restored, reservations and new
