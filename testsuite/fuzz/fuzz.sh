@@ -107,8 +107,11 @@ fi
 if [ -n "${FUZZ_CORE_SOURCES:-}" ]; then
 	sources=$(printf "%s\n" $FUZZ_CORE_SOURCES | grep "\.c$")
 else
-	sources=$(sed -n '/^src_common_libloccore_la_SOURCES/,/[^\\]$/p' \
-		"$top/src/common/local.am" | grep -o 'src/common/[A-Za-z0-9_]*\.c')
+	# Both lists: src/common's and its strategies' (which adds with +=).
+	sources=$(for am in "$top/src/common/local.am" \
+		"$top/src/common/strategies/local.am"; do
+		sed -n '/^src_common_libloccore_la_SOURCES/,/[^\\]$/p' "$am"
+	done | grep -o 'src/common/[A-Za-z0-9_/]*\.c')
 fi
 
 cflags="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
@@ -171,6 +174,16 @@ literals() {
 	grep -o "\"[^\"]*$2[^\"]*\"" "$1" 2>/dev/null | sed 's/^"//; s/"$//' || true
 }
 
+# put_lines DIR PREFIX: each line of stdin (C escapes decoded) as seed
+# file DIR/PREFIX-N.
+put_lines() {
+	local i=0 l
+	while IFS= read -r l; do
+		i=$((i + 1))
+		printf '%b' "$l" | put "$1" "$2-$i"
+	done
+}
+
 gen_seeds() {
 	local t=$1
 	local d="$out/seeds/$t" i=0 f
@@ -187,18 +200,11 @@ gen_seeds() {
 		for f in test_loc_conf.c test_loc_conf_grid.c \
 			test_loc_conf_errors.c; do
 			literals "$top/testsuite/unit/$f" 'Dimensions='
-		done |
-			while IFS= read -r l; do
-				i=$((i + 1))
-				printf '%b' "$l" | put "$d" "unit-$i"
-			done
+		done | put_lines "$d" unit
 		;;
 	hostlist)
 		literals "$top/testsuite/unit/test_loc_hostlist.c" '\[' |
-			while IFS= read -r l; do
-				i=$((i + 1))
-				printf '%b' "$l" | put "$d" "unit-$i"
-			done
+			put_lines "$d" unit
 		# NodeList values of the real sacct exports.
 		if [ -n "$traces" ]; then
 			for f in "$traces"/sacct/*; do
@@ -213,10 +219,7 @@ gen_seeds() {
 		;;
 	record)
 		literals "$top/testsuite/unit/test_loc_record.c" 'locality ' |
-			while IFS= read -r l; do
-				i=$((i + 1))
-				printf '%b' "$l" | put "$d" "unit-$i"
-			done
+			put_lines "$d" unit
 		;;
 	swf)
 		# The header and first jobs, and a slice from the middle, of each
