@@ -342,6 +342,17 @@ static void _load_row(rp_rowset_t *set, int r, const rp_opts_t *o,
 		rp_die_err(rc == LOC_ENOMEM ? EXIT_RUNTIME : EXIT_INPUT, &err);
 	if (*code)
 		return;
+	/* well formed is not enough: the run must be one a replay could
+	 * give (nodes held once at a time, runtimes and counts exact) */
+	rc = rp_run_check(in->w, row->run, false, &err);
+	if (rc) {
+		char text[LOC_ERROR_TEXT_MAX];
+
+		snprintf(text, sizeof(text), "%s", err.text);
+		loc_error_set(&err, LOC_EPARSE, path, 0,
+			      "not a replay of row %s: %s", row->name, text);
+		rp_die_err(EXIT_INPUT, &err);
+	}
 	rp_spec_policy(&set->specs[r], o, in->m->conf, &pol);
 	alloc = loc_alloc_create(in->m->grid, &pol, &err);
 	if (!alloc)

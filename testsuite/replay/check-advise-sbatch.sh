@@ -150,6 +150,12 @@ head -n 8 "$tmp/victim.row" > "$rows/$victim"
 rc=$?
 [ "$rc" = 2 ] && grep -q "$rows/$victim:9: " "$tmp/bad.err" ||
 	fail "truncated row file: exit $rc: $(cat "$tmp/bad.err")"
+# well formed but not a replay: a job that ran longer than its runtime
+awk '/^job 2 /{ $4 = $4 + 5 } { print }' "$tmp/victim.row" > "$rows/$victim"
+"$advise" --resume "$tmp/ex.sb" 2> "$tmp/bad.err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "$rows/$victim: not a replay of row" "$tmp/bad.err" ||
+	fail "impossible row file: exit $rc: $(cat "$tmp/bad.err")"
 cp "$tmp/victim.row" "$rows/$victim"
 
 # 4. another run's arguments into the same --out: refused, exit 2
