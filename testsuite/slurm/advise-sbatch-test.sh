@@ -6,7 +6,9 @@
 # the bundled example trace run as job arrays, batch after batch of the
 # sweep, each merged by a dependent job; the merged advice.txt,
 # ranking.csv, tradeoff.svg and summary.json must be byte-identical to a
-# run on this machine. Prints TAP lines and a closing count.
+# run on this machine; --resume of the finished run replays nothing, and
+# after a row file is lost replays that row alone. Prints TAP lines and a
+# closing count. About 15 s on 64 slurmd (2 cores), on 22.05 and 24.11.
 #
 #   advise-sbatch-test.sh [BUILD] [--keep]
 #
@@ -14,6 +16,8 @@
 # slurm-root.sh runs this under another Slurm version the same way, e.g.
 #   tools/slurm-root.sh run 24.11 -- env LOC_CTLD_PORT=7817 \
 #       LOC_NODE_PORT0=23001 testsuite/slurm/advise-sbatch-test.sh build
+# (after "tools/slurm-root.sh create 24.11"; locality-advise needs no Slurm,
+# so the host's build serves every version). Not in scripts/test.sh.
 # LOC_ADVISE_NODES sets the node count (default 64), LOC_ADVISE_TIMEOUT
 # the seconds the whole run may take on the cluster (default 600).
 set -u
@@ -22,7 +26,7 @@ KEEP=0
 for a in "$@"; do
 	case $a in
 	--keep) KEEP=1 ;;
-	-h | --help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) BUILD=$a ;;
 	esac
 done
@@ -64,17 +68,29 @@ result "--sbatch submits the candidate rows as an array and a merge job" \
 	"$([ "$rc" = 0 ] && grep -q 'batch 0: .* job array [0-9]' "$RUNROOT/sb.err" ||
 		echo "exit $rc: $(tail -n 2 "$RUNROOT/sb.err" | tr '\n' ' ')")"
 
+# wait_run: until the run's jobs are gone from the queue and advice.txt
+# is written, or TIMEOUT seconds from t0
+queued() {
+	squeue -h -n locality-advise-rows,locality-advise-merge 2>/dev/null
+}
+wait_run() {
+	local idle=0
+	while [ $((SECONDS - t0)) -lt "$TIMEOUT" ]; do
+		if [ -z "$(queued)" ]; then
+			[ -s "$RUNROOT/sb/advice.txt" ] && return 0
+			# nothing queued and no advice twice in a row: stuck
+			idle=$((idle + 1))
+			[ "$idle" -ge 3 ] && return 1
+		else
+			idle=0
+		fi
+		sleep 1
+	done
+	return 1
+}
+
 # 4. the chain of arrays and merge jobs ends with the outputs
-while [ $((SECONDS - t0)) -lt "$TIMEOUT" ]; do
-	[ -s "$RUNROOT/sb/advice.txt" ] &&
-		[ -z "$(squeue -h -n locality-advise-rows,locality-advise-merge 2>/dev/null)" ] &&
-		break
-	[ -z "$(squeue -h -n locality-advise-rows,locality-advise-merge 2>/dev/null)" ] &&
-		[ ! -s "$RUNROOT/sb/advice.txt" ] && sleep 2 &&
-		[ -z "$(squeue -h -n locality-advise-rows,locality-advise-merge 2>/dev/null)" ] &&
-		[ ! -s "$RUNROOT/sb/advice.txt" ] && break
-	sleep 1
-done
+wait_run
 elapsed=$((SECONDS - t0))
 merges=$(ls "$RUNROOT/sb/sbatch/log" 2>/dev/null | grep -c '^merge-')
 nrows=$(ls "$RUNROOT/sb/sbatch/rows" 2>/dev/null | grep -c '\.row$')
@@ -101,5 +117,26 @@ why=""
 grep -q "submitted" "$RUNROOT/resume.err" && why="$why resubmitted rows;"
 cmp -s "$RUNROOT/local/advice.txt" "$RUNROOT/sb/advice.txt" || why="$why advice.txt differs;"
 result "--resume of a finished run replays nothing and writes the same advice" "$why"
+
+# 7. resumable: one row file deleted, --resume runs that row alone on the
+# cluster (a one-task array) and merges the same outputs
+victim=$(ls "$RUNROOT/sb/sbatch/rows" | sed -n 7p)
+rm -f "$RUNROOT/sb/sbatch/rows/$victim" "$RUNROOT/sb/advice.txt"
+before=$(ls "$RUNROOT/sb/sbatch/log" | grep -c '^rows-')
+t0=$SECONDS
+"$ADVISE" --resume "$RUNROOT/sb" 2>"$RUNROOT/resume2.err"
+rc=$?
+wait_run
+after=$(ls "$RUNROOT/sb/sbatch/log" | grep -c '^rows-')
+note "the resume took $((SECONDS - t0))s"
+why=""
+[ "$rc" = 0 ] && grep -q "1 row submitted" "$RUNROOT/resume2.err" ||
+	why="exit $rc: $(tail -n 1 "$RUNROOT/resume2.err");"
+[ "$((after - before))" = 1 ] || why="$why $((after - before)) array tasks ran, expected 1;"
+[ -s "$RUNROOT/sb/sbatch/rows/$victim" ] || why="$why the row file is not back;"
+for f in $outputs; do
+	cmp -s "$RUNROOT/local/$f" "$RUNROOT/sb/$f" || why="$why $f differs;"
+done
+result "--resume after a row file is lost replays that row alone on the cluster, same outputs" "$why"
 
 lib_finish
