@@ -19,14 +19,15 @@
 # (after "tools/slurm-root.sh create 24.11"; locality-advise needs no Slurm,
 # so the host's build serves every version). Not in scripts/test.sh.
 # LOC_ADVISE_NODES sets the node count (default 64), LOC_ADVISE_TIMEOUT
-# the seconds the whole run may take on the cluster (default 600).
+# the seconds the whole run may take on the cluster (default 600),
+# LOC_ADVISE_TRACE another trace (replayed on --derive-grid).
 set -u
 SUITE=advise-sbatch
 KEEP=0
 for a in "$@"; do
 	case $a in
 	--keep) KEEP=1 ;;
-	-h | --help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) BUILD=$a ;;
 	esac
 done
@@ -37,6 +38,9 @@ TIMEOUT=${LOC_ADVISE_TIMEOUT:-600}
 ADVISE=${BUILD:+$BUILD/src/replay/locality-advise}
 data=$REPO/testsuite/replay/data
 args=(-c "$data/example-locality.conf" -t "$data/example-sacct.txt" -q)
+# another trace, on a grid derived from it (e.g. ../shared/traces/sacct/
+# ubccr-micro-sacct.txt)
+[ -n "${LOC_ADVISE_TRACE:-}" ] && args=(-t "$LOC_ADVISE_TRACE" --derive-grid -q)
 outputs="advice.txt ranking.csv tradeoff.svg summary.json"
 
 if [ -z "$ADVISE" ] || [ ! -x "$ADVISE" ]; then
