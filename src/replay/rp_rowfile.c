@@ -382,7 +382,7 @@ int rp_rowfile_read(const char *path, const rp_rowfile_expect_t *ex,
 		char *end;
 		long code = strtol(rd.buf + 7, &end, 10);
 
-		if (end == rd.buf + 7 || code <= 0 || *end != ' ') {
+		if (end == rd.buf + 7 || code == 0 || *end != ' ') {
 			rc = _bad(&rd, "a failure without a code");
 			goto out;
 		}

@@ -15,7 +15,7 @@
  *   locality-advise-row 1
  *   plan <16 hex digits: the run's plan id>
  *   name <row name>
- *   failed <LOC_E code> <text>            (a replay that failed; last)
+ *   failed <LOC_E code, not 0> <text>     (a replay that failed)
  *   run <njobs> <nnodes> <pool> <nsnaps> <ndecision> <started>
  *       <rejected_no_fit> <pf_pairs> <nbackfilled> <deferrals>
  *       <alloc_calls> <events> <decision_count>

@@ -158,6 +158,24 @@ rc=$?
 	fail "impossible row file: exit $rc: $(cat "$tmp/bad.err")"
 cp "$tmp/victim.row" "$rows/$victim"
 
+# a sweep row whose replay failed its invariant check (as an array task
+# records it: LOC_EINVAL is -1) is dropped by the merge, as a local sweep
+# drops it
+swept=$(grep -l '^name .* cw=' "$rows"/*.row | head -n 1)
+cp "$swept" "$tmp/swept.row"
+{
+	sed -n 1,3p "$tmp/swept.row"
+	echo "failed -1 row X: simulator invariant broken: forged"
+	echo end
+} > "$swept"
+"$advise" --resume "$tmp/ex.sb" > /dev/null 2> "$tmp/drop.err" ||
+	fail "a failed sweep row: exit $?: $(cat "$tmp/drop.err")"
+grep -q "1 row dropped: .*forged" "$tmp/ex.sb/advice.txt" ||
+	fail "a failed sweep row is not reported dropped"
+cp "$tmp/swept.row" "$swept"
+"$advise" --resume "$tmp/ex.sb" > /dev/null 2>&1 || fail "resume after restoring"
+same restored "$tmp/ex.local" "$tmp/ex.sb"
+
 # 4. another run's arguments into the same --out: refused, exit 2
 "$advise" -c "$conf" -t "$sacct" -q -o "$tmp/ex.sb" --sbatch \
 	--objective wait 2> "$tmp/plan.err"
