@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "rp_advise.h"
+#include "rp_advise_sbatch.h"
 #include "rp_advise_sweep.h"
 #include "rp_advise_validate.h"
 #include "rp_cli.h"
@@ -105,7 +106,9 @@ int main(int argc, char **argv)
 	rp_sweep_t sweep = { 0 };
 	double t_start = rp_now();
 
+	rp_sbatch_args(&argc, &argv);
 	rp_cli_parse(argc, argv, &o, RP_MODE_ADVISE);
+	rp_sbatch_begin(&o);
 	current = o.current ? o.current : RP_DEFAULT_CURRENT;
 	if (o.walltime && strstr(o.walltime, "actrun"))
 		rp_usage_error("%s", "--walltime: actrun uses the actual "
@@ -172,7 +175,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: replaying %d rows on %d threads\n", PROG,
 			set->nrows, o.threads < set->nrows ? o.threads
 							   : set->nrows);
-	if (rp_rowset_run(set, &o, &in, &err))
+	/* here, or as a Slurm job array under --sbatch */
+	if (rp_advise_run_rows(set, 0, &o, &in, &err))
 		rp_die_err(EXIT_RUNTIME, &err);
 	nrows = rp_rowset_all(set, rows);
 	if (rp_advise_rank(adv, set, current_row, o.objective,

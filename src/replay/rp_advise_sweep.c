@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rp_advise_sbatch.h"
 #include "rp_advise_sweep.h"
 
 /* The steps of the descent, in order. */
@@ -185,7 +186,7 @@ static int _replay_tries(rp_sweep_t *sw, rp_rowset_t *set,
 			sw->full++;
 	if (set->nrows == first)
 		return 0;
-	rc = rp_rowset_run_from(set, first, o, in, err);
+	rc = rp_advise_run_rows(set, first, o, in, err);
 	if (!rc)
 		return 0;
 	if (rc == LOC_ENOMEM)
@@ -198,7 +199,7 @@ static int _replay_tries(rp_sweep_t *sw, rp_rowset_t *set,
 
 		if (r < 0)
 			continue;
-		rc = rp_rowset_run_from(set, r, o, in, &one);
+		rc = rp_advise_run_rows(set, r, o, in, &one);
 		if (rc == LOC_ENOMEM) {
 			*err = one;
 			return rc;
