@@ -34,6 +34,9 @@
 #                dpkg, jobs run with no PluginDir, purged
 #                (testsuite/slurm/deb-test.sh)
 #
+#   advise-sbatch  locality-advise --sbatch: the advice's rows as job
+#                arrays merged by dependent jobs, byte-identical to a run
+#                on one machine (testsuite/slurm/advise-sbatch-test.sh)
 #   topology     topology/locality under select/cons_tres against
 #                Slurm's own topology plugin, same jobs (whole-node, core,
 #                --mem, GPU, ranges, lists, contiguous, arrays): the
@@ -41,12 +44,13 @@
 #                (testsuite/slurm/topology-tests.sh)
 #
 # Every Slurm version of --slurm is tested. The host's own (22.05 on
-# Debian 12) runs all of the above but topology. Each other version
+# Debian 12) runs all of the above but topology (advise-sbatch, too, runs
+# on every tested version). Each other version
 # (24.11, 26.05) is built against its own Slurm and run in its Debian
 # root (tools/slurm-root.sh;
 # the first run makes it: about a minute and 100 MB of packages) and
 # runs the phases that involve Slurm, which are the same scripts:
-# topology, then (select/locality, 24.11) symbols (check-symbols.sh: the
+# topology, advise-sbatch, then (select/locality, 24.11) symbols (check-symbols.sh: the
 # plugin exports what that slurmctld loads), integration, shapes,
 # valgrind-slurmctld, load and fault; unit,
 # sanitize and valgrind test Slurm-free code, the same for every version,
@@ -177,6 +181,10 @@ slurm_phases() {
 	[ ! -f "$obj/src/plugins/topology/locality/topology_locality.la" ] ||
 		phase "slurm-$v-topology" "${run[@]}" \
 			"$top/testsuite/slurm/topology-tests.sh" "$obj"
+	# locality-advise --sbatch: its rows as job arrays through this
+	# version's sbatch and daemons (the advisor needs no plugin).
+	phase "slurm-$v-advise-sbatch" "${run[@]}" \
+		"$top/testsuite/slurm/advise-sbatch-test.sh" "$obj"
 	# select/locality's suites: the versions it is built for.
 	[ -f "$obj/src/plugins/select/locality/select_locality.la" ] || return 0
 	[ "$v" = "$host" ] || phase "slurm-$v-symbols" symbols "$obj"

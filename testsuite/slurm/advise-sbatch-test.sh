@@ -17,7 +17,8 @@
 #   tools/slurm-root.sh run 24.11 -- env LOC_CTLD_PORT=7817 \
 #       LOC_NODE_PORT0=23001 testsuite/slurm/advise-sbatch-test.sh build
 # (after "tools/slurm-root.sh create 24.11"; locality-advise needs no Slurm,
-# so the host's build serves every version). Not in scripts/test.sh.
+# so the host's build serves every version). scripts/test.sh runs it on
+# every tested version, with that version's build.
 # LOC_ADVISE_NODES sets the node count (default 64), LOC_ADVISE_TIMEOUT
 # the seconds the whole run may take on the cluster (default 600),
 # LOC_ADVISE_TRACE another trace (replayed on --derive-grid).
