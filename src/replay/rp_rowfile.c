@@ -199,42 +199,6 @@ static int _eol(reader_t *rd)
 	return *rd->at ? _bad(rd, "extra text at the end of the line") : 0;
 }
 
-/* A new run shaped like ex, every array allocated as the simulator's. */
-static rp_run_t *_run_alloc(const rp_rowfile_expect_t *ex, int pool)
-{
-	rp_run_t *run = calloc(1, sizeof(*run));
-	int nj = ex->njobs ? ex->njobs : 1;
-	bool ok;
-
-	if (!run)
-		return NULL;
-	run->njobs = ex->njobs;
-	run->nnodes = ex->nnodes;
-	run->nsnaps = ex->nsnaps;
-	run->start = malloc(sizeof(int64_t) * nj);
-	run->end = malloc(sizeof(int64_t) * nj);
-	run->node_off = malloc(sizeof(int) * (nj + 1));
-	run->reject = calloc(nj, sizeof(rp_reject_t));
-	run->first_shadow = malloc(sizeof(int64_t) * nj);
-	run->pf_partner = calloc(nj, sizeof(bool));
-	run->backfilled = calloc(nj, sizeof(bool));
-	run->decision_hops = calloc(ex->ndecision + 1, sizeof(double));
-	run->snap_time = calloc(ex->nsnaps + 1, sizeof(int64_t));
-	run->snap_owner = calloc(ex->nsnaps + 1, sizeof(int *));
-	run->pool = malloc(sizeof(int) * (pool ? pool : 1));
-	ok = run->start && run->end && run->node_off && run->reject &&
-	     run->first_shadow && run->pf_partner && run->backfilled &&
-	     run->decision_hops && run->snap_time && run->snap_owner &&
-	     run->pool;
-	for (int s = 0; ok && s < ex->nsnaps; s++)
-		ok = (run->snap_owner[s] = malloc(sizeof(int) * ex->nnodes));
-	if (!ok) {
-		rp_run_destroy(run);
-		return NULL;
-	}
-	return run;
-}
-
 static int _read_jobs(reader_t *rd, rp_run_t *run, int pool)
 {
 	for (int j = 0; j < run->njobs; j++) {
@@ -332,7 +296,8 @@ static int _read_run(reader_t *rd, const rp_rowfile_expect_t *ex,
 			return LOC_EPARSE;
 	if (_eol(rd))
 		return LOC_EPARSE;
-	run = _run_alloc(ex, pool);
+	run = rp_run_alloc(ex->njobs, ex->nnodes, ex->nsnaps, ex->ndecision,
+			   pool);
 	if (!run)
 		return loc_error_set(rd->err, LOC_ENOMEM, NULL, 0,
 				     "out of memory");

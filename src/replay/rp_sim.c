@@ -175,17 +175,18 @@ void rp_run_destroy(rp_run_t *run)
 	free(run);
 }
 
-static rp_run_t *_run_create(const rp_workload_t *w, int n,
-			     const rp_sim_opts_t *o)
+rp_run_t *rp_run_alloc(int njobs, int nnodes, int nsnaps, int ndecision,
+			int64_t pool)
 {
 	rp_run_t *run = calloc(1, sizeof(*run));
-	int64_t total = 0;
-	int nj = w->njobs ? w->njobs : 1;
+	int nj = njobs ? njobs : 1;
+	bool ok;
 
 	if (!run)
 		return NULL;
-	run->njobs = w->njobs;
-	run->nnodes = n;
+	run->njobs = njobs;
+	run->nnodes = nnodes;
+	run->nsnaps = nsnaps;
 	run->start = malloc(sizeof(int64_t) * nj);
 	run->end = malloc(sizeof(int64_t) * nj);
 	run->node_off = malloc(sizeof(int) * (nj + 1));
@@ -193,39 +194,54 @@ static rp_run_t *_run_create(const rp_workload_t *w, int n,
 	run->first_shadow = malloc(sizeof(int64_t) * nj);
 	run->pf_partner = calloc(nj, sizeof(bool));
 	run->backfilled = calloc(nj, sizeof(bool));
-	run->decision_hops = calloc(o->ndecision + 1, sizeof(double));
-	run->nsnaps = o->nsnaps;
-	run->snap_time = calloc(o->nsnaps + 1, sizeof(int64_t));
-	run->snap_owner = calloc(o->nsnaps + 1, sizeof(int *));
-	if (!run->start || !run->end || !run->node_off || !run->reject ||
-	    !run->first_shadow || !run->pf_partner || !run->backfilled ||
-	    !run->decision_hops || !run->snap_time || !run->snap_owner)
-		goto fail;
+	run->decision_hops = calloc(ndecision + 1, sizeof(double));
+	run->snap_time = calloc(nsnaps + 1, sizeof(int64_t));
+	run->snap_owner = calloc(nsnaps + 1, sizeof(int *));
+	run->pool = malloc(sizeof(int) * (pool ? pool : 1));
+	ok = run->start && run->end && run->node_off && run->reject &&
+	     run->first_shadow && run->pf_partner && run->backfilled &&
+	     run->decision_hops && run->snap_time && run->snap_owner &&
+	     run->pool;
+	for (int i = 0; ok && i < nsnaps; i++)
+		ok = (run->snap_owner[i] = malloc(sizeof(int) * nnodes));
+	if (!ok) {
+		rp_run_destroy(run);
+		return NULL;
+	}
+	return run;
+}
+
+static rp_run_t *_run_create(const rp_workload_t *w, int n,
+			     const rp_sim_opts_t *o)
+{
+	rp_run_t *run;
+	int64_t total = 0;
+
+	/* The pool holds every job's nodes back to back, in job order. */
+	for (int j = 0; j < w->njobs; j++) {
+		if (w->jobs[j].reject == RP_OK)
+			total += w->jobs[j].nodes;
+		if (total > INT32_MAX)
+			return NULL;
+	}
+	run = rp_run_alloc(w->njobs, n, o->nsnaps, o->ndecision, total);
+	if (!run)
+		return NULL;
 	for (int i = 0; i < o->nsnaps; i++) {
 		run->snap_time[i] = o->snap_times[i];
-		run->snap_owner[i] = malloc(sizeof(int) * n);
-		if (!run->snap_owner[i])
-			goto fail;
 		for (int v = 0; v < n; v++)
 			run->snap_owner[i][v] = -1;
 	}
+	total = 0;
 	for (int j = 0; j < w->njobs; j++) {
 		run->start[j] = run->end[j] = -1;
 		run->first_shadow[j] = RP_NEVER;
 		run->node_off[j] = (int)total;
 		if (w->jobs[j].reject == RP_OK)
 			total += w->jobs[j].nodes;
-		if (total > INT32_MAX)
-			goto fail;
 	}
 	run->node_off[w->njobs] = (int)total;
-	run->pool = malloc(sizeof(int) * (total ? total : 1));
-	if (!run->pool)
-		goto fail;
 	return run;
-fail:
-	rp_run_destroy(run);
-	return NULL;
 }
 
 static void _sim_free(sim_t *s)

@@ -170,6 +170,13 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 		     const rp_sim_opts_t *opts, loc_error_t *err);
 void rp_run_destroy(rp_run_t *run);
 
+/* A run's arrays for njobs jobs on nnodes nodes, nsnaps snapshots,
+ * ndecision decision samples and a node pool of pool entries, their
+ * contents not set (zero where calloc'd): for the simulator, and for a
+ * run read back from a row file (rp_rowfile.h). NULL when out of memory. */
+rp_run_t *rp_run_alloc(int njobs, int nnodes, int nsnaps, int ndecision,
+			int64_t pool);
+
 /*
  * Checks a run's invariants against its workload: every job started at or
  * after its submit time, ran exactly its runtime on exactly its node
