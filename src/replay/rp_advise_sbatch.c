@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rp_advise_sbatch.h"
 #include "rp_rowfile.h"
+#include "rp_sbatch_cmd.h"
 
 #define PLAN_VERSION 1
 #define MAX_PLAN_ARGS 256
@@ -368,78 +368,6 @@ static void _load_row(rp_rowset_t *set, int r, const rp_opts_t *o,
 	}
 }
 
-/* Appends s to buf quoted for sh. */
-static void _shq(char *buf, size_t len, const char *s)
-{
-	size_t at = strlen(buf);
-
-	if (at < len)
-		buf[at++] = '\'';
-	for (; *s && at + 5 < len; s++) {
-		if (*s == '\'') {
-			memcpy(buf + at, "'\\''", 4);
-			at += 4;
-		} else {
-			buf[at++] = *s;
-		}
-	}
-	if (at + 1 < len)
-		buf[at++] = '\'';
-	buf[at < len ? at : len - 1] = '\0';
-}
-
-static void _cat(char *buf, size_t len, const char *s)
-{
-	size_t at = strlen(buf);
-
-	snprintf(buf + at, len - at, "%s", s);
-}
-
-/*
- * Runs one sbatch command line (sh syntax) and returns the job id it
- * prints (--parsable: "ID" or "ID;CLUSTER"). A failure exits with
- * sbatch's own words.
- */
-static long _sbatch(const char *cmd)
-{
-	char out[4096] = "", full[CMD_MAX + 16];
-	size_t n = 0;
-	long id;
-	int status;
-	FILE *p;
-
-	snprintf(full, sizeof(full), "%s 2>&1", cmd);
-	p = popen(full, "r");
-	if (!p) {
-		fprintf(stderr, "%s: cannot run sbatch: %s\n", PROG,
-			strerror(errno));
-		exit(EXIT_RUNTIME);
-	}
-	while (n + 1 < sizeof(out) && fgets(out + n, sizeof(out) - n, p))
-		n = strlen(out);
-	status = pclose(p);
-	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
-		out[--n] = '\0';
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "%s: sbatch failed (exit %d): %s\n", PROG,
-			WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-			n ? out : "(no output)");
-		exit(EXIT_RUNTIME);
-	}
-	/* the id is the last line: sbatch may warn before it */
-	{
-		char *last = strrchr(out, '\n');
-
-		id = strtol(last ? last + 1 : out, NULL, 10);
-	}
-	if (id <= 0) {
-		fprintf(stderr, "%s: sbatch printed no job id: %s\n", PROG,
-			n ? out : "(no output)");
-		exit(EXIT_RUNTIME);
-	}
-	return id;
-}
-
 /* "sbatch --parsable NAME OUTPUT [--sbatch-args]" into cmd. */
 static void _sbatch_head(char *cmd, size_t len, const char *name,
 			 const char *log)
@@ -448,11 +376,11 @@ static void _sbatch_head(char *cmd, size_t len, const char *name,
 
 	snprintf(cmd, len, "sbatch --parsable --job-name=%s --output=", name);
 	snprintf(path, sizeof(path), "%s/log/%s", sb.state, log);
-	_shq(cmd, len, path);
+	rp_sh_quote(cmd, len, path);
 	if (sb.sbatch_args[0]) {
 		/* the user's sbatch options, split by the shell as typed */
-		_cat(cmd, len, " ");
-		_cat(cmd, len, sb.sbatch_args);
+		rp_str_cat(cmd, len, " ");
+		rp_str_cat(cmd, len, sb.sbatch_args);
 	}
 }
 
@@ -480,33 +408,33 @@ static void _submit(int batch, const int *missing, int nmissing)
 		else
 			snprintf(item, sizeof(item), "%s%d", i ? "," : "",
 				 missing[i]);
-		_cat(list, sizeof(list), item);
+		rp_str_cat(list, sizeof(list), item);
 		i = j + 1;
 	}
 	wrap[0] = '\0';
-	_cat(wrap, sizeof(wrap), "exec ");
-	_shq(wrap, sizeof(wrap), sb.self);
-	_cat(wrap, sizeof(wrap), " --run-row ");
-	_shq(wrap, sizeof(wrap), sb.out);
+	rp_str_cat(wrap, sizeof(wrap), "exec ");
+	rp_sh_quote(wrap, sizeof(wrap), sb.self);
+	rp_str_cat(wrap, sizeof(wrap), " --run-row ");
+	rp_sh_quote(wrap, sizeof(wrap), sb.out);
 	snprintf(wrap + strlen(wrap), sizeof(wrap) - strlen(wrap),
 		 " %d \"$SLURM_ARRAY_TASK_ID\"", batch);
 	_sbatch_head(cmd, CMD_MAX, "locality-advise-rows", "rows-%A_%a.out");
-	_cat(cmd, CMD_MAX, " --array=");
-	_cat(cmd, CMD_MAX, list);
-	_cat(cmd, CMD_MAX, " --wrap=");
-	_shq(cmd, CMD_MAX, wrap);
-	array = _sbatch(cmd);
+	rp_str_cat(cmd, CMD_MAX, " --array=");
+	rp_str_cat(cmd, CMD_MAX, list);
+	rp_str_cat(cmd, CMD_MAX, " --wrap=");
+	rp_sh_quote(cmd, CMD_MAX, wrap);
+	array = rp_sbatch_submit(cmd);
 
 	wrap[0] = '\0';
-	_cat(wrap, sizeof(wrap), "exec ");
-	_shq(wrap, sizeof(wrap), sb.self);
-	_cat(wrap, sizeof(wrap), " --resume ");
-	_shq(wrap, sizeof(wrap), sb.out);
+	rp_str_cat(wrap, sizeof(wrap), "exec ");
+	rp_sh_quote(wrap, sizeof(wrap), sb.self);
+	rp_str_cat(wrap, sizeof(wrap), " --resume ");
+	rp_sh_quote(wrap, sizeof(wrap), sb.out);
 	_sbatch_head(cmd, CMD_MAX, "locality-advise-merge", "merge-%j.out");
 	snprintf(cmd + strlen(cmd), CMD_MAX - strlen(cmd),
 		 " --dependency=afterok:%ld --wrap=", array);
-	_shq(cmd, CMD_MAX, wrap);
-	merge = _sbatch(cmd);
+	rp_sh_quote(cmd, CMD_MAX, wrap);
+	merge = rp_sbatch_submit(cmd);
 	free(cmd);
 	fprintf(stderr, "%s: batch %d: %d row%s submitted as job array %ld "
 		"(tasks %s); job %ld merges them and continues\n",
