@@ -284,6 +284,9 @@ void rp_sbatch_begin(const rp_opts_t *o)
 			_die(EXIT_INPUT, path, 0, "%s",
 			     "the plan of another run (other arguments or "
 			     "directory): remove it or use another --out");
+		/* the plan's copies were read only to compare its id */
+		for (int i = 0; i < sb.nargs; i++)
+			free(sb.args[i]);
 		memcpy(sb.args, keep, sizeof(keep));
 		memcpy(sb.cwd, cwd, sizeof(cwd));
 		memcpy(sb.sbatch_args, extra, sizeof(extra));
