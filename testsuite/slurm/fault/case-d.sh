@@ -189,12 +189,14 @@ case_d() {
 	loss d "$sel" "must-survive jobs with several records outside the state-save window" \
 		"$odd" "$nmust" 0
 	# Slurm's own state-save window: about one in three of the jobs
-	# acknowledged in it is lost under either plugin, and two runs of ~190
-	# such jobs differ by a few points (doc/experiments.md, "Reliability
-	# history": 57-62 of 188-190 under locality, 53-61 of 187-189 under
-	# linear): 15 points.
+	# acknowledged in it is lost under either plugin (doc/experiments.md,
+	# "Reliability history": 57-64 of 188-190 under locality, 53-61 of
+	# 187-189 under linear), but where a kill falls against the periodic
+	# state save moves it: select/linear alone lost 26 of 183 in one run
+	# (2026-11-29, locality 58 of 185), 14% against its usual 28-33%.
+	# The tolerance covers that spread of the control: 20 points.
 	loss d "$sel" "jobs acknowledged within $((GRACE_MS / 1000)) s before a kill that were lost (Slurm's state-save window)" \
-		"$risklost" "$nrisk" 15
+		"$risklost" "$nrisk" 20
 	fig d "select/$sel: $survived restarts survived, $n jobs acknowledged, $nmust must survive ($lost lost, $nwin in the state-save window), $nrisk at risk ($risklost lost)"
 	stop_cluster
 }
