@@ -25,10 +25,11 @@
 # create: debootstrap --variant=minbase of the version's Debian suite with
 # Slurm's daemons and clients, munge, python3 and valgrind (the tests
 # need them), from the mirror this machine's apt uses (read from
-# /etc/apt at run time; LOC_DEBIAN_MIRROR overrides it). Downloaded
-# packages are kept in build/slurm-VERSION/cache, so a new root costs no
-# download. A root is finished when ROOT/.loc-slurm-root names its
-# package list; anything else is made again.
+# /etc/apt at run time; LOC_DEBIAN_MIRROR overrides it), then slurmdbd
+# and MariaDB (accounting) by apt inside it. debootstrap's packages are
+# kept in build/slurm-VERSION/cache, so a new root costs little download.
+# A root is finished when ROOT/.loc-slurm-root names its package lists;
+# anything else is made again.
 #
 # run: in a private mount namespace (unshare), so every mount goes away
 # with the command and none is ever seen outside it: /proc, /dev, /sys,
@@ -53,6 +54,9 @@ declare -A SUITE=([22.05]=bookworm [24.11]=trixie [26.05]=forky)
 declare -A SCRIPT=([forky]=sid)
 # What a root holds besides debootstrap's minbase.
 PACKAGES=slurmctld,slurmd,slurm-client,libslurm-dev,munge,python3,valgrind,hostname,procps
+# Accounting (cluster.sh --accounting: sacct reads placement records),
+# installed by apt once the root exists and no service can start in it.
+ACCOUNTING_PACKAGES="slurmdbd mariadb-server mariadb-client"
 
 die() {
 	echo "$PROG: $*" >&2
@@ -124,7 +128,7 @@ mirror() {
 
 # The marker's text: what a finished root was made with.
 marker_text() {
-	echo "suite=${SUITE[$1]} packages=$PACKAGES"
+	echo "suite=${SUITE[$1]} packages=$PACKAGES accounting=${ACCOUNTING_PACKAGES// /,}"
 }
 
 cmd_create() {
@@ -166,6 +170,15 @@ cmd_create() {
 	echo 'Acquire::Check-Valid-Until "false";' \
 		>"$root/etc/apt/apt.conf.d/99loc-valid-until"
 	chmod 755 "$root/usr/sbin/policy-rc.d"
+	# MariaDB's postinst needs /proc (systemd-tmpfiles), mounted in a
+	# namespace of its own as debootstrap's.
+	unshare --mount --propagation private -- sh -c 'mount -t proc proc "$1/proc" &&
+		chroot "$1" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends $2' sh "$root" "$ACCOUNTING_PACKAGES" \
+		>>"$REPO/build/slurm-$v/debootstrap.log" 2>&1 || {
+		tail -n 20 "$REPO/build/slurm-$v/debootstrap.log" >&2
+		die "installing $ACCOUNTING_PACKAGES failed (log: build/slurm-$v/debootstrap.log)"
+	}
 	got=$(chroot "$root" dpkg-query -W -f='${Version}' slurmctld)
 	case $got in
 	"$v".*) ;;

@@ -6,62 +6,13 @@
 # through slurmdbd, checked against the job's NodeList and the ideal for
 # its size, an administrator's own AdminComment kept beside it, and
 # RecordPlacement=none honoured after scontrol reconfigure. Sourced by
-# run-tests.sh, whose helpers and variables it uses.
-#
-# R_SOURCE says where the records are read: sacct, on a cluster started
-# with accounting (cluster.sh --accounting), where slurmdbd and MariaDB
-# are installed (the Debian host); scontrol elsewhere (another Slurm's
-# root, built without them), which checks the plugin's side only.
-if command -v slurmdbd >/dev/null && command -v mariadbd >/dev/null; then
-	R_SOURCE=sacct
-else
-	R_SOURCE=scontrol
-fi
+# run-tests.sh, whose helpers and variables it uses; reads the records
+# with sacct-records.sh.
 
-# Jobs whose NodeList in sacct's lines (file $1) is not the one of their
-# jobcomp record (file $2), one per line.
-_r_nodelist_lag() {
-	awk -F'|' '
-		NR == FNR {
-			id = ""; nl = ""
-			for (i = 1; i <= split($0, f, " "); i++) {
-				if (f[i] ~ /^JobId=/) id = substr(f[i], 7)
-				if (f[i] ~ /^NodeList=/) nl = substr(f[i], 10)
-			}
-			if (id != "") nodes[id] = nl
-			next
-		}
-		FNR > 1 && nodes[$1] != $2 { print $1 }' "$2" "$1"
-}
-
-# Writes to $RUNROOT/r.sacct the sacct lines (JobID|NodeList|AdminComment)
-# of jobs $@ once every one shows a record and the nodes it ran on, or what
-# there is after 30 s. slurmdbd learns a job's nodes from a start record
-# that slurmctld may send seconds after the job ended (sacct shows the
-# batch host meanwhile), and its AdminComment from the completion record.
-_r_sacct() {
-	local ids
-	ids=$(IFS=,; echo "$*")
-	for _ in $(seq 60); do
-		_r_lines "$ids" >"$RUNROOT/r.sacct" 2>&1
-		[ "$(grep -c '|locality \|; locality ' "$RUNROOT/r.sacct")" = "$#" ] &&
-			[ -z "$(_r_nodelist_lag "$RUNROOT/r.sacct" "$CURRENT/jobcomp.txt")" ] &&
-			break
-		sleep 0.5
-	done
-}
-
-# The lines of jobs $1 (comma-separated), as R_SOURCE gives them.
-_r_lines() {
-	if [ "$R_SOURCE" = sacct ]; then
-		sacct -X -P -o JobID,NodeList,AdminComment -j "$1"
-		return
-	fi
-	record_lines ${1//,/ }
-}
+. "$HERE/sacct-records.sh"
 
 case_r() {
-	local n1="r: $R_SOURCE shows every job's placement record (AdminComment), as its NodeList and the ideal give it"
+	local n1="r: $RECORD_SOURCE shows every job's placement record (AdminComment), as its NodeList and the ideal give it"
 	local n2="r: an administrator's AdminComment is kept beside the record"
 	local n3="r: RecordPlacement=none, after scontrol reconfigure, records nothing"
 	local id0 id ids=() bad="" k out rec line want_ideal got_ideal
@@ -81,16 +32,16 @@ case_r() {
 		wait_state "$id" COMPLETED 60 ||
 			bad="job $id did not complete: $(job_field "$id" JobState)"
 	done
-	_r_sacct "${ids[@]}"
-	out=$(_r_nodelist_lag "$RUNROOT/r.sacct" "$CURRENT/jobcomp.txt" | tr '\n' ' ')
-	[ -n "$out" ] && bad="$R_SOURCE's NodeList is not the job's, after 30 s, for jobs $out"
+	records_read "$RUNROOT/r.sacct" "${ids[@]}"
+	out=$(records_nodelist_lag "$RUNROOT/r.sacct" "$CURRENT/jobcomp.txt" | tr '\n' ' ')
+	[ -n "$out" ] && bad="$RECORD_SOURCE's NodeList is not the job's, after 30 s, for jobs $out"
 	if [ -z "$bad" ]; then
 		rec=$("$EVAL" --conf "$LCONF_MM" --nodes "$ALLNODES" --quiet \
 			"$RUNROOT/r.sacct" 2>&1 | grep -v '^summary')
 		note "r: $rec"
 		case $rec in
 		"records: jobs=${#ids[@]} "*"disagree=0") ;;
-		*) bad="locality-eval on $R_SOURCE's lines: $rec" ;;
+		*) bad="locality-eval on $RECORD_SOURCE's lines: $rec" ;;
 		esac
 	fi
 	# The ideal in each record is the ideal of its size.

@@ -43,8 +43,8 @@
 #      which a job of lower priority keeps off; with PlanHold=released a
 #      later start holds released nodes, not the PF-held idle ones
 #   r  each job's placement record in its AdminComment reaches sacct
-#      (slurmdbd and MariaDB, cluster.sh --accounting; where they are not
-#      installed, scontrol) and agrees with its NodeList and the ideal for
+#      (slurmdbd and MariaDB, cluster.sh --accounting, on the host and in
+#      each root; where they are not installed, scontrol) and agrees with its NodeList and the ideal for
 #      its size; an administrator's own AdminComment is kept;
 #      RecordPlacement=none records nothing
 # Uses ports 6817 and 17001-17064 (case r also 6819 for slurmdbd and
@@ -205,8 +205,8 @@ main() {
 			fi
 		fi
 		if want r && [ "$SUT" = locality ]; then
-			[ "$R_SOURCE" = sacct ] || note "r: no slurmdbd here: records read with scontrol, not sacct"
-			if CLUSTER_ACCOUNTING=$([ "$R_SOURCE" = sacct ] && echo 1) \
+			[ "$RECORD_SOURCE" = sacct ] || note "r: no slurmdbd here: records read with scontrol, not sacct"
+			if CLUSTER_ACCOUNTING=$([ "$RECORD_SOURCE" = sacct ] && echo 1) \
 				start_cluster sut-record "$SUT" "$LCONF_MM"; then
 				case_r
 				stop_cluster

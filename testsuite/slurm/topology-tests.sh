@@ -49,6 +49,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
+. "$HERE/sacct-records.sh"
 BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" SHAPES=per-row,weights,shuffled
 SHAPE_CONF=() # extra slurm.conf lines for the next cluster (cluster.sh --extra)
 while [ $# -gt 0 ]; do
@@ -295,6 +296,34 @@ records() {
 	result "$SHAPE: locality: each job's AdminComment records its placement, as its NodeList gives it" "$out"
 }
 
+# records_in_sacct - the same records as slurmdbd keeps them: the jobs of
+# the sequence cancelled, their lines read with sacct once each shows its
+# record and nodes, and checked as records() checks scontrol's.
+records_in_sacct() {
+	local ids out
+	ids=$(awk '{print $2}' "$RUNROOT/$MODE.ids")
+	# shellcheck disable=SC2086
+	scancel $ids
+	wait_empty 30
+	# shellcheck disable=SC2086
+	records_read "$RUNROOT/$SHAPE-sacct" $ids
+	out=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --quiet \
+		"$RUNROOT/$SHAPE-sacct" 2>&1 | grep -v '^summary')
+	note "$SHAPE: locality: sacct: $out"
+	case $out in
+	"records: jobs=$(wc -l <"$RUNROOT/$MODE.ids") "*"disagree=0") out="" ;;
+	"") out="no job has a record in sacct" ;;
+	esac
+	result "$SHAPE: locality: sacct shows each job's record, as its NodeList gives it" "$out"
+}
+
+# accounting_wanted - 1 when this cluster runs slurmdbd: topology/locality
+# in the per-row shape, where slurmdbd is installed.
+accounting_wanted() {
+	[ "$MODE" = locality ] && [ "$SHAPE" = per-row ] &&
+		[ "$RECORD_SOURCE" = sacct ] && echo 1
+}
+
 # start_mode TOPO PREFIX - a fresh cons_tres cluster with topology/TOPO
 # for MODE (locality.conf $LCONF for ours), its job records reset; sets
 # ORDER, Slurm's node order (the node table), which locality-eval
@@ -302,7 +331,10 @@ records() {
 start_mode() {
 	BUSY="" BAD=""
 	: >"$RUNROOT/$MODE.ids"
-	if ! CLUSTER_TOPOLOGY=$1 start_cluster "$2-$MODE" cons_tres \
+	# Accounting for topology/locality in the per-row shape: its records
+	# read back with sacct as well (records_in_sacct).
+	if ! CLUSTER_ACCOUNTING=$(accounting_wanted) \
+		CLUSTER_TOPOLOGY=$1 start_cluster "$2-$MODE" cons_tres \
 		"$([ "$MODE" = locality ] && echo "$LCONF")" \
 		${SHAPE_CONF[@]+"${SHAPE_CONF[@]}"}; then
 		not_ok "$2: $MODE: cluster started" "see the start log"
@@ -332,6 +364,7 @@ run_mode() {
 		errs=$(grep -c 'error: topology/locality' "$CURRENT/log/slurmctld.log")
 		result "$SHAPE: locality: no topology/locality errors in slurmctld's log" \
 			"$([ "$errs" = 0 ] || echo "$errs error lines")"
+		[ -n "$(accounting_wanted)" ] && records_in_sacct
 	fi
 	stop_cluster
 }

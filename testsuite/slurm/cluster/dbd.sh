@@ -17,13 +17,13 @@ SLURMDBD=/usr/sbin/slurmdbd
 DBD_DAEMONS="slurmdbd mariadbd"
 
 # Fails unless slurmdbd and MariaDB are installed: on the host, from
-# scripts/setup.sh; another version's root has neither.
+# scripts/setup.sh; in another version's root, from tools/slurm-root.sh.
 dbd_check() {
 	local f
 	for f in "$SLURMDBD" "$MARIADBD" /usr/bin/mariadb-install-db \
 		/usr/bin/mariadb; do
 		[ -x "$f" ] ||
-			die "--accounting needs slurmdbd and mariadb-server, and $f is missing (Slurm $(slurm_series) here; scripts/setup.sh installs them on the 22.05 host only)"
+			die "--accounting needs slurmdbd and mariadb-server, and $f is missing (Slurm $(slurm_series) here; scripts/setup.sh installs them on the host, tools/slurm-root.sh in each root)"
 	done
 }
 
@@ -79,11 +79,15 @@ start_mysql() {
 }
 
 # Writes slurmdbd.conf (the password is made up here and kept only there)
-# and creates that MariaDB user.
+# and creates that MariaDB user, and the database: Debian 13's slurmdbd
+# (24.11.5, libmariadb 11.8) that has to create it itself then fails its
+# first query (error 5027, "Number of columns in result (=1) ... (=0)")
+# on the connection it retried after the database was missing.
 write_dbd_conf() {
 	local dir=$1 pass
 	pass=loc$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
-	mysql_q "$dir" "CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pass';
+	mysql_q "$dir" "CREATE DATABASE slurm_acct_db;
+		CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$pass';
 		GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" ||
 		dbd_die "$dir" "cannot create the MariaDB user for slurmdbd"
 	# slurmdbd refuses a slurmdbd.conf others can read, or not owned by
