@@ -349,11 +349,12 @@ static void _load_row(rp_rowset_t *set, int r, const rp_opts_t *o,
 	 * give (nodes held once at a time, runtimes and counts exact) */
 	rc = rp_run_check(in->w, row->run, false, &err);
 	if (rc) {
-		char text[LOC_ERROR_TEXT_MAX];
+		/* err.text is rewritten by the call that quotes it */
+		char why[LOC_ERROR_TEXT_MAX];
 
-		snprintf(text, sizeof(text), "%s", err.text);
+		snprintf(why, sizeof(why), "%s", err.text);
 		loc_error_set(&err, LOC_EPARSE, path, 0,
-			      "not a replay of row %s: %s", row->name, text);
+			      "not a replay of row %s: %s", row->name, why);
 		rp_die_err(EXIT_INPUT, &err);
 	}
 	rp_spec_policy(&set->specs[r], o, in->m->conf, &pol);
