@@ -341,6 +341,15 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 				   conf_lines, sizeof(conf_lines)),
 	      f);
 	/* comments, so the block can be pasted whole */
+	if (o->topology_site) {
+		fprintf(f, "# in slurm.conf: SelectType=select/cons_tres and "
+			   "TopologyPlugin=topology/locality (Slurm "
+			   "24.11/26.05);\n"
+			   "# every row here (--plugin topology) has walltime "
+			   "mode none, PlanWindow 0 and PlanHold placement, "
+			   "which it honours\n");
+		return;
+	}
 	fprintf(f,
 		"# select/linear-style sites: SelectType=select/locality in "
 		"slurm.conf\n"

@@ -80,6 +80,30 @@ static void _candidates(const rp_opts_t *o, char *buf, size_t len)
 				       loc_strategy_kind_name(k));
 }
 
+/*
+ * --plugin topology: every row starts from the config's PlanWindow and
+ * PlanHold (with --set and the key options), which topology/locality
+ * does not use yet; a row it would not honour is refused here, before
+ * any replay.
+ */
+static void _check_topology_keys(const rp_opts_t *o, const loc_conf_t *conf)
+{
+	loc_policy_t pol = conf->policy;
+	char window[32];
+
+	loc_conf_overrides_apply(&o->keys, NULL, &pol);
+	snprintf(window, sizeof(window), "%lld", (long long)pol.plan_window);
+	if (pol.plan_window != 0)
+		rp_usage_error("--plugin topology: PlanWindow=%s, but "
+			       "topology/locality does not use PlanWindow "
+			       "yet (0 only)",
+			       window);
+	if (pol.plan_hold != LOC_PLAN_HOLD_PLACEMENT)
+		rp_usage_error("%s", "--plugin topology: PlanHold is not "
+				     "placement, but topology/locality does "
+				     "not use PlanHold yet");
+}
+
 /* The sweep's lines of the advice, or that there was none. */
 static void _print_sweep(FILE *f, const rp_opts_t *o, const rp_sweep_t *sw)
 {
@@ -113,9 +137,20 @@ int main(int argc, char **argv)
 	if (o.walltime && strstr(o.walltime, "actrun"))
 		rp_usage_error("%s", "--walltime: actrun uses the actual "
 				     "runtimes, no site can configure it");
+	if (o.topology_site) {
+		if (o.walltime && strcmp(o.walltime, "none"))
+			rp_usage_error("--plugin topology: topology/locality "
+				       "uses no walltime mode yet, so "
+				       "--walltime can only be none, not "
+				       "'%s'",
+				       o.walltime);
+		o.walltime = "none";
+	}
 	if (rp_input_load(&o, &in, &err))
 		rp_die_err(err.code == LOC_ENOMEM ? EXIT_RUNTIME : EXIT_INPUT,
 			   &err);
+	if (o.topology_site)
+		_check_topology_keys(&o, in.m->conf);
 	if (!o.quiet)
 		rp_print_workload(in.trace, in.w);
 	if (rp_input_check(&o, &in, &err))

@@ -234,9 +234,13 @@ int rp_advise_sweep(rp_sweep_t *sw, rp_advice_t *adv, rp_rowset_t *set,
 				 adv->rows[r].row->name);
 			sw->nseeds++;
 		}
+	sw->plan_keys = !o->topology_site;
 	for (int step = 0; step < STEP_COUNT; step++) {
 		rp_spec_t tries[RP_SWEEP_SEEDS * RP_SWEEP_MAX_VALUES];
 		int ntries[RP_SWEEP_SEEDS], n = 0, first = set->nrows;
+
+		if (!sw->plan_keys && (step == STEP_HOLD || step == STEP_PW))
+			continue;
 
 		for (int s = 0; s < sw->nseeds; s++) {
 			loc_policy_t pol;
@@ -316,12 +320,17 @@ void rp_sweep_print(FILE *f, const rp_sweep_t *sw)
 		"  CompactWait %s s (0 and the 10th/25th/50th percentiles of "
 		"run times, 2 significant digits, capped by the median "
 		"requested limit %lld s);\n"
-		"  CompactTolerance 0.1,0.2,0.35 when that CompactWait > 0; "
-		"PlanHold placement,released; PlanWindow %s s (0 and the "
-		"10th/25th percentiles of run times)\n",
+		"  CompactTolerance 0.1,0.2,0.35 when that CompactWait > 0",
 		sw->added, sw->added == 1 ? "" : "s", sw->seed[0],
 		sw->nseeds > 1 ? " and " : "", sw->nseeds > 1 ? sw->seed[1] : "",
-		cw, (long long)sw->cap, pw);
+		cw, (long long)sw->cap);
+	if (sw->plan_keys)
+		fprintf(f, "; PlanHold placement,released; PlanWindow %s s (0 "
+			   "and the 10th/25th percentiles of run times)\n",
+			pw);
+	else
+		fprintf(f, "; not PlanHold nor PlanWindow (--plugin "
+			   "topology: topology/locality does not use them)\n");
 	for (int s = 0; s < sw->nseeds; s++)
 		fprintf(f, "  kept from %s: %s\n", sw->seed[s], sw->kept[s]);
 	if (sw->dropped)

@@ -19,6 +19,9 @@
  *   4. PlanWindow 0 and the 10th and 25th percentiles of the run times,
  *      rounded and capped alike.
  *
+ * For a topology/locality site (--plugin topology) steps 3 and 4 are
+ * skipped: that plugin does not use PlanHold or PlanWindow yet.
+ *
  * A value equal to the one the kept row already has is not replayed
  * again: at most 4 + 3 + 1 + 3 = 11 rows per seed, 22 in all (8 per seed
  * when locality.conf leaves the four keys at their defaults).
@@ -46,6 +49,7 @@ typedef struct rp_sweep {
 	int npw;
 	int64_t cap;                    /* the median requested limit, s */
 	int full;                       /* rows not added: the set was full */
+	bool plan_keys;                 /* PlanHold and PlanWindow swept too */
 	int dropped;                    /* rows whose replay failed its check */
 	char dropped_why[256];          /* the first such failure */
 } rp_sweep_t;

@@ -221,6 +221,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_CURRENT,
 		O_VALIDATE,
 		O_NOSWEEP,
+		O_PLUGIN,
 		O_KEY_FIRST, /* + the index in rp_key_options */
 	};
 	static const struct option fixed[] = {
@@ -249,6 +250,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "current", required_argument, 0, O_CURRENT },
 		{ "validate", required_argument, 0, O_VALIDATE },
 		{ "no-sweep", no_argument, 0, O_NOSWEEP },
+		{ "plugin", required_argument, 0, O_PLUGIN },
 		{ "strategies", required_argument, 0, 's' },
 		{ "walltime", required_argument, 0, 'w' },
 		{ "sched", required_argument, 0, O_SCHED },
@@ -426,6 +428,18 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			if (!advise)
 				goto advise_only;
 			o->no_sweep = true;
+			break;
+		case O_PLUGIN:
+			if (!advise)
+				goto advise_only;
+			if (!strcmp(optarg, "topology"))
+				o->topology_site = true;
+			else if (strcmp(optarg, "select"))
+				rp_usage_error("--plugin: '%s' is not select "
+					       "(select/locality) or topology "
+					       "(select/cons_tres with "
+					       "topology/locality)",
+					       optarg);
 			break;
 		case 's':
 			o->strategies = optarg;

@@ -83,6 +83,9 @@ typedef struct rp_opts {
 	double validate;         /* --validate F: fit on the first F of the
 				  * jobs, check on the rest (0 = off) */
 	bool no_sweep;           /* no CompactWait/... sweep around the best */
+	bool topology_site;      /* --plugin topology: rows topology/locality
+				  * honours (no walltime mode, PlanWindow,
+				  * PlanHold) */
 } rp_opts_t;
 
 /* A locality.conf key with a long option of its own: the option is the

@@ -288,6 +288,27 @@ grep -q 'no\\-sweep' "$top/doc/locality-advise.1" || fail "locality-advise.1 doe
 "$replay" -c "$conf" -t "$sacct" -o "$tmp/u" --no-sweep > /dev/null 2>&1
 [ $? = 1 ] || fail "locality-replay must refuse --no-sweep"
 
+# 2d. --plugin topology: a select/cons_tres site with topology/locality
+# gets only rows that plugin honours: walltime mode none, no PlanWindow
+# or PlanHold in the sweep, slurm.conf lines for cons_tres; a row it
+# would not honour is a usage error, before any replay.
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/topo" --no-progress --plugin topology \
+	> /dev/null 2>&1 || fail "--plugin topology exited $?"
+bad=$(awk -F, 'NR > 1 && $3 == 0 && ($2 ~ /[+]|pw=|hold=/) { print $2 }' "$tmp/topo/ranking.csv" |
+	paste -sd' ' -)
+[ -z "$bad" ] || fail "--plugin topology: rows topology/locality does not honour: $bad"
+[ "$(awk -F, 'NR > 1 && $1 != 0 && $3 == 0 && $2 !~ / / { n++ } END { print n }' "$tmp/topo/ranking.csv")" = "$nstrategies" ] ||
+	fail "--plugin topology: want one row per strategy (walltime mode none)"
+[ "$(sweep_rows "$tmp/topo")" -ge 1 ] || fail "--plugin topology: no sweep row"
+grep -q 'not PlanHold nor PlanWindow (--plugin topology' "$tmp/topo/advice.txt" ||
+	fail "--plugin topology: the advice does not say PlanHold and PlanWindow were not swept"
+grep -q '^# in slurm.conf: SelectType=select/cons_tres and TopologyPlugin=topology/locality' "$tmp/topo/advice.txt" ||
+	fail "--plugin topology: the advice does not name select/cons_tres and topology/locality"
+grep -q '^PlanWindow=\|^PlanHold=released\|^WalltimeAware=[a-z]*[^e]$' "$tmp/topo/advice.txt" &&
+	fail "--plugin topology: the advised lines set a key topology/locality does not use"
+"$advise" --help | grep -q -- '--plugin select|topology' || fail "--help does not name --plugin"
+grep -q '\\-\\-plugin' "$top/doc/locality-advise.1" || fail "locality-advise.1 does not document --plugin"
+
 # 3. the progress bar: on stderr only, with --progress or on a terminal
 # (never here: make check's stderr is a file). Each redraw is
 # "\r[###   ] PCT%  rows DONE/ROWS  NAME"; the last one reaches 100% and
@@ -344,6 +365,12 @@ expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --max-wait-ratio 0.9
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --current nosuch
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" -w actrun
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --golden x.json
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin cons_tres
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology -w sl
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology --set PlanWindow=60
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology --plan-hold released
+grep -q 'does not use PlanHold yet' "$tmp/err" ||
+	fail "--plugin topology --plan-hold released: no reason given: $(cat "$tmp/err")"
 printf '; MaxProcs: 16\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n' > "$tmp/t.swf"
 expect_exit 2 --grid 4x4 -t "$tmp/t.swf" -o "$tmp/u" --current recorded
 [ -e "$tmp/u" ] && fail "a failed advice created its output directory"
