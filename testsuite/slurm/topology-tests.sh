@@ -359,6 +359,7 @@ run_shape() {
 }
 
 . "$HERE/topology/faults.sh"
+. "$HERE/compact-wait.sh"
 . "$HERE/topology/compact.sh"
 
 main() {
