@@ -4,7 +4,8 @@
 # fault-tests.sh) share: finding the build, the run directory, "ok N -"
 # results, one cluster.sh cluster at a time, and small job and node
 # queries. Sourced, not run. The sourcing script parses its options into
-# BUILD, PLUGDIR, RUNROOT, KEEP and ONLY first, then calls lib_init.
+# BUILD, PLUGDIR, RUNROOT, KEEP and ONLY first, then calls lib_init. The
+# CompactWait scenario two of them run is in compact-wait.sh.
 
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$LIB_DIR/../.." && pwd)
@@ -262,118 +263,6 @@ expand() {
 has_node() {
 	case ",$(expand "$1")," in *",$2,"*) return 0 ;; esac
 	return 1
-}
-
-# compact_scenario WAIT [SBATCH_OPTION ...] - CompactWait on the 64-node
-# 8x8 torus (rows of 8 in name order) with CompactWait=WAIT, each job
-# submitted with the options given (--exclusive under cons_tres).
-# Blockers leave four scattered nodes free, plus a 2x2 block under a job
-# of its own. A 4-node job waits rather than take the scattered nodes
-# (slurmctld logs why at debug); a later 1-node job is backfilled onto one
-# of them (a waiting job holds only the set it is planned on); freeing
-# the block starts the waiting job there. A second 4-node job finds only
-# the scattered nodes and takes them at its deadline, not before. Sets
-# CW_WAIT, CW_FILL and CW_DEAD to what went wrong ("" when nothing), and
-# CW_LATE to that second job (left running on the scattered nodes).
-compact_scenario() {
-	local wait=$1 free="n[001,004,037,040]" block="n[010-011,018-019]"
-	local rest a b j1 j2 j3 t0 t1 end
-	shift
-	CW_WAIT="" CW_FILL="" CW_DEAD="" CW_LATE=""
-	rest=$(scontrol show hostnames "$ALLNODES" |
-		grep -vxF -f <(scontrol show hostnames "$free,$block") |
-		paste -sd, -)
-	a=$(sub -N4 -w "$block" "$@" -t 30 600)
-	b=$(sub -N56 -w "$rest" "$@" -t 30 600)
-	wait_state "$a" RUNNING 20 && wait_state "$b" RUNNING 20 ||
-		CW_WAIT="blocker jobs did not start"
-	if [ -z "$CW_WAIT" ]; then
-		j1=$(sub -N4 "$@" -t 30 600)
-		sleep 6
-		if ! scontrol ping 2>/dev/null | grep -q 'is UP'; then
-			CW_WAIT="slurmctld stopped answering (see its log)"
-		elif [ "$(job_field "$j1" JobState)" != PENDING ]; then
-			CW_WAIT="job $j1 took $(job_field "$j1" NodeList) at once"
-		elif ! grep -q "JobId=$j1 waits for a compact placement" \
-			"$CURRENT/log/slurmctld.log"; then
-			CW_WAIT="no 'waits for a compact placement' line for job $j1"
-		else
-			j3=$(sub -N1 "$@" -t 30 3)
-			end=$((SECONDS + 8))
-			while [ "$(job_field "$j3" JobState)" = PENDING ] &&
-				[ $SECONDS -lt $end ]; do
-				sleep 0.25
-			done
-			case $(job_field "$j3" JobState) in
-			RUNNING | COMPLETED) ;;
-			*) CW_FILL="job $j3 (1 node) still $(job_field "$j3" JobState) while $j1 waits" ;;
-			esac
-			if [ -n "$CW_FILL" ]; then
-				:
-			elif ! has_node "$free" "$(job_field "$j3" NodeList)"; then
-				CW_FILL="job $j3 got $(job_field "$j3" NodeList), not one of $free"
-			elif [ "$(job_field "$j1" JobState)" != PENDING ]; then
-				CW_FILL="job $j1 started on $(job_field "$j1" NodeList) before $block was free"
-			fi
-			wait_state "$j3" COMPLETED 15 ||
-				CW_FILL="${CW_FILL:-job $j3 did not complete}"
-			scancel "$a"
-			if ! wait_state "$j1" RUNNING 15; then
-				CW_WAIT="job $j1 did not start once $block was free"
-			elif [ "$(expand "$(job_field "$j1" NodeList)")" != "$(expand "$block")" ]; then
-				CW_WAIT="job $j1 got $(job_field "$j1" NodeList), expected $block"
-			fi
-		fi
-	fi
-	[ -n "$CW_WAIT" ] && [ -z "$CW_FILL" ] && CW_FILL="not reached: $CW_WAIT"
-	if [ -n "$CW_WAIT" ]; then
-		CW_DEAD="not reached: $CW_WAIT"
-		return
-	fi
-	t0=$(date +%s)
-	j2=$(sub -N4 "$@" -t 30 600)
-	sleep 8
-	if [ "$(job_field "$j2" JobState)" != PENDING ]; then
-		CW_DEAD="job $j2 did not wait ($(job_field "$j2" JobState) on $(job_field "$j2" NodeList))"
-	elif ! wait_state "$j2" RUNNING 40; then
-		CW_DEAD="job $j2 still $(job_field "$j2" JobState) 48 s after submission (CompactWait=$wait)"
-	else
-		t1=$(date +%s)
-		[ $((t1 - t0)) -ge $((wait - 5)) ] ||
-			CW_DEAD="job $j2 started after $((t1 - t0)) s, before its deadline ($wait s)"
-		[ "$(expand "$(job_field "$j2" NodeList)")" = "$(expand "$free")" ] ||
-			CW_DEAD="job $j2 got $(job_field "$j2" NodeList), expected $free"
-		note "scattered nodes taken $((t1 - t0)) s after submission (CompactWait=$wait)"
-		CW_LATE=$j2
-	fi
-}
-
-# compact_in_reservation WAIT [SBATCH_OPTION ...] - after
-# compact_scenario: on the idle machine, a reservation of the four
-# scattered nodes; a 4-node job in it starts at once, since no more
-# compact set exists for it there (its CompactWait reference is made
-# inside the reservation, not on the whole partition). Sets CW_RESV.
-compact_in_reservation() {
-	local wait=$1 resv="n[001,004,037,040]" id
-	shift
-	CW_RESV=""
-	scancel --user="$(id -un)" 2>/dev/null
-	wait_all_idle 60 || CW_RESV="the nodes did not come back idle"
-	if [ -z "$CW_RESV" ] && ! scontrol create reservation ReservationName=cw-test \
-		Nodes="$resv" StartTime=now Duration=30 Users="$(id -un)" >/dev/null; then
-		CW_RESV="could not reserve $resv"
-	fi
-	[ -n "$CW_RESV" ] && return
-	id=$(sub -N4 "$@" --reservation=cw-test -t 30 600)
-	if [ -z "$id" ]; then
-		CW_RESV="sbatch refused the job in the reservation: $(tail -n 1 "$RUNROOT/sbatch.err")"
-	elif ! wait_state "$id" RUNNING 10; then
-		CW_RESV="job $id in reservation $resv still $(job_field "$id" JobState) after 10 s (CompactWait=$wait)"
-	elif [ "$(expand "$(job_field "$id" NodeList)")" != "$(expand "$resv")" ]; then
-		CW_RESV="job $id got $(job_field "$id" NodeList), not $resv"
-	fi
-	scancel "$id" 2>/dev/null
-	scontrol delete reservation cw-test 2>/dev/null
 }
 
 # gen_jobs PREFIX N SEED MIN MAX [SIZES] - a seeded job list, one

@@ -5,7 +5,7 @@
 # WILL_RUN planner (p) and PF holds (k). Sourced by run-tests.sh, whose
 # helpers and variables they use.
 
-# h: CompactWait, lib.sh's compact_scenario under select/locality.
+# h: CompactWait, compact-wait.sh's compact_scenario under select/locality.
 case_h() {
 	compact_scenario "$H_WAIT"
 	compact_in_reservation "$H_WAIT"

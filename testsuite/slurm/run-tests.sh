@@ -144,7 +144,9 @@ note "run dir: $RUNROOT; slurm.conf shape: ${CLUSTER_SHAPE:-single}"
 # a, c, d, e, i, f: where jobs land and what survives, in place-cases.sh.
 . "$HERE/place-cases.sh"
 
-# h, p, k: the planning cases, in plan-cases.sh.
+# h, p, k: the planning cases, in plan-cases.sh; h runs compact-wait.sh's
+# scenario.
+. "$HERE/compact-wait.sh"
 . "$HERE/plan-cases.sh"
 
 # r: each job's placement in accounting, in record-cases.sh.

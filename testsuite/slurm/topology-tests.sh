@@ -392,6 +392,7 @@ run_shape() {
 }
 
 . "$HERE/topology/faults.sh"
+. "$HERE/compact-wait.sh"
 . "$HERE/topology/compact.sh"
 
 main() {

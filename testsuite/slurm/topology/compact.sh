@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # topology/compact.sh - topology-tests.sh's CompactWait case, sourced by it
-# (its conf_for, start_mode and the lib.sh helpers): lib.sh's
+# (its conf_for, start_mode and the lib.sh helpers): compact-wait.sh's
 # compact_scenario (run-tests.sh's case h) under topology/locality, each
 # job --exclusive, in the per-row shape with CompactWait=$TC_WAIT, and
 # backfill with bf_busy_nodes (SHAPE_CONF), whose future states run
