@@ -104,6 +104,7 @@ static void _pack_fini(void *p)
 	free(s->cand);
 	free(s->rank);
 	loc__pack_index_destroy(s->index);
+	loc__pack_memo_destroy(s->memo);
 	free(s);
 }
 
@@ -262,6 +263,8 @@ static int _pack_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	/* NULL when the table would be too large: centres are then spread
 	 * evenly along the curve instead of ranked. */
 	s->sh = loc__shells_create(grid);
+	/* NULL: out of memory, every question is answered afresh. */
+	s->memo = loc__pack_memo_create(n);
 	*state = s;
 	return 0;
 nomem:
@@ -478,6 +481,9 @@ static int _pack_select(loc__ctx_t *ctx)
 	int win = -1, *at;
 	double tol = ctx->policy->pack_tolerance;
 	pack_plan_t pl;
+	const uint64_t *bits;
+	const int *known;
+	uint64_t hash;
 	int rc;
 
 	if (k == 1) {
@@ -486,10 +492,16 @@ static int _pack_select(loc__ctx_t *ctx)
 		rc = loc__pack_one(s, ctx, &v);
 		return rc ? rc : loc__offer(ctx, &v, 0);
 	}
+	/* A question asked lately (the replay's reservations repeat
+	 * them): its answer again, without the search. */
+	bits = loc__rank_bits(ctx);
+	hash = loc__map_hash(ctx);
+	known = loc__pack_memo_find(s->memo, hash, bits, k, tol, &best_total);
+	if (known)
+		return loc__offer(ctx, known, (double)best_total);
 	loc__pack_index_sync(s, ctx);
 	/* Free nodes in curve order (ranks first, then nodes). */
-	nf = loc__bits_ones(loc__rank_bits(ctx), 0, ctx->nnodes, freel,
-			    ctx->nnodes);
+	nf = loc__bits_ones(bits, 0, ctx->nnodes, freel, ctx->nnodes);
 	for (int i = 0; i < nf; i++)
 		freel[i] = order[freel[i]];
 	if (nf < k)
@@ -586,6 +598,7 @@ static int _pack_select(loc__ctx_t *ctx)
 				    pl.mode == PACK_WHOLE,
 				    PACK_SWAP_WORK);
 	_clear_in(s, s->best, k);
+	loc__pack_memo_store(s->memo, hash, bits, k, tol, s->best, best_total);
 	return loc__offer(ctx, s->best, (double)best_total);
 }
 

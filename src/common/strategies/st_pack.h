@@ -24,6 +24,7 @@ typedef struct loc__pack_key {
 } loc__pack_key_t;
 
 typedef struct loc__pack_index loc__pack_index_t;
+typedef struct loc__pack_memo loc__pack_memo_t;
 
 typedef struct loc__pack {
 	int n, np, nd;
@@ -80,6 +81,8 @@ typedef struct loc__pack {
 	bool index_failed;        /* ... could not be: count instead */
 	const int *busy;          /* [n] busy neighbours of each node, from
 				   * the index (NULL without it) */
+	loc__pack_memo_t *memo;   /* the last answers (st_pack_memo.c); NULL:
+				   * none kept */
 } loc__pack_t;
 
 /* ---- st_pack_grow.c ------------------------------------------------ */
@@ -182,5 +185,30 @@ int loc__pack_enclosed(const loc__pack_t *s, int want, int *ranks);
 
 /* Frees the index; accepts NULL. */
 void loc__pack_index_destroy(loc__pack_index_t *index);
+
+/* ---- st_pack_memo.c ------------------------------------------------ */
+
+/* A memo of pack's last answers for nnodes nodes; NULL when out of
+ * memory (pack then answers every question afresh). */
+loc__pack_memo_t *loc__pack_memo_create(int nnodes);
+
+/* Frees the memo; accepts NULL. */
+void loc__pack_memo_destroy(loc__pack_memo_t *m);
+
+/*
+ * The answer kept for the free map of rank bitmap bits (hash: its
+ * loc__map_hash()), k nodes and that PackTolerance: returns the set (k
+ * nodes, borrowed until the next store) and sets *total, or NULL.
+ */
+const int *loc__pack_memo_find(const loc__pack_memo_t *m, uint64_t hash,
+			       const uint64_t *bits, int k, double tolerance,
+			       int64_t *total);
+
+/* Keeps set[0..k) and its total as the answer to that question, in place
+ * of the oldest one kept. Returns nothing; a failed allocation keeps
+ * nothing. */
+void loc__pack_memo_store(loc__pack_memo_t *m, uint64_t hash,
+			  const uint64_t *bits, int k, double tolerance,
+			  const int *set, int64_t total);
 
 #endif /* LOC_ST_PACK_H */
