@@ -290,7 +290,7 @@ static void test_bounded_search_on_large_machines(void **state)
 
 /* 8x8 torus (the replay's advice machine): 12 fragmented maps x 3 sizes,
  * asked in an order that repeats questions at once, a little later and
- * after more than the memo's 8 slots; every answer is a fresh
+ * after more than the memo's 16 slots; every answer is a fresh
  * allocator's. */
 static void test_repeated_questions_get_fresh_answers(void **state)
 {

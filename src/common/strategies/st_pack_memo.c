@@ -18,8 +18,10 @@
 #include "st_pack.h"
 
 /* A reservation offers the head at a few projected times: enough slots
- * for the usual run of offers to survive until the next pass. */
-#define PACK_MEMO_SLOTS 8
+ * for the usual run of offers to survive until the next pass. KTH-SP2's
+ * first 2,000 jobs on an 8x8 torus, 4,629 questions: 1,598 searches with
+ * 8 slots, 1,544 with 16, 1,523 with 32, 1,516 with 64. */
+#define PACK_MEMO_SLOTS 16
 
 typedef struct pack_memo_slot {
 	bool used;
