@@ -457,9 +457,9 @@ static int _centres(loc__pack_t *s, const loc__ctx_t *ctx, const int *freel,
 }
 
 /* Grows (or, in star mode, takes) the set from centre c into s->set,
- * marked in s->in; returns its total or -1. */
+ * marked in s->in; returns its total or -1. freel: the nf free nodes. */
 static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
-			  const pack_plan_t *pl)
+			  const pack_plan_t *pl, const int *freel, int nf)
 {
 	int nl;
 
@@ -467,7 +467,12 @@ static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
 		nl = loc__pack_pool(s, ctx, c, ctx->k);
 		return loc__pack_take_pool(s, ctx, nl);
 	}
-	nl = loc__pack_pool(s, ctx, c, pl->m);
+	/* A pool of every free node needs no search (a busy machine, a
+	 * large request: the search would visit every point). */
+	if (pl->m >= nf)
+		nl = loc__pack_pool_all(s, ctx, c, freel, nf);
+	else
+		nl = loc__pack_pool(s, ctx, c, pl->m);
 	return loc__pack_grow(s, ctx, nl);
 }
 
@@ -547,7 +552,7 @@ static int _pack_select(loc__ctx_t *ctx)
 	 * winner is grown again. */
 	for (int i = 0; i < nc; i++) {
 		at[i] = -1;
-		tot[i] = _grow_from(s, ctx, centre[i], &pl);
+		tot[i] = _grow_from(s, ctx, centre[i], &pl, freel, nf);
 		if (tot[i] < 0)
 			continue;
 		if (best_total < 0 || tot[i] < best_total) {
@@ -584,7 +589,7 @@ static int _pack_select(loc__ctx_t *ctx)
 	if (at[win] >= 0) {
 		memcpy(s->best, s->kept + at[win], sizeof(int) * k);
 	} else {
-		_grow_from(s, ctx, centre[win], &pl);
+		_grow_from(s, ctx, centre[win], &pl, freel, nf);
 		_clear_in(s, s->set, k);
 		memcpy(s->best, s->set, sizeof(int) * k);
 	}

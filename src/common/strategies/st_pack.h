@@ -99,6 +99,17 @@ int loc__pack_stamp(loc__pack_t *s);
 int loc__pack_pool(loc__pack_t *s, const loc__ctx_t *ctx, int c, int m);
 
 /*
+ * The pool of every free node (freel[0..nf), c among them), c first and
+ * the others in freel's order: what loc__pack_pool() collects when m >=
+ * nf, in O(nf) instead of a search over every point. Only for growth,
+ * whose choice does not depend on the pool's order (its next node is
+ * the least by sum, closed sides and rank: a total order); the swaps and
+ * star mode read the search order. Returns nf.
+ */
+int loc__pack_pool_all(loc__pack_t *s, const loc__ctx_t *ctx, int c,
+		       const int *freel, int nf);
+
+/*
  * Grows a set of ctx->k nodes from pool position 0 (the centre) into
  * s->set, marking them in s->in: one node at a time, the next being the
  * least (sum of hops to the set, -closed sides, curve rank). Needs the

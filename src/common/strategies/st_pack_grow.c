@@ -84,6 +84,18 @@ int loc__pack_pool(loc__pack_t *s, const loc__ctx_t *ctx, int c, int m)
 	return nl;
 }
 
+int loc__pack_pool_all(loc__pack_t *s, const loc__ctx_t *ctx, int c,
+		       const int *freel, int nf)
+{
+	int st = loc__pack_stamp(s), nl = 0;
+
+	_pool_add(s, ctx, c, st, nl++);
+	for (int i = 0; i < nf; i++)
+		if (freel[i] != c)
+			_pool_add(s, ctx, freel[i], st, nl++);
+	return nl;
+}
+
 /*
  * phi[x] = sum over y of cnt[y] * (hops from x to y on the axis), for
  * every x, in O(L) with prefix sums of counts and of y * counts. On a
