@@ -105,6 +105,8 @@ static void _pack_fini(void *p)
 	free(s->rank);
 	loc__pack_index_destroy(s->index);
 	loc__pack_memo_destroy(s->memo);
+	free(s->first_pick);
+	free(s->first_mark);
 	free(s);
 }
 
@@ -255,6 +257,10 @@ static int _pack_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	s->point_free = malloc(sizeof(int) * np);
 	s->cand = malloc(sizeof(int) * np);
 	s->rank = malloc(sizeof(loc__shell_rank_t) * np);
+	s->first_pick = malloc(sizeof(int) * n);
+	s->first_mark = calloc(n, sizeof(int));
+	if (!s->first_pick || !s->first_mark)
+		goto nomem;
 	if (!s->pmark || !s->queue || !s->imark || !s->idx || !s->pool ||
 	    !s->pool_c || !s->closed || !s->rest || !s->rest_c || !s->sum || !s->keys ||
 	    !s->in || !s->pin || !s->set || !s->best || !s->kept || !s->point_free ||
@@ -457,9 +463,12 @@ static int _centres(loc__pack_t *s, const loc__ctx_t *ctx, const int *freel,
 }
 
 /* Grows (or, in star mode, takes) the set from centre c into s->set,
- * marked in s->in; returns its total or -1. freel: the nf free nodes. */
+ * marked in s->in; returns its total or -1. freel: the nf free nodes.
+ * same_set: may return LOC__PACK_GROWN_BEFORE when an earlier centre
+ * of this decision grows the same set (loc__pack_grow()). */
 static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
-			  const pack_plan_t *pl, const int *freel, int nf)
+			  const pack_plan_t *pl, const int *freel, int nf,
+			  bool same_set)
 {
 	int nl;
 
@@ -469,11 +478,12 @@ static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
 	}
 	/* A pool of every free node needs no search (a busy machine, a
 	 * large request: the search would visit every point). */
-	if (pl->m >= nf)
+	if (pl->m >= nf) {
 		nl = loc__pack_pool_all(s, ctx, c, freel, nf);
-	else
-		nl = loc__pack_pool(s, ctx, c, pl->m);
-	return loc__pack_grow(s, ctx, nl);
+		return loc__pack_grow(s, ctx, nl, same_set);
+	}
+	nl = loc__pack_pool(s, ctx, c, pl->m);
+	return loc__pack_grow(s, ctx, nl, false);
 }
 
 static int _pack_select(loc__ctx_t *ctx)
@@ -550,9 +560,17 @@ static int _pack_select(loc__ctx_t *ctx)
 	 * total is within the tolerance of the least so far (the least can
 	 * only fall); those sets are kept while there is room, else the
 	 * winner is grown again. */
+	loc__pack_new_decision(s);
 	for (int i = 0; i < nc; i++) {
 		at[i] = -1;
-		tot[i] = _grow_from(s, ctx, centre[i], &pl, freel, nf);
+		tot[i] = _grow_from(s, ctx, centre[i], &pl, freel, nf, true);
+		if (tot[i] == LOC__PACK_GROWN_BEFORE) {
+			/* The earlier centre's set, total and perimeter: it
+			 * wins every tie with this one. */
+			_clear_in(s, s->set, 2);
+			tot[i] = -1;
+			continue;
+		}
 		if (tot[i] < 0)
 			continue;
 		if (best_total < 0 || tot[i] < best_total) {
@@ -589,7 +607,7 @@ static int _pack_select(loc__ctx_t *ctx)
 	if (at[win] >= 0) {
 		memcpy(s->best, s->kept + at[win], sizeof(int) * k);
 	} else {
-		_grow_from(s, ctx, centre[win], &pl, freel, nf);
+		_grow_from(s, ctx, centre[win], &pl, freel, nf, false);
 		_clear_in(s, s->set, k);
 		memcpy(s->best, s->set, sizeof(int) * k);
 	}

@@ -83,6 +83,10 @@ typedef struct loc__pack {
 				   * the index (NULL without it) */
 	loc__pack_memo_t *memo;   /* the last answers (st_pack_memo.c); NULL:
 				   * none kept */
+	int *first_pick;          /* [n] a centre's second node, in this
+				   * decision (where first_mark is current) */
+	int *first_mark;          /* [n] first_pick's stamp per centre */
+	int first_stamp;
 } loc__pack_t;
 
 /* ---- st_pack_grow.c ------------------------------------------------ */
@@ -109,14 +113,28 @@ int loc__pack_pool(loc__pack_t *s, const loc__ctx_t *ctx, int c, int m);
 int loc__pack_pool_all(loc__pack_t *s, const loc__ctx_t *ctx, int c,
 		       const int *freel, int nf);
 
+/* loc__pack_grow(): the set would be an earlier centre's. */
+#define LOC__PACK_GROWN_BEFORE (-2)
+
 /*
  * Grows a set of ctx->k nodes from pool position 0 (the centre) into
  * s->set, marking them in s->in: one node at a time, the next being the
  * least (sum of hops to the set, -closed sides, curve rank). Needs the
  * pool (loc__pack_pool). Returns the set's total pairwise hops, or -1
  * when the pool holds fewer than k nodes (nothing chosen then).
+ *
+ * same_pool: every centre of this decision grows in the same pool (of
+ * every free node), so growth is a function of the nodes taken so far.
+ * Centre c's second node y is then noted, and when y was grown from
+ * before and took c second, both grow the same set from there on:
+ * returns LOC__PACK_GROWN_BEFORE with only s->set[0..2) taken (marked
+ * in s->in). loc__pack_new_decision() starts the notes afresh.
  */
-int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl);
+int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl,
+		       bool same_pool);
+
+/* Forgets the centres' second nodes noted by loc__pack_grow(). */
+void loc__pack_new_decision(loc__pack_t *s);
 
 /* Takes the first ctx->k pool nodes (the nearest the centre) as the set,
  * like loc__pack_grow(). Returns its total, or -1 (pool too small). */

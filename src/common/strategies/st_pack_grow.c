@@ -268,8 +268,17 @@ static int _step(loc__pack_t *s, int nrest, const int *u)
 	}
 }
 
-/* One node at a time; returns the total. */
-static int64_t _grow_exact(loc__pack_t *s, int nl, int k)
+void loc__pack_new_decision(loc__pack_t *s)
+{
+	if (++s->first_stamp == 0x7fffffff) {
+		memset(s->first_mark, 0, sizeof(int) * s->n);
+		s->first_stamp = 1;
+	}
+}
+
+/* One node at a time; returns the total, or LOC__PACK_GROWN_BEFORE (see
+ * loc__pack_grow()). */
+static int64_t _grow_exact(loc__pack_t *s, int nl, int k, bool same_pool)
 {
 	int nrest = nl - 1, u[LOC_MAX_DIMS];
 	int64_t total = 0;
@@ -289,6 +298,15 @@ static int64_t _grow_exact(loc__pack_t *s, int nl, int k)
 
 		total += s->sum[at];
 		_take(s, pick, j);
+		if (j == 1 && same_pool) {
+			int c = s->pool[0], y = s->pool[pick];
+
+			if (s->first_mark[y] == s->first_stamp &&
+			    s->first_pick[y] == c)
+				return LOC__PACK_GROWN_BEFORE;
+			s->first_mark[c] = s->first_stamp;
+			s->first_pick[c] = y;
+		}
 		for (int d = 0; d < s->nd; d++)
 			u[d] = s->pool_c[(size_t)pick * s->nd + d];
 		/* The last slot fills the hole. */
@@ -316,9 +334,10 @@ int64_t loc__pack_take_pool(loc__pack_t *s, const loc__ctx_t *ctx, int nl)
 	return loc__pack_set_total(s, s->set, k);
 }
 
-int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl)
+int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl,
+		       bool same_pool)
 {
 	if (nl < ctx->k)
 		return -1;
-	return _grow_exact(s, nl, ctx->k);
+	return _grow_exact(s, nl, ctx->k, same_pool);
 }
