@@ -63,6 +63,8 @@
 #define PACK_RANK_WORK (1L << 18)   /* bounded: shell table lookups */
 #define PACK_MIN_CENTRES 16         /* greedy growth of at least this many */
 #define PACK_SHELL_MIN_K 9          /* shell ranking from this many nodes */
+#define PACK_HOP_MATRIX_POINTS 1024 /* a point-to-point hop table up to
+				     * this many points (1 MB) */
 
 static void _pack_fini(void *p)
 {
@@ -107,6 +109,8 @@ static void _pack_fini(void *p)
 	loc__pack_memo_destroy(s->memo);
 	free(s->first_pick);
 	free(s->first_mark);
+	free(s->pt_hops);
+	free(s->rest_pt);
 	free(s);
 }
 
@@ -217,6 +221,32 @@ static int _init_axes(loc__pack_t *s, const loc_grid_t *grid)
 				grid, d, delta < 0 ? -delta : 0,
 				delta < 0 ? 0 : delta);
 	s->diameter = loc_grid_diameter(grid);
+	/* Growth adds one node's hops to every node left at each step: a
+	 * row of this table costs one load per node where the per-axis
+	 * tables cost two per axis. Optional: growth falls back on them. */
+	if (s->np <= PACK_HOP_MATRIX_POINTS && s->diameter <= UINT8_MAX) {
+		s->pt_hops = malloc((size_t)s->np * s->np);
+		s->rest_pt = malloc(sizeof(int) * s->n);
+		if (!s->pt_hops || !s->rest_pt) {
+			free(s->pt_hops);
+			free(s->rest_pt);
+			s->pt_hops = NULL;
+			s->rest_pt = NULL;
+			return 0;
+		}
+		for (int p = 0; p < s->np; p++)
+			for (int q = 0; q < s->np; q++) {
+				int h = 0;
+
+				/* From p to q, as growth reads the
+				 * axis tables. */
+				for (int d = 0; d < s->nd; d++)
+					h += s->hop[s->hop_at[d] +
+						    s->coord[q * s->nd + d] -
+						    s->coord[p * s->nd + d]];
+				s->pt_hops[(size_t)p * s->np + q] = (uint8_t)h;
+			}
+	}
 	return 0;
 }
 

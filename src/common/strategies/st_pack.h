@@ -58,6 +58,9 @@ typedef struct loc__pack {
 	int *closed;              /* [n] closed sides of each pool node */
 	int *rest;                /* [n] pool positions not chosen yet */
 	int *rest_c;              /* [nd * n] their coordinates, by axis */
+	uint8_t *pt_hops;         /* [np * np] hops between points, when
+				   * small enough (NULL: per-axis tables) */
+	int *rest_pt;             /* [n] with pt_hops: the points of s->rest */
 	int64_t *sum;             /* [n] hops to the set: of each node in
 				   * s->rest while growing, of each pool
 				   * node while swapping */

@@ -254,6 +254,32 @@ static inline int _step_nd(loc__pack_t *s, int nrest, const int *u,
 	return at;
 }
 
+/* _step_nd() with the point-to-point table: u is the point of the node
+ * just taken, s->rest_pt the points of the nodes left. */
+static int _step_table(loc__pack_t *s, int nrest, int u)
+{
+	const uint8_t *row = s->pt_hops + (size_t)u * s->np;
+	const int *pt = s->rest_pt;
+	int64_t least = INT64_MAX;
+	int at = -1;
+
+	for (int r = 0; r < nrest; r++) {
+		int64_t v = s->sum[r] + row[pt[r]];
+
+		s->sum[r] = v;
+		if (v > least)
+			continue;
+		if (v < least || s->closed[s->rest[r]] > s->closed[s->rest[at]] ||
+		    (s->closed[s->rest[r]] == s->closed[s->rest[at]] &&
+		     s->ranks[s->pool[s->rest[r]]] <
+			     s->ranks[s->pool[s->rest[at]]])) {
+			least = v;
+			at = r;
+		}
+	}
+	return at;
+}
+
 static int _step(loc__pack_t *s, int nrest, const int *u)
 {
 	switch (s->nd) {
@@ -282,19 +308,25 @@ static int64_t _grow_exact(loc__pack_t *s, int nl, int k, bool same_pool)
 {
 	int nrest = nl - 1, u[LOC_MAX_DIMS];
 	int64_t total = 0;
+	const bool table = s->pt_hops != NULL;
 
 	for (int i = 1; i < nl; i++) {
 		s->rest[i - 1] = i;
 		s->sum[i - 1] = 0;
-		for (int d = 0; d < s->nd; d++)
-			s->rest_c[(size_t)d * s->n + i - 1] =
-				s->pool_c[(size_t)i * s->nd + d];
+		if (table)
+			s->rest_pt[i - 1] = s->node_pt[s->pool[i]];
+		else
+			for (int d = 0; d < s->nd; d++)
+				s->rest_c[(size_t)d * s->n + i - 1] =
+					s->pool_c[(size_t)i * s->nd + d];
 	}
 	_take(s, 0, 0);
 	for (int d = 0; d < s->nd; d++)
 		u[d] = s->pool_c[d];
 	for (int j = 1; j < k; j++) {
-		int at = _step(s, nrest, u), pick = s->rest[at];
+		int at = table ? _step_table(s, nrest, s->node_pt[s->set[j - 1]]) :
+				 _step(s, nrest, u);
+		int pick = s->rest[at];
 
 		total += s->sum[at];
 		_take(s, pick, j);
@@ -313,9 +345,12 @@ static int64_t _grow_exact(loc__pack_t *s, int nl, int k, bool same_pool)
 		nrest--;
 		s->rest[at] = s->rest[nrest];
 		s->sum[at] = s->sum[nrest];
-		for (int d = 0; d < s->nd; d++)
-			s->rest_c[(size_t)d * s->n + at] =
-				s->rest_c[(size_t)d * s->n + nrest];
+		if (table)
+			s->rest_pt[at] = s->rest_pt[nrest];
+		else
+			for (int d = 0; d < s->nd; d++)
+				s->rest_c[(size_t)d * s->n + at] =
+					s->rest_c[(size_t)d * s->n + nrest];
 	}
 	return total;
 }
