@@ -655,9 +655,17 @@ static int _pack_select(loc__ctx_t *ctx)
 	return loc__offer(ctx, s->best, (double)best_total);
 }
 
+static void _pack_forget(void *p)
+{
+	loc__pack_t *s = p;
+
+	loc__pack_memo_clear(s->memo);
+}
+
 const loc__strategy_ops_t loc__st_pack = {
 	.name = "pack",
 	.select = _pack_select,
 	.init = _pack_init,
 	.fini = _pack_fini,
+	.forget = _pack_forget,
 };

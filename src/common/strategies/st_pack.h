@@ -227,6 +227,9 @@ loc__pack_memo_t *loc__pack_memo_create(int nnodes);
 /* Frees the memo; accepts NULL. */
 void loc__pack_memo_destroy(loc__pack_memo_t *m);
 
+/* Forgets every answer kept; accepts NULL. */
+void loc__pack_memo_clear(loc__pack_memo_t *m);
+
 /*
  * The answer kept for the free map of rank bitmap bits (hash: its
  * loc__map_hash()), k nodes and that PackTolerance: returns the set (k

@@ -60,6 +60,14 @@ void loc__pack_memo_destroy(loc__pack_memo_t *m)
 	free(m);
 }
 
+void loc__pack_memo_clear(loc__pack_memo_t *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < PACK_MEMO_SLOTS; i++)
+		m->slot[i].used = false;
+}
+
 const int *loc__pack_memo_find(const loc__pack_memo_t *m, uint64_t hash,
 			       const uint64_t *bits, int k, double tolerance,
 			       int64_t *total)
