@@ -205,6 +205,9 @@ static double _time_strategy(const loc_grid_t *g, loc_strategy_kind_t kind,
 	while (n < MAX_SAMPLES && (spent < target || n < 5)) {
 		double t;
 
+		/* The same question every time: time the search, not pack's
+		 * memo of its last answers. */
+		loc_alloc_forget(a);
 		t0 = bench_now();
 		loc_alloc_select(a, &req, &view, out, NULL);
 		t = bench_now() - t0;

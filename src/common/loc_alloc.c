@@ -93,6 +93,12 @@ nomem:
 	return NULL;
 }
 
+void loc_alloc_forget(loc_alloc_t *alloc)
+{
+	if (alloc && alloc->ops && alloc->ops->forget && alloc->state)
+		alloc->ops->forget(alloc->state);
+}
+
 void loc_alloc_destroy(loc_alloc_t *alloc)
 {
 	if (!alloc)

@@ -162,6 +162,13 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 /* Frees alloc; accepts NULL. */
 void loc_alloc_destroy(loc_alloc_t *alloc);
 
+/*
+ * Forgets the answers alloc's strategy keeps to give again to the same
+ * question (pack's last answers), so the next call searches: for timing
+ * decisions. Answers never change by it. Accepts NULL.
+ */
+void loc_alloc_forget(loc_alloc_t *alloc);
+
 /* Returns the allocator's curve (borrowed), grid and policy. */
 const loc_curve_t *loc_alloc_curve(const loc_alloc_t *alloc);
 const loc_grid_t *loc_alloc_grid(const loc_alloc_t *alloc);

@@ -31,12 +31,15 @@ typedef int (*loc__strategy_init_f)(const loc_grid_t *grid,
 				    const loc_policy_t *policy, void **state,
 				    loc_error_t *err);
 typedef void (*loc__strategy_fini_f)(void *state);
+/* Optional: drops answers the state keeps to give them again. */
+typedef void (*loc__strategy_forget_f)(void *state);
 
 typedef struct loc__strategy_ops {
 	const char *name;
 	loc__strategy_f select;
 	loc__strategy_init_f init; /* may be NULL */
 	loc__strategy_fini_f fini; /* may be NULL */
+	loc__strategy_forget_f forget; /* may be NULL: keeps no answers */
 	bool interval_counts;      /* uses loc__rank_runs() */
 } loc__strategy_ops_t;
 

@@ -14,6 +14,10 @@
  * - on machines too large for the whole search (4,096 nodes and more)
  *   the bounded search still gives valid, deterministic and compact
  *   sets: never worse than mm's;
+ * - questions asked again, after others or in another order, get the
+ *   answer a fresh allocator gives (pack remembers its last answers:
+ *   st_pack_memo.c), also with more distinct questions than it keeps,
+ *   and after loc_alloc_forget();
  * - PackTolerance is parsed from locality.conf (and described).
  */
 #include <stdarg.h>
@@ -285,6 +289,47 @@ static void test_bounded_search_on_large_machines(void **state)
 	}
 }
 
+/* 8x8 torus (the replay's advice machine): 12 fragmented maps x 3 sizes,
+ * asked in an order that repeats questions at once, a little later and
+ * after more than the memo's 16 slots; every answer is a fresh
+ * allocator's. */
+static void test_repeated_questions_get_fresh_answers(void **state)
+{
+	enum { NMAPS = 12, NK = 3, N = 64 };
+	static const int ks[NK] = { 2, 5, 17 };
+	const int dims[2] = { 8, 8 };
+	loc_grid_t *g = tu_grid(2, dims, true, 1);
+	loc_alloc_t *a = _pack(g, 0.1);
+	uint8_t cand[NMAPS][N];
+	int fresh_out[NMAPS][NK][N], out[N];
+
+	(void)state;
+	for (int m = 0; m < NMAPS; m++) {
+		tu_fragmented(cand[m], N, 0.3 + 0.03 * m, m + 1);
+		for (int ki = 0; ki < NK; ki++) {
+			loc_alloc_t *fresh = _pack(g, 0.1);
+
+			assert_int_equal(_place(fresh, cand[m], ks[ki],
+						fresh_out[m][ki]), 0);
+			loc_alloc_destroy(fresh);
+		}
+	}
+	for (int q = 0; q < 300; q++) {
+		/* Runs of one map, then a jump: repeats near and far. */
+		int m = (q / 3 * 5 + q % 2) % NMAPS, ki = (q * 7 / 5) % NK;
+
+		/* Forgetting (as the benchmarks do) changes no answer. */
+		if (q % 50 == 49)
+			loc_alloc_forget(a);
+		assert_int_equal(_place(a, cand[m], ks[ki], out), 0);
+		assert_memory_equal(out, fresh_out[m][ki],
+				    sizeof(int) * ks[ki]);
+	}
+	loc_alloc_forget(NULL);
+	loc_alloc_destroy(a);
+	loc_grid_destroy(g);
+}
+
 static void test_conf_key(void **state)
 {
 	loc_error_t err;
@@ -312,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_optimal_on_empty_small_grids),
 		cmocka_unit_test(test_one_node_takes_the_most_enclosed),
 		cmocka_unit_test(test_bounded_search_on_large_machines),
+		cmocka_unit_test(test_repeated_questions_get_fresh_answers),
 		cmocka_unit_test(test_conf_key),
 	};
 

@@ -63,6 +63,8 @@
 #define PACK_RANK_WORK (1L << 18)   /* bounded: shell table lookups */
 #define PACK_MIN_CENTRES 16         /* greedy growth of at least this many */
 #define PACK_SHELL_MIN_K 9          /* shell ranking from this many nodes */
+#define PACK_HOP_MATRIX_POINTS 1024 /* a point-to-point hop table up to
+				     * this many points (1 MB) */
 
 static void _pack_fini(void *p)
 {
@@ -104,6 +106,11 @@ static void _pack_fini(void *p)
 	free(s->cand);
 	free(s->rank);
 	loc__pack_index_destroy(s->index);
+	loc__pack_memo_destroy(s->memo);
+	free(s->first_pick);
+	free(s->first_mark);
+	free(s->pt_hops);
+	free(s->rest_pt);
 	free(s);
 }
 
@@ -214,6 +221,32 @@ static int _init_axes(loc__pack_t *s, const loc_grid_t *grid)
 				grid, d, delta < 0 ? -delta : 0,
 				delta < 0 ? 0 : delta);
 	s->diameter = loc_grid_diameter(grid);
+	/* Growth adds one node's hops to every node left at each step: a
+	 * row of this table costs one load per node where the per-axis
+	 * tables cost two per axis. Optional: growth falls back on them. */
+	if (s->np <= PACK_HOP_MATRIX_POINTS && s->diameter <= UINT8_MAX) {
+		s->pt_hops = malloc((size_t)s->np * s->np);
+		s->rest_pt = malloc(sizeof(int) * s->n);
+		if (!s->pt_hops || !s->rest_pt) {
+			free(s->pt_hops);
+			free(s->rest_pt);
+			s->pt_hops = NULL;
+			s->rest_pt = NULL;
+			return 0;
+		}
+		for (int p = 0; p < s->np; p++)
+			for (int q = 0; q < s->np; q++) {
+				int h = 0;
+
+				/* From p to q, as growth reads the
+				 * axis tables. */
+				for (int d = 0; d < s->nd; d++)
+					h += s->hop[s->hop_at[d] +
+						    s->coord[q * s->nd + d] -
+						    s->coord[p * s->nd + d]];
+				s->pt_hops[(size_t)p * s->np + q] = (uint8_t)h;
+			}
+	}
 	return 0;
 }
 
@@ -254,6 +287,10 @@ static int _pack_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	s->point_free = malloc(sizeof(int) * np);
 	s->cand = malloc(sizeof(int) * np);
 	s->rank = malloc(sizeof(loc__shell_rank_t) * np);
+	s->first_pick = malloc(sizeof(int) * n);
+	s->first_mark = calloc(n, sizeof(int));
+	if (!s->first_pick || !s->first_mark)
+		goto nomem;
 	if (!s->pmark || !s->queue || !s->imark || !s->idx || !s->pool ||
 	    !s->pool_c || !s->closed || !s->rest || !s->rest_c || !s->sum || !s->keys ||
 	    !s->in || !s->pin || !s->set || !s->best || !s->kept || !s->point_free ||
@@ -262,6 +299,8 @@ static int _pack_init(const loc_grid_t *grid, const loc_curve_t *curve,
 	/* NULL when the table would be too large: centres are then spread
 	 * evenly along the curve instead of ranked. */
 	s->sh = loc__shells_create(grid);
+	/* NULL: out of memory, every question is answered afresh. */
+	s->memo = loc__pack_memo_create(n);
 	*state = s;
 	return 0;
 nomem:
@@ -454,9 +493,12 @@ static int _centres(loc__pack_t *s, const loc__ctx_t *ctx, const int *freel,
 }
 
 /* Grows (or, in star mode, takes) the set from centre c into s->set,
- * marked in s->in; returns its total or -1. */
+ * marked in s->in; returns its total or -1. freel: the nf free nodes.
+ * same_set: may return LOC__PACK_GROWN_BEFORE when an earlier centre
+ * of this decision grows the same set (loc__pack_grow()). */
 static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
-			  const pack_plan_t *pl)
+			  const pack_plan_t *pl, const int *freel, int nf,
+			  bool same_set)
 {
 	int nl;
 
@@ -464,8 +506,14 @@ static int64_t _grow_from(loc__pack_t *s, const loc__ctx_t *ctx, int c,
 		nl = loc__pack_pool(s, ctx, c, ctx->k);
 		return loc__pack_take_pool(s, ctx, nl);
 	}
+	/* A pool of every free node needs no search (a busy machine, a
+	 * large request: the search would visit every point). */
+	if (pl->m >= nf) {
+		nl = loc__pack_pool_all(s, ctx, c, freel, nf);
+		return loc__pack_grow(s, ctx, nl, same_set);
+	}
 	nl = loc__pack_pool(s, ctx, c, pl->m);
-	return loc__pack_grow(s, ctx, nl);
+	return loc__pack_grow(s, ctx, nl, false);
 }
 
 static int _pack_select(loc__ctx_t *ctx)
@@ -478,6 +526,9 @@ static int _pack_select(loc__ctx_t *ctx)
 	int win = -1, *at;
 	double tol = ctx->policy->pack_tolerance;
 	pack_plan_t pl;
+	const uint64_t *bits;
+	const int *known;
+	uint64_t hash;
 	int rc;
 
 	if (k == 1) {
@@ -486,10 +537,16 @@ static int _pack_select(loc__ctx_t *ctx)
 		rc = loc__pack_one(s, ctx, &v);
 		return rc ? rc : loc__offer(ctx, &v, 0);
 	}
+	/* A question asked lately (the replay's reservations repeat
+	 * them): its answer again, without the search. */
+	bits = loc__rank_bits(ctx);
+	hash = loc__map_hash(ctx);
+	known = loc__pack_memo_find(s->memo, hash, bits, k, tol, &best_total);
+	if (known)
+		return loc__offer(ctx, known, (double)best_total);
 	loc__pack_index_sync(s, ctx);
 	/* Free nodes in curve order (ranks first, then nodes). */
-	nf = loc__bits_ones(loc__rank_bits(ctx), 0, ctx->nnodes, freel,
-			    ctx->nnodes);
+	nf = loc__bits_ones(bits, 0, ctx->nnodes, freel, ctx->nnodes);
 	for (int i = 0; i < nf; i++)
 		freel[i] = order[freel[i]];
 	if (nf < k)
@@ -533,9 +590,17 @@ static int _pack_select(loc__ctx_t *ctx)
 	 * total is within the tolerance of the least so far (the least can
 	 * only fall); those sets are kept while there is room, else the
 	 * winner is grown again. */
+	loc__pack_new_decision(s);
 	for (int i = 0; i < nc; i++) {
 		at[i] = -1;
-		tot[i] = _grow_from(s, ctx, centre[i], &pl);
+		tot[i] = _grow_from(s, ctx, centre[i], &pl, freel, nf, true);
+		if (tot[i] == LOC__PACK_GROWN_BEFORE) {
+			/* The earlier centre's set, total and perimeter: it
+			 * wins every tie with this one. */
+			_clear_in(s, s->set, 2);
+			tot[i] = -1;
+			continue;
+		}
 		if (tot[i] < 0)
 			continue;
 		if (best_total < 0 || tot[i] < best_total) {
@@ -572,7 +637,7 @@ static int _pack_select(loc__ctx_t *ctx)
 	if (at[win] >= 0) {
 		memcpy(s->best, s->kept + at[win], sizeof(int) * k);
 	} else {
-		_grow_from(s, ctx, centre[win], &pl);
+		_grow_from(s, ctx, centre[win], &pl, freel, nf, false);
 		_clear_in(s, s->set, k);
 		memcpy(s->best, s->set, sizeof(int) * k);
 	}
@@ -586,7 +651,15 @@ static int _pack_select(loc__ctx_t *ctx)
 				    pl.mode == PACK_WHOLE,
 				    PACK_SWAP_WORK);
 	_clear_in(s, s->best, k);
+	loc__pack_memo_store(s->memo, hash, bits, k, tol, s->best, best_total);
 	return loc__offer(ctx, s->best, (double)best_total);
+}
+
+static void _pack_forget(void *p)
+{
+	loc__pack_t *s = p;
+
+	loc__pack_memo_clear(s->memo);
 }
 
 const loc__strategy_ops_t loc__st_pack = {
@@ -594,4 +667,5 @@ const loc__strategy_ops_t loc__st_pack = {
 	.select = _pack_select,
 	.init = _pack_init,
 	.fini = _pack_fini,
+	.forget = _pack_forget,
 };

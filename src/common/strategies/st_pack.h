@@ -24,6 +24,7 @@ typedef struct loc__pack_key {
 } loc__pack_key_t;
 
 typedef struct loc__pack_index loc__pack_index_t;
+typedef struct loc__pack_memo loc__pack_memo_t;
 
 typedef struct loc__pack {
 	int n, np, nd;
@@ -57,6 +58,9 @@ typedef struct loc__pack {
 	int *closed;              /* [n] closed sides of each pool node */
 	int *rest;                /* [n] pool positions not chosen yet */
 	int *rest_c;              /* [nd * n] their coordinates, by axis */
+	uint8_t *pt_hops;         /* [np * np] hops between points, when
+				   * small enough (NULL: per-axis tables) */
+	int *rest_pt;             /* [n] with pt_hops: the points of s->rest */
 	int64_t *sum;             /* [n] hops to the set: of each node in
 				   * s->rest while growing, of each pool
 				   * node while swapping */
@@ -80,6 +84,12 @@ typedef struct loc__pack {
 	bool index_failed;        /* ... could not be: count instead */
 	const int *busy;          /* [n] busy neighbours of each node, from
 				   * the index (NULL without it) */
+	loc__pack_memo_t *memo;   /* the last answers (st_pack_memo.c); NULL:
+				   * none kept */
+	int *first_pick;          /* [n] a centre's second node, in this
+				   * decision (where first_mark is current) */
+	int *first_mark;          /* [n] first_pick's stamp per centre */
+	int first_stamp;
 } loc__pack_t;
 
 /* ---- st_pack_grow.c ------------------------------------------------ */
@@ -96,13 +106,38 @@ int loc__pack_stamp(loc__pack_t *s);
 int loc__pack_pool(loc__pack_t *s, const loc__ctx_t *ctx, int c, int m);
 
 /*
+ * The pool of every free node (freel[0..nf), c among them), c first and
+ * the others in freel's order: what loc__pack_pool() collects when m >=
+ * nf, in O(nf) instead of a search over every point. Only for growth,
+ * whose choice does not depend on the pool's order (its next node is
+ * the least by sum, closed sides and rank: a total order); the swaps and
+ * star mode read the search order. Returns nf.
+ */
+int loc__pack_pool_all(loc__pack_t *s, const loc__ctx_t *ctx, int c,
+		       const int *freel, int nf);
+
+/* loc__pack_grow(): the set would be an earlier centre's. */
+#define LOC__PACK_GROWN_BEFORE (-2)
+
+/*
  * Grows a set of ctx->k nodes from pool position 0 (the centre) into
  * s->set, marking them in s->in: one node at a time, the next being the
  * least (sum of hops to the set, -closed sides, curve rank). Needs the
  * pool (loc__pack_pool). Returns the set's total pairwise hops, or -1
  * when the pool holds fewer than k nodes (nothing chosen then).
+ *
+ * same_pool: every centre of this decision grows in the same pool (of
+ * every free node), so growth is a function of the nodes taken so far.
+ * Centre c's second node y is then noted, and when y was grown from
+ * before and took c second, both grow the same set from there on:
+ * returns LOC__PACK_GROWN_BEFORE with only s->set[0..2) taken (marked
+ * in s->in). loc__pack_new_decision() starts the notes afresh.
  */
-int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl);
+int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl,
+		       bool same_pool);
+
+/* Forgets the centres' second nodes noted by loc__pack_grow(). */
+void loc__pack_new_decision(loc__pack_t *s);
 
 /* Takes the first ctx->k pool nodes (the nearest the centre) as the set,
  * like loc__pack_grow(). Returns its total, or -1 (pool too small). */
@@ -182,5 +217,33 @@ int loc__pack_enclosed(const loc__pack_t *s, int want, int *ranks);
 
 /* Frees the index; accepts NULL. */
 void loc__pack_index_destroy(loc__pack_index_t *index);
+
+/* ---- st_pack_memo.c ------------------------------------------------ */
+
+/* A memo of pack's last answers for nnodes nodes; NULL when out of
+ * memory (pack then answers every question afresh). */
+loc__pack_memo_t *loc__pack_memo_create(int nnodes);
+
+/* Frees the memo; accepts NULL. */
+void loc__pack_memo_destroy(loc__pack_memo_t *m);
+
+/* Forgets every answer kept; accepts NULL. */
+void loc__pack_memo_clear(loc__pack_memo_t *m);
+
+/*
+ * The answer kept for the free map of rank bitmap bits (hash: its
+ * loc__map_hash()), k nodes and that PackTolerance: returns the set (k
+ * nodes, borrowed until the next store) and sets *total, or NULL.
+ */
+const int *loc__pack_memo_find(const loc__pack_memo_t *m, uint64_t hash,
+			       const uint64_t *bits, int k, double tolerance,
+			       int64_t *total);
+
+/* Keeps set[0..k) and its total as the answer to that question, in place
+ * of the oldest one kept. Returns nothing; a failed allocation keeps
+ * nothing. */
+void loc__pack_memo_store(loc__pack_memo_t *m, uint64_t hash,
+			  const uint64_t *bits, int k, double tolerance,
+			  const int *set, int64_t total);
 
 #endif /* LOC_ST_PACK_H */

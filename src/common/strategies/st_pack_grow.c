@@ -84,6 +84,18 @@ int loc__pack_pool(loc__pack_t *s, const loc__ctx_t *ctx, int c, int m)
 	return nl;
 }
 
+int loc__pack_pool_all(loc__pack_t *s, const loc__ctx_t *ctx, int c,
+		       const int *freel, int nf)
+{
+	int st = loc__pack_stamp(s), nl = 0;
+
+	_pool_add(s, ctx, c, st, nl++);
+	for (int i = 0; i < nf; i++)
+		if (freel[i] != c)
+			_pool_add(s, ctx, freel[i], st, nl++);
+	return nl;
+}
+
 /*
  * phi[x] = sum over y of cnt[y] * (hops from x to y on the axis), for
  * every x, in O(L) with prefix sums of counts and of y * counts. On a
@@ -242,6 +254,32 @@ static inline int _step_nd(loc__pack_t *s, int nrest, const int *u,
 	return at;
 }
 
+/* _step_nd() with the point-to-point table: u is the point of the node
+ * just taken, s->rest_pt the points of the nodes left. */
+static int _step_table(loc__pack_t *s, int nrest, int u)
+{
+	const uint8_t *row = s->pt_hops + (size_t)u * s->np;
+	const int *pt = s->rest_pt;
+	int64_t least = INT64_MAX;
+	int at = -1;
+
+	for (int r = 0; r < nrest; r++) {
+		int64_t v = s->sum[r] + row[pt[r]];
+
+		s->sum[r] = v;
+		if (v > least)
+			continue;
+		if (v < least || s->closed[s->rest[r]] > s->closed[s->rest[at]] ||
+		    (s->closed[s->rest[r]] == s->closed[s->rest[at]] &&
+		     s->ranks[s->pool[s->rest[r]]] <
+			     s->ranks[s->pool[s->rest[at]]])) {
+			least = v;
+			at = r;
+		}
+	}
+	return at;
+}
+
 static int _step(loc__pack_t *s, int nrest, const int *u)
 {
 	switch (s->nd) {
@@ -256,36 +294,63 @@ static int _step(loc__pack_t *s, int nrest, const int *u)
 	}
 }
 
-/* One node at a time; returns the total. */
-static int64_t _grow_exact(loc__pack_t *s, int nl, int k)
+void loc__pack_new_decision(loc__pack_t *s)
+{
+	if (++s->first_stamp == 0x7fffffff) {
+		memset(s->first_mark, 0, sizeof(int) * s->n);
+		s->first_stamp = 1;
+	}
+}
+
+/* One node at a time; returns the total, or LOC__PACK_GROWN_BEFORE (see
+ * loc__pack_grow()). */
+static int64_t _grow_exact(loc__pack_t *s, int nl, int k, bool same_pool)
 {
 	int nrest = nl - 1, u[LOC_MAX_DIMS];
 	int64_t total = 0;
+	const bool table = s->pt_hops != NULL;
 
 	for (int i = 1; i < nl; i++) {
 		s->rest[i - 1] = i;
 		s->sum[i - 1] = 0;
-		for (int d = 0; d < s->nd; d++)
-			s->rest_c[(size_t)d * s->n + i - 1] =
-				s->pool_c[(size_t)i * s->nd + d];
+		if (table)
+			s->rest_pt[i - 1] = s->node_pt[s->pool[i]];
+		else
+			for (int d = 0; d < s->nd; d++)
+				s->rest_c[(size_t)d * s->n + i - 1] =
+					s->pool_c[(size_t)i * s->nd + d];
 	}
 	_take(s, 0, 0);
 	for (int d = 0; d < s->nd; d++)
 		u[d] = s->pool_c[d];
 	for (int j = 1; j < k; j++) {
-		int at = _step(s, nrest, u), pick = s->rest[at];
+		int at = table ? _step_table(s, nrest, s->node_pt[s->set[j - 1]]) :
+				 _step(s, nrest, u);
+		int pick = s->rest[at];
 
 		total += s->sum[at];
 		_take(s, pick, j);
+		if (j == 1 && same_pool) {
+			int c = s->pool[0], y = s->pool[pick];
+
+			if (s->first_mark[y] == s->first_stamp &&
+			    s->first_pick[y] == c)
+				return LOC__PACK_GROWN_BEFORE;
+			s->first_mark[c] = s->first_stamp;
+			s->first_pick[c] = y;
+		}
 		for (int d = 0; d < s->nd; d++)
 			u[d] = s->pool_c[(size_t)pick * s->nd + d];
 		/* The last slot fills the hole. */
 		nrest--;
 		s->rest[at] = s->rest[nrest];
 		s->sum[at] = s->sum[nrest];
-		for (int d = 0; d < s->nd; d++)
-			s->rest_c[(size_t)d * s->n + at] =
-				s->rest_c[(size_t)d * s->n + nrest];
+		if (table)
+			s->rest_pt[at] = s->rest_pt[nrest];
+		else
+			for (int d = 0; d < s->nd; d++)
+				s->rest_c[(size_t)d * s->n + at] =
+					s->rest_c[(size_t)d * s->n + nrest];
 	}
 	return total;
 }
@@ -304,9 +369,10 @@ int64_t loc__pack_take_pool(loc__pack_t *s, const loc__ctx_t *ctx, int nl)
 	return loc__pack_set_total(s, s->set, k);
 }
 
-int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl)
+int64_t loc__pack_grow(loc__pack_t *s, const loc__ctx_t *ctx, int nl,
+		       bool same_pool)
 {
 	if (nl < ctx->k)
 		return -1;
-	return _grow_exact(s, nl, ctx->k);
+	return _grow_exact(s, nl, ctx->k, same_pool);
 }
