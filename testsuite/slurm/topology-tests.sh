@@ -279,42 +279,43 @@ figures() {
 	done <"$RUNROOT/$MODE.ids"
 }
 
-# records - each job of the sequence has its placement record in its
-# AdminComment (RecordPlacement's default), naming as many nodes and the
-# same mean hops as its NodeList.
-records() {
+# check_records FILE SOURCE NAME - the record lines in FILE (as SOURCE
+# gives them) hold a record for each job of the sequence, naming as many
+# nodes and the same mean hops as its NodeList: check NAME.
+check_records() {
 	local out
-	record_lines $(awk '{print $2}' "$RUNROOT/$MODE.ids") \
-		>"$RUNROOT/$SHAPE-records"
-	out=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --quiet \
-		"$RUNROOT/$SHAPE-records" 2>&1 | grep -v '^summary')
-	note "$SHAPE: locality: $out"
+	out=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --quiet "$1" 2>&1 |
+		grep -v '^summary')
+	note "$SHAPE: locality: $2: $out"
 	case $out in
 	"records: jobs=$(wc -l <"$RUNROOT/$MODE.ids") "*"disagree=0") out="" ;;
-	"") out="no job has a record" ;;
+	"") out="no job has a record in $2" ;;
 	esac
-	result "$SHAPE: locality: each job's AdminComment records its placement, as its NodeList gives it" "$out"
+	result "$3" "$out"
+}
+
+# records - each job of the sequence has its placement record in its
+# AdminComment (RecordPlacement's default).
+records() {
+	record_lines $(awk '{print $2}' "$RUNROOT/$MODE.ids") \
+		>"$RUNROOT/$SHAPE-records"
+	check_records "$RUNROOT/$SHAPE-records" scontrol \
+		"$SHAPE: locality: each job's AdminComment records its placement, as its NodeList gives it"
 }
 
 # records_in_sacct - the same records as slurmdbd keeps them: the jobs of
 # the sequence cancelled, their lines read with sacct once each shows its
-# record and nodes, and checked as records() checks scontrol's.
+# record and nodes.
 records_in_sacct() {
-	local ids out
+	local ids
 	ids=$(awk '{print $2}' "$RUNROOT/$MODE.ids")
 	# shellcheck disable=SC2086
 	scancel $ids
 	wait_empty 30
 	# shellcheck disable=SC2086
 	records_read "$RUNROOT/$SHAPE-sacct" $ids
-	out=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --quiet \
-		"$RUNROOT/$SHAPE-sacct" 2>&1 | grep -v '^summary')
-	note "$SHAPE: locality: sacct: $out"
-	case $out in
-	"records: jobs=$(wc -l <"$RUNROOT/$MODE.ids") "*"disagree=0") out="" ;;
-	"") out="no job has a record in sacct" ;;
-	esac
-	result "$SHAPE: locality: sacct shows each job's record, as its NodeList gives it" "$out"
+	check_records "$RUNROOT/$SHAPE-sacct" sacct \
+		"$SHAPE: locality: sacct shows each job's record, as its NodeList gives it"
 }
 
 # accounting_wanted - 1 when this cluster runs slurmdbd: topology/locality

@@ -215,6 +215,17 @@ static void _take(loc__pack_t *s, int pos, int j)
 	}
 }
 
+/* Between two nodes left at the same total: the one with more closed
+ * neighbours, then the earlier on the curve (r against the best so far,
+ * at). */
+static inline bool _wins_tie(const loc__pack_t *s, int r, int at)
+{
+	int cr = s->closed[s->rest[r]], ca = s->closed[s->rest[at]];
+
+	return cr > ca || (cr == ca && s->ranks[s->pool[s->rest[r]]] <
+					       s->ranks[s->pool[s->rest[at]]]);
+}
+
 /*
  * One step of one-at-a-time growth over the nodes not chosen yet (kept
  * compact: s->rest holds their pool positions, s->sum their sums and
@@ -243,10 +254,7 @@ static inline int _step_nd(loc__pack_t *s, int nrest, const int *u,
 		s->sum[r] = v;
 		if (v > least)
 			continue;
-		if (v < least || s->closed[s->rest[r]] > s->closed[s->rest[at]] ||
-		    (s->closed[s->rest[r]] == s->closed[s->rest[at]] &&
-		     s->ranks[s->pool[s->rest[r]]] <
-			     s->ranks[s->pool[s->rest[at]]])) {
+		if (v < least || _wins_tie(s, r, at)) {
 			least = v;
 			at = r;
 		}
@@ -269,10 +277,7 @@ static int _step_table(loc__pack_t *s, int nrest, int u)
 		s->sum[r] = v;
 		if (v > least)
 			continue;
-		if (v < least || s->closed[s->rest[r]] > s->closed[s->rest[at]] ||
-		    (s->closed[s->rest[r]] == s->closed[s->rest[at]] &&
-		     s->ranks[s->pool[s->rest[r]]] <
-			     s->ranks[s->pool[s->rest[at]]])) {
+		if (v < least || _wins_tie(s, r, at)) {
 			least = v;
 			at = r;
 		}
