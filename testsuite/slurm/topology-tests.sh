@@ -39,7 +39,10 @@
 # a job that finds none takes the scattered set at its deadline and, once
 # requeued, waits afresh; backfill
 # runs with bf_busy_nodes there (Slurm's helpers inside this plugin must
-# see slurmctld's node bitmaps: left local, slurmctld crashed).
+# see slurmctld's node bitmaps: left local, slurmctld crashed). Last,
+# PlanHold (topology/plan-hold.sh): with released, the nodes backfill
+# plans for a waiting job are busy now, where with placement (the
+# control) they take idle ones.
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                     [--shapes per-row,weights,shuffled]
@@ -58,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--shapes) SHAPES=$2; shift 2 ;;
-	-h | --help) sed -n '4,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "topology-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -350,6 +353,7 @@ run_shape() {
 . "$HERE/topology/faults.sh"
 . "$HERE/compact-wait.sh"
 . "$HERE/topology/compact.sh"
+. "$HERE/topology/plan-hold.sh"
 
 main() {
 	local shape
@@ -369,6 +373,7 @@ main() {
 		"AuthInfo=cred_expire=$TC_CRED")
 	compact_wait
 	SHAPE_CONF=()
+	plan_hold
 	export CLUSTER_SHAPE=single
 	lib_finish
 }

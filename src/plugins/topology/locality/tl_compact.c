@@ -22,9 +22,6 @@
 #include "loc_metrics.h"
 #include "loc_patience.h"
 
-/* slurmctld's; the plugin also loads in slurmd and the commands. */
-#pragma weak idle_node_bitmap
-
 /* The reference placed as tl_eval.c places a job: k nodes of set[] in
  * the lightest tiers that hold them, with allocator arg. */
 static int _place_reference(void *arg, uint8_t *set, loc_tiers_t *tiers,
@@ -77,7 +74,8 @@ static bool _offered_now(job_record_t *job, bitstr_t *chosen)
 }
 
 bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
-		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq)
+		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq,
+		      int64_t judged_hops)
 {
 	job_record_t *job = te->job_ptr;
 	int64_t now = time(NULL), began, waited, hops, ref;
@@ -96,7 +94,9 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 	waited = now - began;
 	if (k < 2 || waited >= policy->compact_wait)
 		return false;
-	hops = loc_metrics_total_pair_hops(m->grid, s->chosen, k);
+	hops = judged_hops >= 0 ?
+		       judged_hops :
+		       loc_metrics_total_pair_hops(m->grid, s->chosen, k);
 	ref = _reference(m, job, alloc, policy, k);
 	if (!loc_patience_defer(policy, k, hops, ref, waited))
 		return false;

@@ -19,6 +19,10 @@
  *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,
  *      GRES); what they still lack is taken from the candidates nearest
  *      to them.
+ * In backfill's tests with PlanHold=released, the set of step 3 is then
+ * moved onto nodes busy now where the same number of them hold the job
+ * (_hold_released), so the plan backfill reserves leaves idle nodes free;
+ * CompactWait still judges the set chosen among all candidates.
  * Anything the core cannot serve (arbitrary task layouts) goes back to
  * Slurm's own best fit (ESLURM_NOT_SUPPORTED).
  */
@@ -27,6 +31,7 @@
 #include "topology_locality.h"
 
 #include "loc_metrics.h"
+#include "loc_plan.h"
 #include "loc_size.h"
 
 /* One evaluation: its job, and its arrays, from the machine's scratch
@@ -45,6 +50,8 @@ typedef struct {
 	int *out;           /* the core's answer: nreq + k nodes */
 	int ncand;
 	loc_tiers_t *tiers;
+	int64_t judged_hops; /* CompactWait's set, when not node_map's; or -1 */
+	bool held_released; /* out[] moved onto released nodes */
 	/* Slurm's running figures (as in common/eval_nodes.c). */
 	int rem_cpus, rem_nodes, min_rem_nodes;
 	int64_t rem_max_cpus;
@@ -214,9 +221,10 @@ static void _log_placement(tl_job_t *t)
 	loc_metrics_compute(t->m->grid, loc_alloc_curve(t->alloc), nodes, k,
 			    &met);
 	names = bitmap2node_name(t->te->node_map);
-	debug("%s: %pJ nodes=%s k=%d avg_hops=%.2f span=%d strategy=%s",
+	debug("%s: %pJ nodes=%s k=%d avg_hops=%.2f span=%d strategy=%s%s",
 	      plugin_type, t->job, names, k, met.avg_pair_hops,
-	      met.linear_span, loc_strategy_kind_name(t->policy->strategy));
+	      met.linear_span, loc_strategy_kind_name(t->policy->strategy),
+	      t->held_released ? " (plan on released nodes)" : "");
 	xfree(names);
 }
 
@@ -254,6 +262,8 @@ void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
 	s->unrequired = xcalloc(n, sizeof(*s->unrequired));
 	s->taken = xcalloc(n, sizeof(*s->taken));
 	s->chosen = xcalloc(n, sizeof(*s->chosen));
+	s->cand_now = xcalloc(n, sizeof(*s->cand_now));
+	s->full = xcalloc(n, sizeof(*s->full));
 	if (loc_tiers_init(&s->tiers, n, &err))
 		fatal("%s: %s", plugin_type, err.text);
 }
@@ -269,6 +279,8 @@ void tl_scratch_fini(tl_scratch_t *s)
 	xfree(s->unrequired);
 	xfree(s->taken);
 	xfree(s->chosen);
+	xfree(s->cand_now);
+	xfree(s->full);
 	loc_tiers_fini(&s->tiers);
 	memset(s, 0, sizeof(*s));
 }
@@ -333,6 +345,50 @@ static void _scan_candidates(tl_job_t *t)
 	}
 }
 
+/*
+ * PlanHold=released inside cons_tres (loc_plan.h has the rule): in
+ * backfill's tests (BACKFILL_TEST), the k nodes of out[] are moved onto
+ * candidates not idle now, where k of them hold the job. A test of a
+ * simulated future state offers nodes that running jobs release by then;
+ * backfill keeps the answer's nodes from every job that would still run
+ * at the start, so an idle node in it would stand idle until then. The
+ * job itself is placed afresh, on all candidates, when it starts (backfill
+ * starts it through a test outside BACKFILL_TEST). "Idle now" is
+ * slurmctld's idle_node_bitmap: a node that shares cores with running
+ * jobs counts as released, since holding it keeps only its free cores.
+ * Records the hops of the set chosen among all candidates, which
+ * CompactWait judges, as the start must not move.
+ */
+static void _hold_released(tl_job_t *t, int k)
+{
+	uint8_t *now = t->s->cand_now;
+	int *full = t->s->full;
+	int released = 0, rc;
+
+	if (t->policy->plan_hold != LOC_PLAN_HOLD_RELEASED ||
+	    !(t->job->bit_flags & BACKFILL_TEST) || t->nreq ||
+	    t->job->details->contiguous || !&idle_node_bitmap ||
+	    !idle_node_bitmap)
+		return;
+	for (int g = 0; g < t->m->ncore; g++) {
+		now[g] = t->cand[g] &&
+			 bit_test(idle_node_bitmap, t->m->to_slurm[g]);
+		released += t->cand[g] && !now[g];
+	}
+	/* A test of now (every candidate idle) or too few released. */
+	if (released < k)
+		return;
+	memcpy(full, t->out, k * sizeof(*full));
+	t->judged_hops = loc_metrics_total_pair_hops(t->m->grid, full, k);
+	(void)loc_plan_narrow_to_released(t->cand, now, t->m->ncore);
+	rc = _select(t, k);
+	if (rc || !_set_covers(t, k))
+		memcpy(t->out, full, k * sizeof(*full));
+	else
+		t->held_released = true;
+	loc_plan_unnarrow(t->cand, now, t->m->ncore);
+}
+
 /* Step 3: the core's set, one node larger until it covers the job. */
 static void _take_compact(tl_job_t *t)
 {
@@ -356,6 +412,7 @@ static void _take_compact(tl_job_t *t)
 	 * --contiguous nothing does and Slurm retries. */
 	if (rc)
 		return;
+	_hold_released(t, k);
 	_required_first(t, k);
 	for (int j = t->nreq; j < t->nreq + k && !_satisfied(t) &&
 			      te->max_nodes > 0;
@@ -371,7 +428,8 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 {
 	job_record_t *job = te->job_ptr;
 	job_details_t *d = job->details;
-	tl_job_t t = { .m = m, .s = s, .te = te, .job = job };
+	tl_job_t t = { .m = m, .s = s, .te = te, .job = job,
+		       .judged_hops = -1 };
 	loc_error_t err;
 	int rc = SLURM_ERROR;
 
@@ -424,7 +482,8 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 		rc = SLURM_SUCCESS;
 		eval_nodes_clip_socket_cores(te);
 		_log_placement(&t);
-		if (tl_compact_defer(te, m, s, t.alloc, t.policy, t.nreq))
+		if (tl_compact_defer(te, m, s, t.alloc, t.policy, t.nreq,
+				     t.judged_hops))
 			job->best_switch = false; /* cons_tres declines */
 		else if (!(job->bit_flags & BACKFILL_TEST))
 			_record(&t);

@@ -31,6 +31,10 @@
 #include "src/plugins/topology/common/eval_nodes.h"
 #include "src/plugins/topology/common/gres_sched.h"
 
+/* slurmctld's nodes idle now (CompactWait, PlanHold); weak: the plugin
+ * also loads in slurmd and the commands. */
+#pragma weak idle_node_bitmap
+
 /* Our own id: Slurm's plugins take 100-105. */
 #define TL_PLUGIN_ID 150
 
@@ -67,6 +71,8 @@ typedef struct tl_scratch {
 	int *unrequired;     /* out[]'s other nodes, while required go first */
 	int *taken;          /* the nodes taken, while the nearest are added */
 	int *chosen;         /* node_map's nodes: the log and CompactWait */
+	uint8_t *cand_now;   /* candidates idle now (PlanHold=released) */
+	int *full;           /* the set among all candidates, meanwhile */
 } tl_scratch_t;
 
 /* tl_eval.c: s sized for m; exits on out of memory, as xcalloc does. */
@@ -84,10 +90,13 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s);
 int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes);
 
 /* tl_compact.c: CompactWait. Whether the job should decline the set in
- * te->node_map (nreq of them required) and wait for a more compact one;
+ * te->node_map (nreq of them required) and wait for a more compact one,
+ * judged on judged_hops (total pairwise hops) when >= 0, else on
+ * node_map's own;
  * begins the job's wait (wait4switch_start) when the set is one it could
  * take now. The caller makes cons_tres decline (best_switch). */
 bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
-		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq);
+		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq,
+		      int64_t judged_hops);
 
 #endif /* LOC_TOPOLOGY_LOCALITY_H */
