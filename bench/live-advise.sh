@@ -130,16 +130,17 @@ csv_field() {
 # --- the live runs ------------------------------------------------------------
 
 # topo_variant - live-topo.sh's topology/locality row for the advised
-# row: its locality.conf lines from advice.txt, with PlanWindow 0 and
-# PlanHold placement (all --plugin topology rows have them).
+# row: PlanWindow 0 (every --plugin topology row has it) and PlanHold's
+# default, placement, then its locality.conf lines from advice.txt (a
+# swept PlanHold among them), each replacing the key before it.
 topo_variant() {
-	local kv v=locality
+	local kv v=locality+PlanWindow=0+PlanHold=placement
 	for kv in $(awk '/^locality.conf lines for / { on = 1; next }
 		on && /^#/ { exit } on && /^[A-Za-z]+=/ { print }' \
 		"$OUT/advise/advice.txt"); do
 		v=$v+$kv
 	done
-	echo "$v+PlanWindow=0+PlanHold=placement"
+	echo "$v"
 }
 
 if [ "$PLUGIN" = select ]; then

@@ -346,8 +346,7 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 			   "TopologyPlugin=topology/locality (Slurm "
 			   "24.11/26.05);\n"
 			   "# every row here (--plugin topology) has walltime "
-			   "mode none, PlanWindow 0 and PlanHold placement, "
-			   "which it honours\n");
+			   "mode none and PlanWindow 0, which it honours\n");
 		return;
 	}
 	fprintf(f,
@@ -356,9 +355,9 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		"# cons_tres sites (Slurm 24.11/26.05): the same locality.conf "
 		"keys with SelectType=select/cons_tres and "
 		"TopologyPlugin=topology/locality\n"
-		"# (topology/locality reads WalltimeAware, PlanWindow and "
-		"PlanHold but does not use them yet: there the row's figures "
-		"hold only with none, 0 and placement)\n");
+		"# (topology/locality reads WalltimeAware and PlanWindow but "
+		"does not use them: there the row's figures hold only with "
+		"none and 0)\n");
 }
 
 int rp_advise_write_csv(const char *path, const rp_advice_t *adv,

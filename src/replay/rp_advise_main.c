@@ -81,10 +81,10 @@ static void _candidates(const rp_opts_t *o, char *buf, size_t len)
 }
 
 /*
- * --plugin topology: every row starts from the config's PlanWindow and
- * PlanHold (with --set and the key options), which topology/locality
- * does not use yet; a row it would not honour is refused here, before
- * any replay.
+ * --plugin topology: every row starts from the config's PlanWindow (with
+ * --set and the key options), which topology/locality cannot honour
+ * (cons_tres windows the running jobs' ends itself); a row that sets one
+ * is refused here, before any replay.
  */
 static void _check_topology_keys(const rp_opts_t *o, const loc_conf_t *conf)
 {
@@ -95,13 +95,10 @@ static void _check_topology_keys(const rp_opts_t *o, const loc_conf_t *conf)
 	snprintf(window, sizeof(window), "%lld", (long long)pol.plan_window);
 	if (pol.plan_window != 0)
 		rp_usage_error("--plugin topology: PlanWindow=%s, but "
-			       "topology/locality does not use PlanWindow "
-			       "yet (0 only)",
+			       "topology/locality cannot use PlanWindow: "
+			       "cons_tres windows the running jobs' ends "
+			       "itself (0 only)",
 			       window);
-	if (pol.plan_hold != LOC_PLAN_HOLD_PLACEMENT)
-		rp_usage_error("%s", "--plugin topology: PlanHold is not "
-				     "placement, but topology/locality does "
-				     "not use PlanHold yet");
 }
 
 /* The sweep's lines of the advice, or that there was none. */

@@ -234,12 +234,14 @@ int rp_advise_sweep(rp_sweep_t *sw, rp_advice_t *adv, rp_rowset_t *set,
 				 adv->rows[r].row->name);
 			sw->nseeds++;
 		}
-	sw->plan_keys = !o->topology_site;
+	/* cons_tres windows the running jobs' ends itself (30 s, doubling):
+	 * topology/locality cannot honour a PlanWindow. */
+	sw->window_key = !o->topology_site;
 	for (int step = 0; step < STEP_COUNT; step++) {
 		rp_spec_t tries[RP_SWEEP_SEEDS * RP_SWEEP_MAX_VALUES];
 		int ntries[RP_SWEEP_SEEDS], n = 0, first = set->nrows;
 
-		if (!sw->plan_keys && (step == STEP_HOLD || step == STEP_PW))
+		if (!sw->window_key && step == STEP_PW)
 			continue;
 
 		for (int s = 0; s < sw->nseeds; s++) {
@@ -324,13 +326,15 @@ void rp_sweep_print(FILE *f, const rp_sweep_t *sw)
 		sw->added, sw->added == 1 ? "" : "s", sw->seed[0],
 		sw->nseeds > 1 ? " and " : "", sw->nseeds > 1 ? sw->seed[1] : "",
 		cw, (long long)sw->cap);
-	if (sw->plan_keys)
-		fprintf(f, "; PlanHold placement,released; PlanWindow %s s (0 "
-			   "and the 10th/25th percentiles of run times)\n",
+	fputs("; PlanHold placement,released", f);
+	if (sw->window_key)
+		fprintf(f, "; PlanWindow %s s (0 and the 10th/25th percentiles "
+			   "of run times)\n",
 			pw);
 	else
-		fprintf(f, "; not PlanHold nor PlanWindow (--plugin "
-			   "topology: topology/locality does not use them)\n");
+		fputs("; not PlanWindow (--plugin topology: cons_tres's "
+		      "backfill windows the running jobs' ends itself)\n",
+		      f);
 	for (int s = 0; s < sw->nseeds; s++)
 		fprintf(f, "  kept from %s: %s\n", sw->seed[s], sw->kept[s]);
 	if (sw->dropped)

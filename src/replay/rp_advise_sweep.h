@@ -49,7 +49,7 @@ typedef struct rp_sweep {
 	int npw;
 	int64_t cap;                    /* the median requested limit, s */
 	int full;                       /* rows not added: the set was full */
-	bool plan_keys;                 /* PlanHold and PlanWindow swept too */
+	bool window_key;                /* PlanWindow swept too */
 	int dropped;                    /* rows whose replay failed its check */
 	char dropped_why[256];          /* the first such failure */
 } rp_sweep_t;

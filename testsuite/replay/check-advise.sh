@@ -289,22 +289,24 @@ grep -q 'no\\-sweep' "$top/doc/locality-advise.1" || fail "locality-advise.1 doe
 [ $? = 1 ] || fail "locality-replay must refuse --no-sweep"
 
 # 2d. --plugin topology: a select/cons_tres site with topology/locality
-# gets only rows that plugin honours: walltime mode none, no PlanWindow
-# or PlanHold in the sweep, slurm.conf lines for cons_tres; a row it
+# gets only rows that plugin honours: walltime mode none, PlanHold but
+# no PlanWindow in the sweep, slurm.conf lines for cons_tres; a row it
 # would not honour is a usage error, before any replay.
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/topo" --no-progress --plugin topology \
 	> /dev/null 2>&1 || fail "--plugin topology exited $?"
-bad=$(awk -F, 'NR > 1 && $3 == 0 && ($2 ~ /[+]|pw=|hold=/) { print $2 }' "$tmp/topo/ranking.csv" |
+bad=$(awk -F, 'NR > 1 && $3 == 0 && ($2 ~ /[+]|pw=/) { print $2 }' "$tmp/topo/ranking.csv" |
 	paste -sd' ' -)
 [ -z "$bad" ] || fail "--plugin topology: rows topology/locality does not honour: $bad"
 [ "$(awk -F, 'NR > 1 && $1 != 0 && $3 == 0 && $2 !~ / / { n++ } END { print n }' "$tmp/topo/ranking.csv")" = "$nstrategies" ] ||
 	fail "--plugin topology: want one row per strategy (walltime mode none)"
 [ "$(sweep_rows "$tmp/topo")" -ge 1 ] || fail "--plugin topology: no sweep row"
-grep -q 'not PlanHold nor PlanWindow (--plugin topology' "$tmp/topo/advice.txt" ||
-	fail "--plugin topology: the advice does not say PlanHold and PlanWindow were not swept"
+grep -q 'PlanHold placement,released; not PlanWindow (--plugin topology' "$tmp/topo/advice.txt" ||
+	fail "--plugin topology: the advice does not say PlanHold was swept and PlanWindow was not"
+[ "$(awk -F, 'NR > 1 && $2 ~ /hold=/ { n++ } END { print n + 0 }' "$tmp/topo/ranking.csv")" -ge 1 ] ||
+	fail "--plugin topology: the sweep replayed no PlanHold row"
 grep -q '^# in slurm.conf: SelectType=select/cons_tres and TopologyPlugin=topology/locality' "$tmp/topo/advice.txt" ||
 	fail "--plugin topology: the advice does not name select/cons_tres and topology/locality"
-grep -q '^PlanWindow=\|^PlanHold=released\|^WalltimeAware=[a-z]*[^e]$' "$tmp/topo/advice.txt" &&
+grep -q '^PlanWindow=\|^WalltimeAware=[a-z]*[^e]$' "$tmp/topo/advice.txt" &&
 	fail "--plugin topology: the advised lines set a key topology/locality does not use"
 "$advise" --help | grep -q -- '--plugin select|topology' || fail "--help does not name --plugin"
 grep -q '\\-\\-plugin' "$top/doc/locality-advise.1" || fail "locality-advise.1 does not document --plugin"
@@ -368,9 +370,11 @@ expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --golden x.json
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin cons_tres
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology -w sl
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology --set PlanWindow=60
-expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology --plan-hold released
-grep -q 'does not use PlanHold yet' "$tmp/err" ||
-	fail "--plugin topology --plan-hold released: no reason given: $(cat "$tmp/err")"
+grep -q 'cannot use PlanWindow' "$tmp/err" ||
+	fail "--plugin topology --set PlanWindow=60: no reason given: $(cat "$tmp/err")"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/topo-hold" --no-progress --no-sweep \
+	--plugin topology --plan-hold released > /dev/null 2>&1 ||
+	fail "--plugin topology --plan-hold released: exit $? (topology/locality honours PlanHold)"
 printf '; MaxProcs: 16\n1 0 0 100 4 -1 -1 4 200 -1 1 1 1 1 1 1 -1 -1\n' > "$tmp/t.swf"
 expect_exit 2 --grid 4x4 -t "$tmp/t.swf" -o "$tmp/u" --current recorded
 [ -e "$tmp/u" ] && fail "a failed advice created its output directory"
