@@ -24,8 +24,9 @@
  *
  * Worth it while the stripes are long against k: the transposes and the
  * first totals cost k rows more. Measured at 32,768 nodes half free, on
- * an AMD EPYC with AVX-512 (doc/performance.md): st_span_simd.c's 7.7 us
- * (AVX-512 or AVX2) becomes 4.0 us at k=64 and 4.3-4.6 us at k=512.
+ * an AMD EPYC with AVX-512 (doc/experiments.md, "Span in stripes",
+ * 2026-11-27): st_span_simd.c's 7.7 us (AVX-512 or AVX2) became 4.0 us
+ * at k=64 and 4.3-4.6 us at k=512; today's figures: doc/performance.md.
  */
 #include <limits.h>
 #include <stddef.h>
