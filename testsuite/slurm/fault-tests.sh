@@ -71,8 +71,9 @@
 #      whose records lay past the cut point, or straddled it (found by
 #      the job's name in a copy of the whole file); sbatch must have
 #      accepted jobs of both streams and the queue at the kill must not
-#      be empty; locality.conf cut in
-#      the middle of a line stops select/locality's slurmctld with a fatal
+#      be empty; locality.conf cut in the middle of a line, at an
+#      orderly restart (slurmctld saves its state first), stops
+#      select/locality's slurmctld with a fatal
 #      line naming locality.conf:4; restarted with the file fixed, every
 #      job is still known. (select/locality keeps no state file of its
 #      own: its ledger is rebuilt from the jobs slurmctld recovers.)
