@@ -60,14 +60,18 @@
 # doc/reliability.md.) A version whose exact Slurm source the mirror does
 # not serve (26.05: Debian testing ships binaries only) cannot be built:
 # it is listed as skipped, with the reason, unless LOC_SLURM_SOURCE names
-# a tree of that version.
+# a tree of that version. The other versions' phases run in a second
+# lane, beside the host's (their own ports: slurmctld 7817, slurmd from
+# 23001), so the whole takes about the longer lane's time.
 #
-# Usage: scripts/test.sh [--unit-only | --quick] [--slurm LIST]
+# Usage: scripts/test.sh [--unit-only | --quick] [--slurm LIST] [--serial]
 #   --unit-only  only make check
 #   --quick      make check, then the integration and shape suites (no
 #                hardening), on each version
 #   --slurm LIST the Slurm versions to test, comma-separated (default:
 #                every supported one, tools/slurm-root.sh versions)
+#   --serial     one lane: the other versions after the host's
+#                (LOC_TEST_SERIAL=1 too)
 # Each phase's output is kept in build/test-logs/PHASE.log (a Slurm
 # phase's in slurm-VERSION-PHASE.log). The last line is "N passed,
 # N failed, N skipped" over all phases; the exit status is non-zero when
@@ -78,12 +82,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 roots="$top/tools/slurm-root.sh"
 mode=all
 versions=""
+serial=${LOC_TEST_SERIAL:-0}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--unit-only) mode=unit; shift ;;
 	--quick) mode=quick; shift ;;
 	--slurm) versions=${2:-}; shift 2 ;;
-	-h | --help) sed -n '4,67p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--serial) serial=1; shift ;;
+	-h | --help) sed -n '4,78p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -136,12 +142,15 @@ echo "$unit_line"
 [ $mode = unit ] && exit 0
 
 # phase NAME COMMAND...: runs a suite that prints "ok N - ..." and
-# "not ok N - ..." lines, keeps its output, adds up its counts. A suite
-# that fails without a "not ok" line (it could not start) counts as one
+# "not ok N - ..." lines, keeps its output, and records its counts and
+# status in NAME.counts, its name in the lane's list (phases.LANE): a
+# lane running in the background adds up the same way. A suite that
+# fails without a "not ok" line (it could not start) counts as one
 # failure.
 logs="$top/build/test-logs"
 mkdir -p "$logs"
-summary=() phases=()
+rm -f "$logs"/phases.* "$logs"/*.counts
+lane=main
 phase() {
 	local name=$1 log="$logs/$1.log" rc=0 p f t=$SECONDS
 	shift
@@ -150,11 +159,9 @@ phase() {
 	p=$(grep -c '^ok ' "$log" || true)
 	f=$(grep -c '^not ok ' "$log" || true)
 	[ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
-	[ $rc -ne 0 ] && status=1
-	passed=$((passed + p)) failed=$((failed + f))
+	echo "$p $f $rc" >"$logs/$name.counts"
+	echo "$name" >>"$logs/phases.$lane"
 	echo "== $name took $((SECONDS - t)) s"
-	summary+=("$(printf '%-32s %3d passed, %d failed' "$name:" "$p" "$f")")
-	phases+=("$name")
 }
 
 # symbols BUILD: check-symbols.sh on BUILD's plugin, as one "ok" line
@@ -227,20 +234,68 @@ if [ $mode = all ]; then
 	phase sanitize "$top/scripts/sanitize.sh"
 	phase valgrind "$top/scripts/valgrind.sh" --build "$top/build"
 fi
+# The other versions run one after another in a second lane, beside
+# the host's: their clusters have their own ports (slurmctld 7817,
+# slurmd from 23001; slurmdbd and MariaDB the two after slurmctld's),
+# and nearly all of a live suite's time is jobs sleeping, so two lanes
+# take about the longer one's time on two cores. --serial (or
+# LOC_TEST_SERIAL=1) runs the lanes one after another.
+others=() host_tested=0
 for v in "${tested[@]}"; do
-	slurm_phases "$v"
+	if [ "$v" = "$host" ]; then host_tested=1; else others+=("$v"); fi
 done
+lane_pid=""
+if [ ${#others[@]} -gt 0 ] && [ "$serial" = 0 ]; then
+	echo "== slurm ${others[*]}: in a second lane beside the host's, output in build/test-logs/lane.out"
+	(
+		lane=others
+		export LOC_CTLD_PORT=7817 LOC_NODE_PORT0=23001
+		for v in "${others[@]}"; do slurm_phases "$v"; done
+	) >"$logs/lane.out" 2>&1 &
+	lane_pid=$!
+fi
+[ $host_tested = 0 ] || slurm_phases "$host"
 # The Debian packages, built and installed for the host's Slurm.
 if [ $mode = all ]; then
 	phase deb "$top/testsuite/slurm/deb-test.sh" "$top/build"
 fi
+if [ -n "$lane_pid" ]; then
+	t=$SECONDS
+	lane_rc=0
+	wait "$lane_pid" || lane_rc=$?
+	echo "== the second lane ended $((SECONDS - t)) s after the host's; its output:"
+	cat "$logs/lane.out"
+	# A lane that stopped outside a phase (set -e) skipped the rest.
+	if [ $lane_rc != 0 ]; then
+		echo "not ok - the second lane stopped (exit $lane_rc) outside a phase" |
+			tee "$logs/lane.log"
+		echo "0 1 $lane_rc" >"$logs/lane.counts"
+		echo lane >>"$logs/phases.others"
+	fi
+elif [ ${#others[@]} -gt 0 ]; then
+	for v in "${others[@]}"; do slurm_phases "$v"; done
+fi
 
+# Every phase's counts, host's lane first; a phase that exited non-zero
+# fails the run.
+names=()
+for l in main others; do
+	if [ -f "$logs/phases.$l" ]; then
+		mapfile -t -O ${#names[@]} names <"$logs/phases.$l"
+	fi
+done
 echo "== summary (logs in build/test-logs)"
 echo "$unit_line"
-printf '%s\n' "${summary[@]}" | sed 's/^slurm-\([0-9.]*\)-/slurm \1 /'
+for name in ${names[@]+"${names[@]}"}; do
+	read -r p f rc <"$logs/$name.counts"
+	passed=$((passed + p)) failed=$((failed + f))
+	[ "$rc" = 0 ] || status=1
+	printf '%-32s %3d passed, %d failed\n' "$name:" "$p" "$f" |
+		sed 's/^slurm-\([0-9.]*\)-/slurm \1 /'
+done
 # Every failure again, with its phase and reason, where a reader of the
 # last lines alone (a CI page) sees it.
-for name in "${phases[@]}"; do
+for name in ${names[@]+"${names[@]}"}; do
 	{ grep -h '^not ok ' "$logs/$name.log" || true; } |
 		sed "s|^|$name: |" | cut -c1-600
 done
