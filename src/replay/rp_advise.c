@@ -282,6 +282,10 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		base ? base + 1 : o->trace, in->w->njobs,
 		loc_grid_describe(in->m->grid, desc, sizeof(desc)),
 		in->m->nnodes);
+	if (o->turnaround)
+		fprintf(f, "nodes free %lld s after their job ends "
+			   "(--turnaround)\n",
+			(long long)o->turnaround);
 	fprintf(f,
 		"current placement: %s (ran %d of %d jobs; mean hops %.3f, "
 		"mean wait %.1f s)\n",

@@ -201,6 +201,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_SCHED,
 		O_PRIO,
 		O_PFMAX,
+		O_TURNAROUND,
 		O_SET,
 		O_LOCLE, O_NODE_WEIGHT,
 		O_NOREC,
@@ -256,6 +257,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "sched", required_argument, 0, O_SCHED },
 		{ "priority", required_argument, 0, O_PRIO },
 		{ "pf-max-nodes", required_argument, 0, O_PFMAX },
+		{ "turnaround", required_argument, 0, O_TURNAROUND },
 		{ "set", required_argument, 0, O_SET },
 		{ "loc-le", no_argument, 0, O_LOCLE },
 		{ "no-recorded", no_argument, 0, O_NOREC },
@@ -470,6 +472,10 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		case O_PFMAX:
 			o->pf_max_nodes = (int)_int_arg("--pf-max-nodes",
 							optarg, 0, 1 << 24);
+			break;
+		case O_TURNAROUND:
+			o->turnaround = _int_arg("--turnaround", optarg, 0,
+						 86400);
 			break;
 		case O_SET:
 			_set_arg(o, optarg);

@@ -59,6 +59,7 @@ typedef struct rp_opts {
 	rp_sched_t sched;
 	rp_prio_t prio;
 	int pf_max_nodes;
+	int64_t turnaround;    /* seconds a node stays busy after its job */
 	bool loc_le;
 	bool no_recorded;
 	const char *out;

@@ -212,7 +212,8 @@ static void _help_advise(void)
 	       "  --procs-per-node X, --scale-to N, --sacct-cpus, --round R, "
 	       "--limit N,\n"
 	       "  --strict, --drop-too-large, --sched S, --priority P,\n"
-	       "  --pf-max-nodes N, --loc-le, and the locality.conf keys:\n",
+	       "  --pf-max-nodes N, --turnaround S, --loc-le, and the "
+	       "locality.conf keys:\n",
 	       PROG);
 	_list_key_options();
 	printf("Output:\n"
@@ -313,6 +314,10 @@ static void _help_replay(void)
 	       "(wait/requested)^3 x nodes\n"
 	       "      --pf-max-nodes N    PF only for jobs of at most N nodes "
 	       "(0 = any)\n"
+	       "      --turnaround S      a node is free S seconds after its "
+	       "job ends (epilog,\n"
+	       "                          completing, the scheduler's next "
+	       "pass; default 0)\n"
 	       "      --loc-le            loss of capacity also counts a "
 	       "waiting job of\n"
 	       "                          exactly the idle node count\n"

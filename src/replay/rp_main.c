@@ -123,7 +123,8 @@ int main(int argc, char **argv)
 		rp_die_err(EXIT_RUNTIME, &err);
 	if (!o.quiet) {
 		rp_report_ctx_t rctx = { .trace = in.trace, .w = in.w,
-					 .m = in.m };
+					 .m = in.m,
+					 .turnaround = o.turnaround };
 		const char *base = strrchr(o.trace, '/');
 
 		rctx.trace_name = base ? base + 1 : o.trace;

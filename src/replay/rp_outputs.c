@@ -17,14 +17,15 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 "{\"sched\": \"%s\", \"priority\": \"%s\", "
 		 "\"procs_per_node\": %.6f, "
 		 "\"round\": \"%s\", \"limit\": %d, \"loc_le\": %s, "
-		 "\"pf_max_nodes\": %d, \"strict\": %s}",
+		 "\"pf_max_nodes\": %d, \"turnaround_s\": %lld, "
+		 "\"strict\": %s}",
 		 o->sched == RP_SCHED_EASY ? "easy" : "fcfs",
 		 o->prio == RP_PRIO_WFP ? "wfp" : "fcfs", t->procs_per_node,
 		 o->round == RP_ROUND_POW2  ? "pow2"
 		 : o->round == RP_ROUND_BOX ? "box"
 					    : "none",
 		 o->limit, o->loc_le ? "true" : "false", o->pf_max_nodes,
-		 o->topts.strict ? "true" : "false");
+		 (long long)o->turnaround, o->topts.strict ? "true" : "false");
 }
 
 /* Jobs a row could not run: reported, never lost. */
@@ -79,6 +80,7 @@ int rp_write_outputs(const char *dir, const rp_opts_t *o, const rp_input_t *in,
 	rctx.m = in->m;
 	rctx.trace_name = base ? base + 1 : o->trace;
 	rctx.options = optjson;
+	rctx.turnaround = o->turnaround;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (rp_write_summary(path, &rctx, rows, nrows, err))
 		return err->code;

@@ -142,6 +142,7 @@ typedef struct rp_report_ctx {
 	const rp_machine_t *m;
 	const char *trace_name;  /* as shown (basename) */
 	const char *options;     /* JSON object text of the options */
+	int64_t turnaround;      /* --turnaround: shown when not 0 */
 } rp_report_ctx_t;
 
 int rp_write_summary(const char *path, const rp_report_ctx_t *ctx,

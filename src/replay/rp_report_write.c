@@ -218,6 +218,10 @@ void rp_print_table(FILE *f, const rp_report_ctx_t *ctx, rp_row_t *const *rows,
 		ctx->w->njobs, ctx->trace->njobs,
 		loc_grid_describe(ctx->m->grid, desc, sizeof(desc)),
 		ctx->m->nnodes);
+	if (ctx->turnaround)
+		fprintf(f, "nodes free %lld s after their job ends "
+			   "(--turnaround)\n",
+			(long long)ctx->turnaround);
 	fprintf(f,
 		"%-*s %7s %10s %8s %6s %11s %6s %7s %7s %7s %7s %8s %9s %6s "
 		"%6s %7s\n",

@@ -102,7 +102,7 @@ void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes)
 {
 	const rp_job_t *job = &s->jobs[j];
 	rp_run_t *run = s->run;
-	int64_t until = now + rp__sim_place_est(s, j);
+	int64_t until = now + rp__sim_place_est(s, j) + s->o.turnaround;
 	int *dst = run->pool + run->node_off[j];
 
 	if (until < 1)
@@ -123,7 +123,7 @@ void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes)
 	run->end[j] = now + job->runtime;
 	run->started++;
 	s->state[j] = J_RUNNING;
-	_heap_push(s, run->end[j], j);
+	_heap_push(s, run->end[j] + s->o.turnaround, j);
 	s->ver++;
 	s->nr_stamp++;
 }

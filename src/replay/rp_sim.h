@@ -117,6 +117,10 @@ typedef struct rp_sim_opts {
 	int pf_max_nodes;   /* PF only for jobs of at most this many nodes
 			     * (0 = any size) */
 	int adjest_window;  /* AdjEst: finished jobs remembered per user */
+	/* Seconds a job's nodes stay busy after it ends (epilog, the node
+	 * completing, the scheduler's next pass): the job's own end, wait
+	 * and slowdown are unchanged. */
+	int64_t turnaround;
 	/* Snapshots of the occupancy at these times (ascending). */
 	const int64_t *snap_times;
 	int nsnaps;

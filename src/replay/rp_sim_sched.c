@@ -377,7 +377,8 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 	for (int i = 0; i < s->nheap; i++) {
 		int j = s->heap[i].j;
 
-		s->ends[i] = s->run->start[j] + s->jobs[j].request;
+		s->ends[i] = s->run->start[j] + s->jobs[j].request +
+			     s->o.turnaround;
 	}
 	memset(s->resv, 0, s->n);
 	*shadow = RP_NEVER;
@@ -478,7 +479,8 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 
 		if (s->state[j] != J_WAITING || k > s->nfree)
 			continue;
-		if (shadow == RP_NEVER || now + s->jobs[j].request <= shadow) {
+		if (shadow == RP_NEVER ||
+		    now + s->jobs[j].request + s->o.turnaround <= shadow) {
 			if (s->fail_free[k] == s->ver)
 				continue;
 			r = _try(s, j, now, s->free);

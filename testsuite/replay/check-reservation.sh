@@ -8,7 +8,8 @@
 # given the free nodes that made its set compact to backfilled jobs.
 # Runs on a small synthetic SWF (always), then on the ubccr sacct export
 # of ../shared/traces (skipped with a message when it is absent), every
-# strategy with each walltime mode, both PlanHold values.
+# strategy with each walltime mode, both PlanHold values, and with
+# --turnaround (whose own effect is checked exactly on a 3-job trace).
 set -u
 srcdir=${srcdir:-.}
 replay=${LOCALITY_REPLAY:-./src/replay/locality-replay}
@@ -42,12 +43,35 @@ for hold in placement released; do
 		-t "$data/reservation-promise.swf" --plan-hold $hold
 done
 
+# The same promise with --turnaround (nodes free some seconds after
+# their job ends), which the planner must count in every end it projects.
+replay synthetic-turnaround --grid 2x5 -t "$data/reservation-promise.swf" \
+	--plan-hold released --turnaround 7
+
+# --turnaround S itself: job 2 starts when job 1's nodes are free, S
+# seconds after job 1 ends at 100; job 3 backfills at its submit.
+for s in 0 7; do
+	"$replay" --grid 2x5 -t "$data/turnaround.swf" -s bestfit \
+		--turnaround $s --no-recorded --out "$tmp/ta$s" --no-svg -q \
+		--no-progress > "$tmp/ta$s.log" 2>&1
+	got=$(awk -F, '$1 == 2 { b = $3 } $1 == 3 { c = $3 } END { print b, c }' \
+		"$tmp/ta$s/bestfit.csv" 2>/dev/null)
+	if [ "$got" = "$((100 + s)) 2" ]; then
+		echo "ok: turnaround $s: job 2 starts at $((100 + s)), job 3 at 2"
+	else
+		echo "FAIL: turnaround $s: jobs 2 and 3 start at '$got', not '$((100 + s)) 2': $(head -n 1 "$tmp/ta$s.log")"
+		fails=$((fails + 1))
+	fi
+done
+
 micro=$traces/sacct/ubccr-micro-sacct.txt
 if [ -f "$micro" ]; then
 	for grid in 2x5 4x4; do
 		replay "ubccr-micro-$grid" --grid $grid -t "$micro" \
 			--plan-hold released --no-recorded
 	done
+	replay ubccr-micro-turnaround --grid 4x4 -t "$micro" \
+		--plan-hold released --no-recorded --turnaround 30
 else
 	echo "SKIP ubccr-micro: $micro is absent (real traces live in ../shared/traces)"
 fi
