@@ -12,8 +12,8 @@
 #
 #   bench/live-advise.sh [--plugin select|topology] [--slurm VERSION]
 #                        [--seed 1] [--jobs 160] [--max-nodes 24]
-#                        [--gap 0.55] [--shape per-row] [--out DIR]
-#                        [--build DIR] [-- ADVISE-OPTION...]
+#                        [--gap 0.55] [--shape per-row] [--turnaround 1]
+#                        [--out DIR] [--build DIR] [-- ADVISE-OPTION...]
 #
 # --plugin select (the default): select/locality with the advised row
 # against select/linear (bench/live-bench.sh, the host's Slurm); the
@@ -26,7 +26,11 @@
 # build in build/slurm-VERSION/obj unless --build); the current
 # placement is bestfit on the row-major curve (cons_tres's best fit in
 # node order). The workload is workload.sh gen's (live-bench.sh's
-# default). Options after -- go to
+# default). --turnaround S goes to locality-advise (default 1: this
+# cluster's nodes come back about a second after their job ends, which
+# on jobs of a few seconds moves waits and placements; the report prints
+# the figure measured on the current plugin's live run, by
+# bench/turnaround.py). Options after -- go to
 # locality-advise (e.g. --objective wait, --no-sweep). Mean hops are over
 # multi-node jobs, as locality-eval and live-bench report them (the
 # advisor's mean over all jobs, single-node jobs at 0 hops, scaled by
@@ -40,6 +44,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORKLOAD=$REPO/testsuite/slurm/workload.sh
 
 SEED=1 JOBS=160 MAXN=24 GAP=0.55 SHAPE=per-row OUT="" BUILD="" PLUGIN=select
+TURNAROUND=1
 SLURM=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,10 +55,11 @@ while [ $# -gt 0 ]; do
 	--max-nodes) MAXN=$2; shift 2 ;;
 	--gap) GAP=$2; shift 2 ;;
 	--shape) SHAPE=$2; shift 2 ;;
+	--turnaround) TURNAROUND=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--) shift; break ;;
-	-h | --help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -93,7 +99,8 @@ WL=$OUT/workload.txt
 # --- the advice ---------------------------------------------------------------
 
 "$ADVISE" --trace "$OUT/workload.swf" --grid 8x8 --torus yes,yes \
-	--current "$CURRENT" --plugin "$PLUGIN" --out "$OUT/advise" -q "$@" \
+	--current "$CURRENT" --plugin "$PLUGIN" --turnaround "$TURNAROUND" \
+	--out "$OUT/advise" -q "$@" \
 	>"$OUT/advise/stdout" 2>"$OUT/advise/stderr" ||
 	die "locality-advise failed: $(tail -n 2 "$OUT/advise/stderr")"
 # The advised row: the one advice.txt marks best.
@@ -145,6 +152,7 @@ topo_variant() {
 
 if [ "$PLUGIN" = select ]; then
 	LIVE_ROW="locality $SPEC" LIVE_CURRENT=select/linear
+	CURRENT_JOBCOMP=$OUT/live/$SHAPE-linear.jobcomp
 	TABLE="shape $SHAPE (live)"
 	"$REPO/bench/live-bench.sh" --shapes "$SHAPE" --configs "linear,$SPEC" \
 		--workload "$WL" --out "$OUT/live" --build "$BUILD" \
@@ -152,6 +160,7 @@ if [ "$PLUGIN" = select ]; then
 		die "live-bench.sh failed: $(tail -n 3 "$OUT/live.log")"
 else
 	LIVE_ROW=topology/$(topo_variant) LIVE_CURRENT=topology/default
+	CURRENT_JOBCOMP=$OUT/live/8x8-whole-default.jobcomp
 	TABLE="torus 8x8, whole workload"
 	"$REPO/bench/live-topo.sh" --slurm "$SLURM" --tori 8x8 --workloads whole --shape "$SHAPE" \
 		--topologies "default,${LIVE_ROW#topology/}" --seed "$SEED" \
@@ -193,6 +202,7 @@ read -r jobs multi < <(live_row "$LIVE_CURRENT" | awk -v plugin="$PLUGIN" '{
 	echo "workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --gap $GAP ($jobs jobs, $multi multi-node); shape $SHAPE"
 	echo "advised row: $ROW (live: $LIVE_ROW); current: $CURRENT (live: $LIVE_CURRENT)"
 	echo "hops: mean over multi-node jobs; wait: mean over all jobs"
+	echo "the advisor modelled a turnaround of $TURNAROUND s; $LIVE_CURRENT's live run: $("$REPO/bench/turnaround.py" "$CURRENT_JOBCOMP" 2>&1)"
 	printf '%-28s %10s %10s %8s %10s %10s\n' row "hops pred" "hops live" \
 		"ratio" "wait pred" "wait live"
 	for pair in "$ROW|$LIVE_ROW" "$CURRENT|$LIVE_CURRENT"; do
