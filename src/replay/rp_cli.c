@@ -454,10 +454,12 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 				o->sched = RP_SCHED_FCFS;
 			else if (!strcmp(optarg, "easy"))
 				o->sched = RP_SCHED_EASY;
+			else if (!strcmp(optarg, "conservative"))
+				o->sched = RP_SCHED_CONSERVATIVE;
 			else
-				rp_usage_error(
-					"--sched: '%s' is not fcfs or easy",
-					optarg);
+				rp_usage_error("--sched: '%s' is not fcfs, "
+					       "easy or conservative",
+					       optarg);
 			break;
 		case O_PRIO:
 			if (!strcmp(optarg, "fcfs"))

@@ -19,7 +19,7 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 "\"round\": \"%s\", \"limit\": %d, \"loc_le\": %s, "
 		 "\"pf_max_nodes\": %d, \"turnaround_s\": %lld, "
 		 "\"strict\": %s}",
-		 o->sched == RP_SCHED_EASY ? "easy" : "fcfs",
+		 rp_sched_name(o->sched),
 		 o->prio == RP_PRIO_WFP ? "wfp" : "fcfs", t->procs_per_node,
 		 o->round == RP_ROUND_POW2  ? "pow2"
 		 : o->round == RP_ROUND_BOX ? "box"

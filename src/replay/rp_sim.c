@@ -25,6 +25,21 @@ void rp_sim_opts_init(rp_sim_opts_t *opts)
 	opts->prio = RP_PRIO_FCFS;
 	opts->wmode = RP_W_NONE;
 	opts->adjest_window = 10;
+	opts->bf_depth = RP_BF_DEPTH_DEFAULT;
+	opts->bf_window = RP_BF_WINDOW_DEFAULT;
+}
+
+const char *rp_sched_name(rp_sched_t sched)
+{
+	switch (sched) {
+	case RP_SCHED_FCFS:
+		return "fcfs";
+	case RP_SCHED_EASY:
+		return "easy";
+	case RP_SCHED_CONSERVATIVE:
+		return "conservative";
+	}
+	return "?";
 }
 
 /* ===================================================================== */
@@ -271,6 +286,7 @@ static void _sim_free(sim_t *s)
 	loc_planner_destroy(s->planner);
 	free(s->ends);
 	free(s->began);
+	rp__sim_cons_destroy(s);
 	loc_tiers_fini(&s->tiers);
 }
 
@@ -340,6 +356,14 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
 		goto out;
+	}
+	if (opts->sched == RP_SCHED_CONSERVATIVE) {
+		rc = rp__sim_cons_create(&s);
+		if (rc) {
+			rc = loc_error_set(err, rc, NULL, 0,
+					   "out of memory for the simulation");
+			goto out;
+		}
 	}
 	if (opts->node_weight && s.pol->node_weight == LOC_NODE_WEIGHT_TIERS) {
 		rc = loc_tiers_init(&s.tiers, n, err);

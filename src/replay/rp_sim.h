@@ -27,7 +27,18 @@
 typedef enum rp_sched {
 	RP_SCHED_FCFS = 0, /* the head blocks the queue */
 	RP_SCHED_EASY,     /* EASY backfilling: one reservation, the head's */
+	RP_SCHED_CONSERVATIVE, /* a reservation for every job tested, in
+				* priority order, as sched/backfill plans */
 } rp_sched_t;
+
+/* "fcfs", "easy" or "conservative". */
+const char *rp_sched_name(rp_sched_t sched);
+
+/* RP_SCHED_CONSERVATIVE's limits, as sched/backfill's defaults:
+ * bf_max_job_test (jobs tested per pass) and bf_window (seconds ahead a
+ * reservation may start). */
+#define RP_BF_DEPTH_DEFAULT 500
+#define RP_BF_WINDOW_DEFAULT (1440 * 60)
 
 typedef enum rp_prio {
 	RP_PRIO_FCFS = 0, /* submit order */
@@ -121,6 +132,15 @@ typedef struct rp_sim_opts {
 	 * completing, the scheduler's next pass): the job's own end, wait
 	 * and slowdown are unchanged. */
 	int64_t turnaround;
+	/* RP_SCHED_CONSERVATIVE: jobs tested per pass, and how far ahead
+	 * (seconds) a reservation may start. */
+	int bf_depth;
+	int64_t bf_window;
+	/* RP_SCHED_CONSERVATIVE: a job that declines the set it could take
+	 * now (CompactWait) is planned at a later compact set, as cons_tres
+	 * plans it with topology/locality; false: it holds nothing, as
+	 * select/locality's planner answers. */
+	bool plan_declined;
 	/* Snapshots of the occupancy at these times (ascending). */
 	const int64_t *snap_times;
 	int nsnaps;

@@ -72,6 +72,7 @@ typedef struct sim {
 	int64_t *began;	   /* per job: when its CompactWait began */
 	int done;
 	int snap_next;
+	struct rp_cons *cons; /* RP_SCHED_CONSERVATIVE's plan, or NULL */
 } sim_t;
 
 /* rp_sim.c: job state. */
@@ -84,11 +85,35 @@ void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes);
 
 /* rp_sim_sched.c: placement and scheduling. */
 
+/* One placement by the run's allocator, in the lightest weight tiers. */
+int rp__sim_select(sim_t *s, const loc_request_t *req, uint8_t *cand,
+		   const loc_view_t *view, int *out, loc_error_t *err);
+
+/* CompactWait: 1 when job j, offered nodes at time t (projected: a
+ * planned start, not now), waits for a more compact set, 0 when it takes
+ * them, or a negative LOC_E* code. */
+int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
+		    const int *nodes, bool projected);
+
+/* Tries to start job j now on cand: 1 started, 0 does not fit, 2 waits
+ * for a compact set, or a negative LOC_E* code. */
+int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand);
+
 /* Whether a job of k nodes fits the empty machine at all (cached): 1, 0
  * or a negative LOC_E* code; also records the CompactWait reference. */
 int rp__sim_fits_empty(sim_t *s, int k);
 
-/* One scheduling pass at now (FCFS or EASY). Returns 0 or LOC_E*. */
+/* One scheduling pass at now (FCFS, EASY or conservative). Returns 0 or
+ * LOC_E*. */
 int rp__sim_schedule(sim_t *s, int64_t now);
+
+/* rp_sim_conservative.c: conservative backfilling. */
+
+/* Makes s->cons (sized for s->n nodes and s->njobs jobs). 0 or LOC_ENOMEM. */
+int rp__sim_cons_create(sim_t *s);
+void rp__sim_cons_destroy(sim_t *s);
+
+/* The pass over s->order (already in priority order). 0 or LOC_E*. */
+int rp__sim_conservative(sim_t *s, int64_t now);
 
 #endif /* RP_SIM_INTERNAL_H */

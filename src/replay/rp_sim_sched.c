@@ -37,7 +37,7 @@
 
 /* One placement by the run's allocator, inside the lightest weight tiers
  * (loc_tiers.h): view->candidate is cand, narrowed and restored. */
-static int _select(sim_t *s, const loc_request_t *req, uint8_t *cand,
+int rp__sim_select(sim_t *s, const loc_request_t *req, uint8_t *cand,
 		   const loc_view_t *view, int *out, loc_error_t *err)
 {
 	return loc_tiers_select(&s->tiers, s->alloc, req, cand, view, out,
@@ -144,7 +144,7 @@ int rp__sim_fits_empty(sim_t *s, int k)
 		loc_request_t req = { .nodes = k };
 		loc_view_t view = { .candidate = s->all };
 		loc_error_t e;
-		int rc = _select(s, &req, s->all, &view, s->out3, &e);
+		int rc = rp__sim_select(s, &req, s->all, &view, s->out3, &e);
 
 		if (rc && rc != LOC_ENOFIT) {
 			*s->err = e;
@@ -167,7 +167,7 @@ int rp__sim_fits_empty(sim_t *s, int k)
  * now, as the plugin's WILL_RUN does. The job's wait begins the first time
  * it is offered nodes now (loc_patience_began()).
  */
-static int _patient(sim_t *s, int j, int64_t now, int64_t t,
+int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
 		    const int *nodes, bool projected)
 {
 	const rp_job_t *job = &s->jobs[j];
@@ -205,7 +205,7 @@ static int _patient(sim_t *s, int j, int64_t now, int64_t t,
 /* Tries to start job j on cand. Returns 1 (started), 0 (does not fit), 2
  * (fits, but waits for a more compact set: loc_patience.h) or a negative
  * LOC_E* code. */
-static int _try(sim_t *s, int j, int64_t now, uint8_t *cand)
+int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 {
 	const rp_job_t *job = &s->jobs[j];
 	loc_request_t req = {
@@ -218,14 +218,14 @@ static int _try(sim_t *s, int j, int64_t now, uint8_t *cand)
 	loc_error_t e;
 	int rc;
 
-	rc = _select(s, &req, cand, &view, s->out, &e);
+	rc = rp__sim_select(s, &req, cand, &view, s->out, &e);
 	if (rc == LOC_ENOFIT)
 		return 0;
 	if (rc) {
 		*s->err = e;
 		return rc;
 	}
-	rc = _patient(s, j, now, now, s->out, false);
+	rc = rp__sim_patient(s, j, now, now, s->out, false);
 	if (rc)
 		return rc < 0 ? rc : 2;
 	if (s->o.ndecision) {
@@ -273,12 +273,12 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 	int rc;
 
 	/* The set it declined before its promised start is still there at
-	 * that start, where it takes it (_patient()): no later set may
+	 * that start, where it takes it (rp__sim_patient()): no later set may
 	 * replace it, so the planner answers with it (the fallback, at the
 	 * deadline capped by the promise: _reserve()). */
 	if (e->declined_by_promise && t > e->promise)
 		return LOC_ENOFIT;
-	rc = _select(s, &req, s->proj, &view, out, s->err);
+	rc = rp__sim_select(s, &req, s->proj, &view, out, s->err);
 	*k = req.nodes;
 	return rc;
 }
@@ -300,7 +300,7 @@ static int _plan_place_released(void *arg, int64_t t, int *out, int *k)
 	*k = req.nodes;
 	if (n < req.nodes)
 		return LOC_ENOFIT;
-	return _select(s, &req, s->released, &view, out, s->err);
+	return rp__sim_select(s, &req, s->released, &view, out, s->err);
 }
 
 /* Running job i is s->heap[i]. */
@@ -323,7 +323,7 @@ static int _plan_declines(void *arg, const int *out, int k, int64_t t)
 	int rc;
 
 	(void)k;
-	rc = _patient(e->s, e->pivot, e->now, t, out, true);
+	rc = rp__sim_patient(e->s, e->pivot, e->now, t, out, true);
 	if (rc == 1 && e->promise != RP_NEVER && t <= e->promise)
 		e->declined_by_promise = true;
 	return rc;
@@ -369,7 +369,7 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 	int rc;
 
 	/* A pivot with a promise takes a set it declines in the projection
-	 * by its promised start at the latest (_patient()): that is the
+	 * by its promised start at the latest (rp__sim_patient()): that is the
 	 * planner's deadline for a declined set. */
 	if (req.deadline > e.promise)
 		req.deadline = e.promise;
@@ -400,12 +400,10 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 	return 0;
 }
 
-int rp__sim_schedule(sim_t *s, int64_t now)
+/* This pass's priority order of the waiting jobs (s->order); returns
+ * how many there are. */
+static int _order(sim_t *s, int64_t now)
 {
-	int pivot = -1, pos = 0, rc;
-	int64_t shadow;
-	bool waiting_ahead = false;
-
 	/* drop started jobs from the queue */
 	{
 		int m = 0;
@@ -416,7 +414,7 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 		s->nq = m;
 	}
 	if (!s->nq)
-		return 0;
+		return s->norder = 0;
 	if (s->o.prio == RP_PRIO_WFP) {
 		for (int i = 0; i < s->nq; i++) {
 			const rp_job_t *job = &s->jobs[s->queue[i]];
@@ -431,8 +429,20 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 	} else {
 		memcpy(s->order, s->queue, sizeof(int) * s->nq);
 	}
-	s->norder = s->nq;
+	return s->norder = s->nq;
+}
+
+int rp__sim_schedule(sim_t *s, int64_t now)
+{
+	int pivot = -1, pos = 0, rc;
+	int64_t shadow;
+	bool waiting_ahead = false;
+
+	if (!_order(s, now))
+		return 0;
 	s->resv_phase = false;
+	if (s->o.sched == RP_SCHED_CONSERVATIVE)
+		return rp__sim_conservative(s, now);
 
 	for (pos = 0; pos < s->norder; pos++) {
 		int j = s->order[pos], k = s->jobs[j].nodes, r = 0;
@@ -440,7 +450,7 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 		if (s->state[j] != J_WAITING)
 			continue;
 		if (k <= s->nfree && s->fail_free[k] != s->ver) {
-			r = _try(s, j, now, s->free);
+			r = rp__sim_try(s, j, now, s->free);
 			if (r < 0)
 				return r;
 			if (!r)
@@ -483,14 +493,14 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 		    now + s->jobs[j].request + s->o.turnaround <= shadow) {
 			if (s->fail_free[k] == s->ver)
 				continue;
-			r = _try(s, j, now, s->free);
+			r = rp__sim_try(s, j, now, s->free);
 			if (!r)
 				s->fail_free[k] = s->ver;
 		} else {
 			if (k > s->nfree - s->nresv_free ||
 			    s->fail_nr[k] == s->nr_stamp)
 				continue;
-			r = _try(s, j, now, s->cand_nr);
+			r = rp__sim_try(s, j, now, s->cand_nr);
 			if (!r)
 				s->fail_nr[k] = s->nr_stamp;
 		}

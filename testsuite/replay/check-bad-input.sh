@@ -125,6 +125,7 @@ aw_min=$(($1)) aw_max=$(($2))
 [ -n "$pw_max" ] && [ "$aw_min" -ge 1 ] ||
 	fail "no PlanWindow or AdjEstWindow range in $table"
 # expect_option NAME TEXT ARGS...: exit 1, one line "PROG: ...TEXT..."
+# (and perhaps "Try 'PROG --help'.")
 expect_option() {
 	name=$1 text=$2
 	shift 2
@@ -136,6 +137,8 @@ expect_option() {
 			> "$tmp/stdout" 2> "$tmp/stderr"
 		rc=$?
 		[ $rc = 1 ] || fail "$prog $name: exit $rc, not 1: $(cat "$tmp/stderr")"
+		# a usage error of the command line may add where help is
+		sed -i "2{/^Try '$prog --help'\.\$/d}" "$tmp/stderr"
 		[ "$(wc -l < "$tmp/stderr")" -eq 1 ] ||
 			fail "$prog $name: not one line on stderr: $(cat "$tmp/stderr")"
 		case $(cat "$tmp/stderr") in
@@ -156,6 +159,8 @@ expect_option compact-wait-text "--compact-wait: CompactWait: 'soon' is not an i
 	--compact-wait soon
 expect_option plan-hold-name "--plan-hold: PlanHold: unknown hold 'never'" \
 	--plan-hold never
+expect_option sched-name "--sched: 'lazy' is not fcfs, easy or conservative" \
+	--sched lazy
 expect_option set-range "--set: PlanWindow: '$((pw_max + 1))' is out of range" \
 	--set PlanWindow=$((pw_max + 1))
 expect_option set-strategy "--set: 'Strategy' is not a key the replay sets" \
