@@ -286,6 +286,9 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		fprintf(f, "nodes free %lld s after their job ends "
 			   "(--turnaround)\n",
 			(long long)o->turnaround);
+	if (o->sched != RP_SCHED_EASY)
+		fprintf(f, "scheduling: %s (--sched)\n",
+			rp_sched_name(o->sched));
 	fprintf(f,
 		"current placement: %s (ran %d of %d jobs; mean hops %.3f, "
 		"mean wait %.1f s)\n",

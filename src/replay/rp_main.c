@@ -128,6 +128,8 @@ int main(int argc, char **argv)
 		const char *base = strrchr(o.trace, '/');
 
 		rctx.trace_name = base ? base + 1 : o.trace;
+		if (o.sched != RP_SCHED_EASY)
+			rctx.sched = rp_sched_name(o.sched);
 		rp_print_table(stdout, &rctx, rowp, nrows);
 		rp_print_timings(set, rowp, nrows, rp_now() - t_start);
 	}

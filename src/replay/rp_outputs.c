@@ -81,6 +81,8 @@ int rp_write_outputs(const char *dir, const rp_opts_t *o, const rp_input_t *in,
 	rctx.trace_name = base ? base + 1 : o->trace;
 	rctx.options = optjson;
 	rctx.turnaround = o->turnaround;
+	if (o->sched != RP_SCHED_EASY)
+		rctx.sched = rp_sched_name(o->sched);
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	if (rp_write_summary(path, &rctx, rows, nrows, err))
 		return err->code;

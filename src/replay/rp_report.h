@@ -143,6 +143,7 @@ typedef struct rp_report_ctx {
 	const char *trace_name;  /* as shown (basename) */
 	const char *options;     /* JSON object text of the options */
 	int64_t turnaround;      /* --turnaround: shown when not 0 */
+	const char *sched;       /* --sched: shown when not EASY (NULL) */
 } rp_report_ctx_t;
 
 int rp_write_summary(const char *path, const rp_report_ctx_t *ctx,

@@ -222,6 +222,8 @@ void rp_print_table(FILE *f, const rp_report_ctx_t *ctx, rp_row_t *const *rows,
 		fprintf(f, "nodes free %lld s after their job ends "
 			   "(--turnaround)\n",
 			(long long)ctx->turnaround);
+	if (ctx->sched)
+		fprintf(f, "scheduling: %s (--sched)\n", ctx->sched);
 	fprintf(f,
 		"%-*s %7s %10s %8s %6s %11s %6s %7s %7s %7s %7s %8s %9s %6s "
 		"%6s %7s\n",

@@ -11,6 +11,7 @@
  *     running jobs have ended (by their requested walltimes), and then
  *     starts later jobs that either end before that time or keep off the
  *     reserved nodes, so the pivot is never delayed.
+ * Conservative backfilling, a plan for every job, is rp_sim_conservative.c.
  * With node weights (NodeWeight=tiers) every placement is made in the
  * lightest weight tiers that hold the job, as the plugin does (loc_tiers.h).
  * CompactWait (loc_patience.h): a job offered nodes much less compact than
