@@ -432,8 +432,6 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			o->no_sweep = true;
 			break;
 		case O_PLUGIN:
-			if (!advise)
-				goto advise_only;
 			if (!strcmp(optarg, "topology"))
 				o->topology_site = true;
 			else if (strcmp(optarg, "select"))

@@ -85,8 +85,8 @@ typedef struct rp_opts {
 				  * jobs, check on the rest (0 = off) */
 	bool no_sweep;           /* no CompactWait/... sweep around the best */
 	bool topology_site;      /* --plugin topology: rows topology/locality
-				  * honours (no walltime mode, PlanWindow,
-				  * PlanHold) */
+				  * honours (no walltime mode, PlanWindow);
+				  * its backfill under --sched conservative */
 } rp_opts_t;
 
 /* A locality.conf key with a long option of its own: the option is the
