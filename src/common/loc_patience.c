@@ -14,13 +14,22 @@ bool loc_patience_defer(const loc_policy_t *policy, int k, int64_t hops,
 	       (1.0 + policy->compact_tolerance) * (double)reference;
 }
 
-int64_t loc_patience_began(int64_t *began, int64_t now, bool offered_now)
+int64_t loc_patience_began(const loc_policy_t *policy, loc_patience_t *p,
+			   int64_t now, bool offered_now)
 {
-	if (*began != LOC_PATIENCE_UNSET)
-		return *began;
-	if (offered_now)
-		*began = now;
-	return now;
+	if (!offered_now)
+		return p->began != LOC_PATIENCE_UNSET ? p->began : now;
+	if (p->began == LOC_PATIENCE_UNSET) {
+		p->began = now;
+	} else if (p->offered != LOC_PATIENCE_UNSET &&
+		   now - p->offered > policy->compact_wait &&
+		   p->restarts < LOC_PATIENCE_RESTARTS) {
+		/* queued since its last offer, not declining */
+		p->began = now;
+		p->restarts++;
+	}
+	p->offered = now;
+	return p->began;
 }
 
 int64_t loc_patience_deadline(const loc_policy_t *policy, int64_t began)

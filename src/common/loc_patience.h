@@ -14,9 +14,15 @@
  * found for it now), as Slurm's --switches wait begins when the select
  * plugin first evaluates the job: a job that queued behind others for
  * nodes to free up still has its whole patience when they do, rather
- * than none left to take the first scattered set. Each driver keeps the
- * time (the plugin in the job's wait4switch_start); loc_patience_began()
- * is the rule.
+ * than none left to take the first scattered set. A job offered a set
+ * at once, on leftover nodes, and then offered nothing for longer than
+ * CompactWait was queued, not waiting for compactness: its wait begins
+ * again at its next offer, once (so it declines sets for at most twice
+ * CompactWait in all). Live, most jobs that then took scattered sets
+ * had declined one such set within seconds of submission and queued
+ * 30-45 s after it (doc/experiments.md). Each driver keeps the state
+ * (the plugin the start in the job's wait4switch_start);
+ * loc_patience_began() is the rule.
  */
 #ifndef LOC_PATIENCE_H
 #define LOC_PATIENCE_H
@@ -36,16 +42,31 @@
 bool loc_patience_defer(const loc_policy_t *policy, int k, int64_t hops,
 			int64_t reference, int64_t waited);
 
-/* A wait that has not begun. */
+/* A wait that has not begun, a job never offered a set. */
 #define LOC_PATIENCE_UNSET INT64_MIN
 
+/* How many times a job's wait may begin again after a queued spell. */
+#define LOC_PATIENCE_RESTARTS 1
+
+/* One job's wait for a compact set. */
+typedef struct loc_patience {
+	int64_t began;	 /* when it began, or LOC_PATIENCE_UNSET */
+	int64_t offered; /* the last offer now, or LOC_PATIENCE_UNSET */
+	int restarts;	 /* times it began again */
+} loc_patience_t;
+
+#define LOC_PATIENCE_INIT \
+	{ LOC_PATIENCE_UNSET, LOC_PATIENCE_UNSET, 0 }
+
 /*
- * When the wait of a job judged at `now` began: *began, or now when it
- * has not begun (LOC_PATIENCE_UNSET). `offered_now` says the placement
- * judged is one the job could take now (not a projected one): then the
- * wait begins if it had not, and *began is set.
+ * When the wait of a job judged at `now` began: p->began, or now when it
+ * has not begun. `offered_now` says the placement judged is one the job
+ * could take now (not a projected one): then the wait begins if it had
+ * not, or begins again when the last offer is more than CompactWait old
+ * (at most LOC_PATIENCE_RESTARTS times), and p records the offer.
  */
-int64_t loc_patience_began(int64_t *began, int64_t now, bool offered_now);
+int64_t loc_patience_began(const loc_policy_t *policy, loc_patience_t *p,
+			   int64_t now, bool offered_now);
 
 /* The time after which a job whose wait began at `began` never waits
  * (equal to began when the policy is off). */

@@ -285,7 +285,7 @@ static void _sim_free(sim_t *s)
 	free(s->ref_hops);
 	loc_planner_destroy(s->planner);
 	free(s->ends);
-	free(s->began);
+	free(s->patience);
 	rp__sim_cons_destroy(s);
 	loc_tiers_fini(&s->tiers);
 }
@@ -339,7 +339,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	s.empty_fit = malloc(n + 2);
 	s.ref_hops = malloc(sizeof(int64_t) * (n + 2));
 	s.ends = malloc(sizeof(int64_t) * nj1);
-	s.began = malloc(sizeof(int64_t) * nj1);
+	s.patience = malloc(sizeof(loc_patience_t) * nj1);
 	s.planner = loc_planner_create(n, err);
 	s.pol = loc_alloc_policy(alloc);
 	if (opts->wmode == RP_W_ADJEST)
@@ -351,7 +351,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	    !s.out3 || !s.heap || !s.queue || !s.state || !s.pbuf ||
 	    !s.order || !s.pfq ||
 	    !s.fail_free || !s.fail_nr || !s.empty_fit || !s.ref_hops ||
-	    !s.ends || !s.began || !s.planner ||
+	    !s.ends || !s.patience || !s.planner ||
 	    (opts->wmode == RP_W_ADJEST && !s.adj)) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
@@ -377,7 +377,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	for (int v = 0; v < n; v++)
 		s.owner[v] = -1;
 	for (int j = 0; j < nj; j++)
-		s.began[j] = LOC_PATIENCE_UNSET;
+		s.patience[j] = (loc_patience_t)LOC_PATIENCE_INIT;
 	s.nfree = n;
 	s.ver = 1;
 	s.nr_stamp = 1;

@@ -8,6 +8,7 @@
 #ifndef RP_SIM_INTERNAL_H
 #define RP_SIM_INTERNAL_H
 
+#include "loc_patience.h"
 #include "loc_plan.h"
 #include "loc_tiers.h"
 #include "loc_walltime.h"
@@ -69,7 +70,7 @@ typedef struct sim {
 	const loc_policy_t *pol;
 	int64_t *ref_hops; /* per size: hops on the idle machine, -1 = not yet */
 	int64_t wake;	   /* next time a deferred job stops waiting */
-	int64_t *began;	   /* per job: when its CompactWait began */
+	loc_patience_t *patience; /* per job: its CompactWait */
 	int done;
 	int snap_next;
 	struct rp_cons *cons; /* RP_SCHED_CONSERVATIVE's plan, or NULL */

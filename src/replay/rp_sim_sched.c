@@ -187,7 +187,7 @@ int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
 	hops = loc_metrics_total_pair_hops(s->grid, nodes, job->nodes);
 	if (hops < 0)
 		return (int)hops;
-	began = loc_patience_began(&s->began[j], now, t <= now);
+	began = loc_patience_began(s->pol, &s->patience[j], now, t <= now);
 	if (!loc_patience_defer(s->pol, job->nodes, hops,
 				s->ref_hops[job->nodes], now - began))
 		return 0;
@@ -363,7 +363,8 @@ static int _reserve(sim_t *s, int pivot, int64_t now, int64_t *shadow)
 		.ncand = s->nfree,
 		.need = s->jobs[pivot].nodes,
 		.deadline = loc_patience_deadline(
-			s->pol, loc_patience_began(&s->began[pivot], now, false)),
+			s->pol, loc_patience_began(s->pol, &s->patience[pivot], now,
+					   false)),
 		.window = s->pol->plan_window,
 	};
 	loc_plan_answer_t ans;

@@ -119,3 +119,53 @@ compact_in_reservation() {
 	scancel "$id" 2>/dev/null
 	scontrol delete reservation cw-test 2>/dev/null
 }
+
+# compact_after_queue WAIT [SBATCH_OPTION ...] - on the idle machine, the
+# blockers of compact_scenario again: a 4-node job declines the four
+# scattered nodes, a job asking for exactly those nodes is backfilled
+# onto them for WAIT + 6 s, so the waiting job is offered nothing (it
+# queues, it does not wait for compactness); when they free up it must
+# decline them again, its wait begun afresh (loc_patience.h), where a
+# clock kept from its first offer would have it take them at once.
+# Sets CW_QUEUED.
+compact_after_queue() {
+	local wait=$1 free="n[001,004,037,040]" block="n[010-011,018-019]"
+	local log=$CURRENT/log/slurmctld.log rest a b j f before
+	shift
+	CW_QUEUED=""
+	scancel --user="$(id -un)" 2>/dev/null
+	wait_all_idle 60 || { CW_QUEUED="the nodes did not come back idle"; return; }
+	rest=$(scontrol show hostnames "$ALLNODES" |
+		grep -vxF -f <(scontrol show hostnames "$free,$block") |
+		paste -sd, -)
+	a=$(sub -N4 -w "$block" "$@" -t 30 600)
+	b=$(sub -N56 -w "$rest" "$@" -t 30 600)
+	if ! wait_state "$a" RUNNING 20 || ! wait_state "$b" RUNNING 20; then
+		CW_QUEUED="blocker jobs did not start"
+	else
+		j=$(sub -N4 "$@" -t 30 600)
+		sleep 4
+		if [ "$(job_field "$j" JobState)" != PENDING ] ||
+			! grep -q "JobId=$j waits for a compact placement" "$log"; then
+			CW_QUEUED="job $j did not wait for a compact set ($(job_field "$j" JobState) on $(job_field "$j" NodeList))"
+		else
+			f=$(sub -N4 -w "$free" "$@" -t 2 $((wait + 6)))
+			if ! wait_state "$f" RUNNING 10; then
+				CW_QUEUED="job $f on $free did not start beside the waiting job $j"
+			else
+				before=$(grep -c "JobId=$j waits for a compact placement" "$log")
+				wait_state "$f" COMPLETED $((wait + 30)) ||
+					CW_QUEUED="job $f did not complete"
+				sleep 4
+			fi
+			if [ -n "$CW_QUEUED" ]; then
+				:
+			elif [ "$(job_field "$j" JobState)" != PENDING ]; then
+				CW_QUEUED="job $j took $(job_field "$j" NodeList) at once after queueing $((wait + 6)) s behind job $f: its wait did not begin again"
+			elif [ "$(grep -c "JobId=$j waits for a compact placement" "$log")" -le "$before" ]; then
+				CW_QUEUED="job $j pending ($(job_field "$j" Reason)) but not logged waiting after job $f ended"
+			fi
+		fi
+	fi
+	scancel --user="$(id -un)" 2>/dev/null
+}

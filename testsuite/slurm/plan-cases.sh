@@ -9,11 +9,13 @@
 case_h() {
 	compact_scenario "$H_WAIT"
 	compact_in_reservation "$H_WAIT"
+	compact_after_queue "$H_WAIT"
 	cancel_all
 	result "h: CompactWait: a job waits for a compact set and takes it when it frees up" "$CW_WAIT"
 	result "h: CompactWait: the nodes a waiting job declines are backfilled" "$CW_FILL"
 	result "h: CompactWait: a job takes the best set there is at its deadline" "$CW_DEAD"
 	result "h: CompactWait: a job in a reservation waits for no set outside it" "$CW_RESV"
+	result "h: CompactWait: a job offered nothing while it queued waits afresh" "$CW_QUEUED"
 }
 
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers

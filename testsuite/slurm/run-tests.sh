@@ -33,7 +33,8 @@
 #   g  a broken locality.conf stops slurmctld naming file and line; so does
 #      a node slurm.conf lacks
 #   h  CompactWait: a job waits for a compact set, takes it when it frees
-#      up, and takes the best set there is at its deadline
+#      up, and takes the best set there is at its deadline; a job
+#      offered nothing while it queued waits afresh
 #   i  a reservation of N nodes gets the nodes the core picks (22.05 asks
 #      the plugin through resv_test, 24.11 through job_test), and a job
 #      in it runs on them

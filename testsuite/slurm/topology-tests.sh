@@ -37,9 +37,10 @@
 # (topology/compact.sh): a job declines scattered nodes, its declined
 # nodes are backfilled, it starts on a compact set when one frees up, and
 # a job that finds none takes the scattered set at its deadline and, once
-# requeued, waits afresh; backfill
-# runs with bf_busy_nodes there (Slurm's helpers inside this plugin must
-# see slurmctld's node bitmaps: left local, slurmctld crashed). Last,
+# requeued, waits afresh, as does a job offered nothing while it queued;
+# backfill runs with bf_busy_nodes there (Slurm's helpers inside this
+# plugin must see slurmctld's node bitmaps: left local, slurmctld
+# crashed). Last,
 # PlanHold (topology/plan-hold.sh): with released, the nodes backfill
 # plans for a waiting job are busy now, where with placement (the
 # control) they take idle ones.

@@ -502,7 +502,7 @@ static void test_bad_arguments(void **state)
 static void test_patience_rule(void **state)
 {
 	loc_policy_t pol;
-	int64_t began = LOC_PATIENCE_UNSET;
+	loc_patience_t p = LOC_PATIENCE_INIT;
 
 	(void)state;
 	loc_policy_init(&pol);
@@ -519,12 +519,19 @@ static void test_patience_rule(void **state)
 	assert_true(loc_patience_deadline(&pol, 7) == 37);
 	/* projected offers do not begin the wait; the first offer now does,
 	 * at time 0 too, and later offers keep it */
-	assert_true(loc_patience_began(&began, 5, false) == 5);
-	assert_true(began == LOC_PATIENCE_UNSET);
-	assert_true(loc_patience_began(&began, 0, true) == 0);
-	assert_true(began == 0);
-	assert_true(loc_patience_began(&began, 40, true) == 0);
-	assert_true(loc_patience_began(&began, 50, false) == 0);
+	assert_true(loc_patience_began(&pol, &p, 5, false) == 5);
+	assert_true(p.began == LOC_PATIENCE_UNSET);
+	assert_true(loc_patience_began(&pol, &p, 0, true) == 0);
+	assert_true(p.began == 0);
+	assert_true(loc_patience_began(&pol, &p, 20, true) == 0);
+	assert_true(loc_patience_began(&pol, &p, 50, true) == 0); /* 30 s */
+	assert_true(loc_patience_began(&pol, &p, 60, false) == 0);
+	/* offered nothing for more than CompactWait: it was queued, and
+	 * its wait begins again at the next offer, once */
+	assert_true(loc_patience_began(&pol, &p, 81, true) == 81);
+	assert_true(p.restarts == 1);
+	assert_true(loc_patience_began(&pol, &p, 200, true) == 81);
+	assert_true(p.offered == 200);
 }
 
 int main(void)

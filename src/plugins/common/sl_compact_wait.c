@@ -9,21 +9,45 @@
 #include "loc_metrics.h"
 #include "loc_patience.h"
 
-int64_t sl_compact_wait_began(job_record_t *job, int64_t now,
+/* A job's last offer and restarts, which job_record_t has no field for:
+ * kept by job id, a collision or a restarted slurmctld forgetting them
+ * (the job then never begins again, the bound kept). slurmctld judges
+ * placements under its job write lock. */
+#define SL_OFFER_SLOTS 4096
+
+static struct {
+	uint32_t job_id;
+	int64_t offered;
+	int restarts;
+} _offers[SL_OFFER_SLOTS];
+
+int64_t sl_compact_wait_began(const loc_policy_t *policy,
+			      job_record_t *job, int64_t now,
 			      bool offered_now)
 {
 	time_t eligible = job->details ? job->details->begin_time : 0;
 	/* A wait that began before the job became eligible is an earlier
 	 * life's: slurmctld moves begin_time past the requeue when it
 	 * requeues a job (and an updated BeginTime restarts it too). */
-	int64_t began = job->wait4switch_start &&
-					job->wait4switch_start >= eligible ?
-				(int64_t)job->wait4switch_start :
-				LOC_PATIENCE_UNSET;
-	int64_t t = loc_patience_began(&began, now, offered_now);
+	loc_patience_t p = LOC_PATIENCE_INIT;
+	int slot = job->job_id % SL_OFFER_SLOTS;
+	int64_t t;
 
-	if (began != LOC_PATIENCE_UNSET)
-		job->wait4switch_start = (time_t)began;
+	if (job->wait4switch_start && job->wait4switch_start >= eligible) {
+		p.began = (int64_t)job->wait4switch_start;
+		if (_offers[slot].job_id == job->job_id) {
+			p.offered = _offers[slot].offered;
+			p.restarts = _offers[slot].restarts;
+		}
+	}
+	t = loc_patience_began(policy, &p, now, offered_now);
+	if (p.began != LOC_PATIENCE_UNSET)
+		job->wait4switch_start = (time_t)p.began;
+	if (offered_now) {
+		_offers[slot].job_id = job->job_id;
+		_offers[slot].offered = p.offered;
+		_offers[slot].restarts = p.restarts;
+	}
 	return t;
 }
 

@@ -20,9 +20,11 @@
  * it, so a requeued job waits afresh under either plugin (select/
  * locality's select_p_job_begin() also clears it). A restarted slurmctld
  * does not save it: the wait begins again.
+ * The last offer and the restarts are kept by job id in the plugin.
  * offered_now: the placement judged is one the job could take now.
  */
-int64_t sl_compact_wait_began(job_record_t *job, int64_t now,
+int64_t sl_compact_wait_began(const loc_policy_t *policy,
+			      job_record_t *job, int64_t now,
 			      bool offered_now);
 
 /*

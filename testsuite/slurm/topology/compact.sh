@@ -6,8 +6,9 @@
 # job --exclusive, in the per-row shape with CompactWait=$TC_WAIT, and
 # backfill with bf_busy_nodes (SHAPE_CONF), whose future states run
 # Slurm's busy-first helper inside this plugin; then a requeued job,
-# which must wait afresh, and a job in a reservation of scattered nodes,
-# which must not wait.
+# which must wait afresh, a job in a reservation of scattered nodes,
+# which must not wait, and compact_after_queue's job, which must wait
+# afresh after a queued spell.
 
 TC_WAIT=25
 TC_CRED=20 # AuthInfo=cred_expire (topology-tests.sh): a requeued job is
@@ -50,5 +51,7 @@ compact_wait() {
 	result "compact: CompactWait: a requeued job waits afresh" "$CW_REQUEUE"
 	compact_in_reservation "$TC_WAIT" --exclusive
 	result "compact: CompactWait: a job in a reservation waits for no set outside it" "$CW_RESV"
+	compact_after_queue "$TC_WAIT" --exclusive
+	result "compact: CompactWait: a job offered nothing while it queued waits afresh" "$CW_QUEUED"
 	stop_cluster
 }

@@ -39,7 +39,8 @@ static int _place_reference(void *arg, uint8_t *set, loc_tiers_t *tiers,
 int64_t sl_compact_deadline(sl_ctx_t *c)
 {
 	return loc_patience_deadline(
-		c->policy, sl_compact_wait_began(c->job, c->now, false));
+		c->policy,
+		sl_compact_wait_began(c->policy, c->job, c->now, false));
 }
 
 bool sl_compact_defer(sl_ctx_t *c, const int *out, int k, bool offered_now)
@@ -48,7 +49,8 @@ bool sl_compact_defer(sl_ctx_t *c, const int *out, int k, bool offered_now)
 
 	if (!c->job || c->policy->compact_wait <= 0 || k < 2 || c->nreq)
 		return false;
-	waited = c->now - sl_compact_wait_began(c->job, c->now, offered_now);
+	waited = c->now - sl_compact_wait_began(c->policy, c->job, c->now,
+						 offered_now);
 	if (waited >= c->policy->compact_wait)
 		return false;
 	hops = loc_metrics_total_pair_hops(c->m->grid, out, k);

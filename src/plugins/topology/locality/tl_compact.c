@@ -89,7 +89,7 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 	    job->details->features || job->gres_list_req)
 		return false;
 	k = tl_chosen_nodes(m, te->node_map, s->chosen);
-	began = sl_compact_wait_began(job, now,
+	began = sl_compact_wait_began(policy, job, now,
 				      _offered_now(job, te->node_map));
 	waited = now - began;
 	if (k < 2 || waited >= policy->compact_wait)
