@@ -22,8 +22,11 @@
 #   --no-build    install and fetch only
 #   --quiet       logs go to build/setup-*.log, shown only on failure
 # LOC_SLURM_SOURCE=DIR builds another version against that source tree
-# (of exactly the root's Slurm version) instead of fetching one. Exit
-# status 3: the mirror serves no source of that version.
+# (inside the repository, a release of that series) instead of fetching
+# one; when it is not the release the root's packages ship, the root's
+# Slurm is rebuilt from it first (tools/slurm-root.sh from-source; about
+# 15 min on 2 cores, once). Exit status 3: the mirror serves no source of
+# that version.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -126,6 +129,11 @@ else
 	fi
 	obj=$("$roots" build-dir "$slurm")
 	prefix=$("$roots" root "$slurm")/usr
+	# A plugin runs only in the Slurm it was built against: a source of
+	# another release than the root's packages (26.05.3 for Debian's
+	# 26.05.5) becomes the root's Slurm, built from that tree.
+	[ "$do_build" = 0 ] ||
+		step "daemons$tag" "$roots" from-source "$slurm" "$slurm_src"
 fi
 
 [ "$do_build" = 1 ] || exit 0

@@ -21,6 +21,11 @@
 #                                      runs COMMAND with that version's
 #                                      Slurm: directly for the host's,
 #                                      else chrooted into its root
+#   slurm-root.sh from-source VERSION SRC
+#                                      builds the Slurm of source tree SRC
+#                                      in that root and installs it over
+#                                      the packaged one, unless that is
+#                                      SRC's release (idempotent)
 #
 # create: debootstrap --variant=minbase of the version's Debian suite with
 # Slurm's daemons and clients, munge, python3 and valgrind (the tests
@@ -30,6 +35,16 @@
 # kept in build/slurm-VERSION/cache, so a new root costs little download.
 # A root is finished when ROOT/.loc-slurm-root names its package lists;
 # anything else is made again.
+#
+# from-source: a plugin runs only in the Slurm whose headers built it (its
+# structures' layout is not stable within a series), so when the source
+# at hand is not the root's packaged release (26.05: Debian ships
+# 26.05.5's binaries but serves no source; 26.05.3 is upstream's newest
+# public tag), the root's Slurm is rebuilt from that source: configure
+# and make in build/slurm-VERSION/daemons, chrooted, configured as
+# Debian's build (paths: /usr, /etc/slurm, plugins in
+# /usr/lib/x86_64-linux-gnu/slurm-wlm, whose packaged plugins are removed
+# first; many slurmd on one host), then make install over the packages. ROOT/.loc-slurm-source names the version and tree installed.
 #
 # run: in a private mount namespace (unshare), so every mount goes away
 # with the command and none is ever seen outside it: /proc, /dev, /sys,
@@ -54,6 +69,14 @@ declare -A SUITE=([22.05]=bookworm [24.11]=trixie [26.05]=forky)
 declare -A SCRIPT=([forky]=sid)
 # What a root holds besides debootstrap's minbase.
 PACKAGES=slurmctld,slurmd,slurm-client,libslurm-dev,munge,python3,valgrind,hostname,procps
+# What from-source needs in a root to build Slurm's daemons, plugins
+# (auth/munge, accounting_storage/mysql, topology.yaml's parser) and
+# clients.
+SOURCE_PACKAGES="gcc make libc6-dev pkg-config libmunge-dev libmariadb-dev-compat libyaml-dev libjson-c-dev"
+PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+# Debian's paths, and many slurmd on one host as Debian's build allows
+# (without it, slurmctld resolves only the first node of a NodeHostname).
+CONFIGURE_FLAGS="--prefix=/usr --libdir=/usr/lib/x86_64-linux-gnu --sysconfdir=/etc/slurm --localstatedir=/var --runstatedir=/run --enable-multiple-slurmd --with-mysql_config=/usr/bin"
 # Accounting (cluster.sh --accounting: sacct reads placement records),
 # installed by apt once the root exists and no service can start in it.
 ACCOUNTING_PACKAGES="slurmdbd mariadb-server mariadb-client"
@@ -64,7 +87,7 @@ die() {
 }
 
 usage() {
-	sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -189,6 +212,73 @@ cmd_create() {
 	echo "$root"
 }
 
+# source_version SRC - the Slurm release of a source tree (26.05.3).
+source_version() {
+	awk '$1 == "Version:" { print $2 }' "$1/META" 2>/dev/null
+}
+
+cmd_from_source() {
+	local v=${1:-} src=${2:-} root want have obj t0=$SECONDS
+	check_version "$v"
+	[ "$v" != "$(host_version)" ] ||
+		die "Slurm $v is the host's own: build its plugin against its package"
+	[ -n "$src" ] && [ -f "$src/META" ] && [ -x "$src/configure" ] ||
+		die "from-source $v: '$src' is not a Slurm source tree"
+	src=$(cd "$src" && pwd -P)
+	case $src/ in
+	"$REPO"/*) ;;
+	*) die "from-source: the source tree must be inside the repository (the root sees only it): $src" ;;
+	esac
+	want=$(source_version "$src")
+	case $want in
+	"$v".*) ;;
+	*) die "from-source $v: $src is Slurm '$want'" ;;
+	esac
+	root=$(root_of "$v")
+	[ -f "$root/.loc-slurm-root" ] || die "no Slurm $v root (create $v first)"
+	have="slurm $want from $src"
+	# The packaged release itself (24.11): nothing to build.
+	if [ ! -f "$root/.loc-slurm-source" ] &&
+		[ "$(chroot "$root" dpkg-query -W -f='${Version}' slurmctld |
+			sed 's/-[^-]*$//')" = "$want" ]; then
+		return
+	fi
+	if [ "$(cat "$root/.loc-slurm-source" 2>/dev/null)" = "$have" ]; then
+		echo "$PROG: the Slurm $v root already runs $want built from $src" >&2
+		return
+	fi
+	[ "$(id -u)" = 0 ] || die "run as root (chroot)"
+	obj=$REPO/build/slurm-$v/daemons
+	echo "$PROG: building Slurm $want from $src in the $v root (about 15 min on 2 cores; log: $obj/build.log)" >&2
+	rm -f "$root/.loc-slurm-source"
+	# A build of another tree or configuration starts again; one of this
+	# tree and configuration goes on.
+	[ "$(cat "$obj/.loc-source" 2>/dev/null)" = "$src $CONFIGURE_FLAGS" ] ||
+		rm -rf "${obj:?}"
+	mkdir -p "$obj"
+	echo "$src $CONFIGURE_FLAGS" >"$obj/.loc-source"
+	# shellcheck disable=SC2016
+	"$0" run "$v" -- sh -c '
+		set -e
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get install -y -q --no-install-recommends $1
+		cd "$2"
+		[ -f Makefile ] || "$3/configure" $5
+		make -j"$(nproc)" pkglibdir="$4"
+		rm -rf "${4:?}"
+		make install pkglibdir="$4"
+		ldconfig
+	' sh "$SOURCE_PACKAGES" "$obj" "$src" "$PLUGIN_DIR" "$CONFIGURE_FLAGS" \
+		>"$obj/build.log" 2>&1 || {
+		tail -n 20 "$obj/build.log" >&2
+		die "building Slurm $want from $src failed (log: $obj/build.log)"
+	}
+	chroot "$root" /usr/sbin/slurmctld -V | grep -qx "slurm $want" ||
+		die "the root's slurmctld is not $want after the install: $(chroot "$root" /usr/sbin/slurmctld -V)"
+	echo "$have" >"$root/.loc-slurm-source"
+	echo "$PROG: the Slurm $v root runs $want built from source ($((SECONDS - t0)) s)" >&2
+}
+
 # Inside the private mount namespace: mount, then chroot.
 cmd_enter() {
 	local root=$1 cwd=$2 d f inside=/
@@ -271,6 +361,7 @@ build-dir) check_version "${1:-}"; build_dir "$1" ;;
 root) check_version "${1:-}"; root_of "$1" ;;
 create) cmd_create "${1:-}" ;;
 run) cmd_run "$@" ;;
+from-source) cmd_from_source "$@" ;;
 __enter) cmd_enter "$@" ;;
 -h | --help) usage ;;
 *) usage ;;
