@@ -194,6 +194,10 @@ broken_conf() {
 
 faults() {
 	local control_lost control_save_lost
+	# Both runs alike, without slurmdbd: with it, a 26.05 slurmctld killed
+	# before its first state save will not start again without -i ("No
+	# Assoc usage file to recover"), whatever the topology plugin.
+	local RECORD_SOURCE=scontrol
 	SHAPE=per-row WEIGHTS=()
 	export CLUSTER_SHAPE=per-row
 	LCONF=$RUNROOT/locality-faults.conf

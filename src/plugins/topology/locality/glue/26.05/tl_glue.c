@@ -36,9 +36,14 @@ extern int topology_p_add_rm_node(node_record_t *node_ptr, char *unit,
 	return SLURM_SUCCESS;
 }
 
+/* No: cons_tres would then place every job of at most one node itself
+ * (_get_one_res), bypassing eval_nodes, so pack could not choose where
+ * single-node jobs go (its holes and corners), CompactWait's plans would
+ * not see them, and they would get no placement record. 24.11 has no such
+ * shortcut; torus3d declines it too. */
 extern bool topology_p_allow_one_node(void *tctx)
 {
-	return true;
+	return false;
 }
 
 extern int topology_p_build_config(topology_ctx_t *tctx)
