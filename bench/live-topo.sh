@@ -11,16 +11,21 @@
 # (exit status 1 at the end if an accepted job never started).
 #
 #   bench/live-topo.sh [--slurm 24.11] [--tori 8x8,4x4x4]
-#                      [--workloads whole,mixed]
+#                      [--workloads whole,mixed] (also pow2)
 #                      [--topologies default,tree,block,locality[+K=V..]]
+#                      (26.05 also flat and torus3d)
 #                      [--shape per-row] [--seed 1] [--jobs 140]
 #                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
 #                      [--runtime 5]
 #                      [--out DIR] [--build DIR] [--report-only]
 #
-# Topologies: default (24.11's own placement: cons_tres without a
-# TopologyPlugin line), tree (leaf switches under one top switch s0),
-# block (BlockSizes=G,2G,.. up to 64) and locality (topology/locality with
+# Topologies: default (Slurm's own placement: cons_tres without a
+# TopologyPlugin line; on 26.05 that is topology/flat, which flat names
+# outright), tree (leaf switches under one top switch s0),
+# block (BlockSizes=G,2G,.. up to 64), torus3d (26.05: topology.yaml
+# with the torus's dimensions and every sub-box whose sides are powers of
+# two as a placement, so jobs of 1, 2, 4, 8, 16, 32 or 64 nodes are
+# served and sbatch refuses the other sizes) and locality (topology/locality with
 # the recommended locality.conf: Strategy=pack, Curve=hilbert,
 # CompactWait=60, CompactTolerance=0.1, PlanWindow=30,
 # PlanHold=released); locality+KEY=VAL[+KEY=VAL..] is topology/locality
@@ -32,7 +37,9 @@
 # shape (its rows: 8 nodes on the 8x8 torus, 4 on the 4x4x4).
 # Workloads (workload.sh gen; the same seeded arrivals, runtimes ~--runtime
 # s, in every run): whole, node counts log-uniform in 1..--max-nodes, each
-# job --exclusive; mixed (gen --mixed): 40% core jobs -n K sharing nodes,
+# job --exclusive; pow2, the whole workload with each node count rounded
+# down to a power of two (the sizes torus3d serves: every job runs under
+# every plugin, so torus3d is compared on the same jobs); mixed (gen --mixed): 40% core jobs -n K sharing nodes,
 # 35% whole-node jobs, 25% GPU jobs -N 2..8 --gres=gpu:1..2, arriving
 # --mixed-gap s apart (its jobs hold fewer nodes: about the same load).
 # One table per torus and workload: jobs submitted and started, mean and
@@ -84,7 +91,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,57p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,64p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -141,15 +148,19 @@ trap 'say "interrupted: stopping the cluster"; exit 130' INT TERM
 # --- tori and workloads -----------------------------------------------------
 
 # torus TORUS - sets DIMS, COORD0, ROW (slurm.conf rows), TREE and BLOCK
-# (nodes per leaf switch and per block) and TWHAT (their description).
+# (nodes per leaf switch and per block), T3D (torus3d's XxYxZ: its x
+# varies fastest, our first dimension slowest, so the same wiring reads
+# backwards) and TWHAT (their description).
 torus() {
 	case $1 in
-	8x8) DIMS=8x8 COORD0=0,0 ROW=8 TREE=8 BLOCK=8
+	8x8) DIMS=8x8 COORD0=0,0 ROW=8 TREE=8 BLOCK=8 T3D=8x8x1
 	     TWHAT="tree: a leaf switch per row of 8; block: a block per"
-	     TWHAT="$TWHAT row of 8, BlockSizes=8,16,32,64" ;;
-	4x4x4) DIMS=4x4x4 COORD0=0,0,0 ROW=4 TREE=16 BLOCK=4
+	     TWHAT="$TWHAT row of 8, BlockSizes=8,16,32,64; torus3d: 8x8x1,"
+	     TWHAT="$TWHAT boxes with power-of-two sides" ;;
+	4x4x4) DIMS=4x4x4 COORD0=0,0,0 ROW=4 TREE=16 BLOCK=4 T3D=4x4x4
 	     TWHAT="tree: a leaf switch per plane of 16; block: a block per"
-	     TWHAT="$TWHAT row of 4, BlockSizes=4,8,16,32,64" ;;
+	     TWHAT="$TWHAT row of 4, BlockSizes=4,8,16,32,64; torus3d: 4x4x4,"
+	     TWHAT="$TWHAT boxes with power-of-two sides" ;;
 	*) die "--tori: 8x8 or 4x4x4, not $1" ;;
 	esac
 }
@@ -200,7 +211,11 @@ for w in "${wls[@]}"; do
 	mixed) "$WORKLOAD" gen --mixed --cpus 4 --gpus 2 --seed "$SEED" \
 		--jobs "$JOBS" --max-nodes "$MAXN" --gap "$MGAP" --runtime "$RT" \
 		>"$OUT/workload-$w.txt" ;;
-	*) die "--workloads: whole or mixed, not $w" ;;
+	pow2) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
+		--gap "$GAP" --runtime "$RT" |
+		awk '{ p = 1; while (p * 2 <= $2) p *= 2; $2 = p; print }' \
+		>"$OUT/workload-$w.txt" ;;
+	*) die "--workloads: whole, pow2 or mixed, not $w" ;;
 	esac || die "workload.sh gen failed for $w"
 done
 
@@ -262,14 +277,15 @@ run() {
 	locality+*) variant_conf "$t" "$topo"
 		args+=(--topology locality --plugin-dir "$OUT/bin"
 			--locality-conf "$OUT/locality-$t${topo#locality}.conf") ;;
-	tree | block) args+=(--topology "$topo") ;;
-	*) die "--topologies: default, tree, block, locality or locality+KEY=VAL, not $topo" ;;
+	tree | block | flat) args+=(--topology "$topo") ;;
+	torus3d) args+=(--topology torus3d) ;;
+	*) die "--topologies: default, flat, tree, block, torus3d, locality or locality+KEY=VAL, not $topo" ;;
 	esac
-	[ "$w" = whole ] && extra=(--exclusive)
+	[ "$w" = mixed ] || extra=(--exclusive)
 	say "$t / $w / $topo: starting the cluster"
 	group=$BLOCK
 	[ "$topo" = tree ] && group=$TREE
-	LOC_ROW_NODES=$ROW LOC_TOPO_GROUP=$group \
+	LOC_ROW_NODES=$ROW LOC_TOPO_GROUP=$group LOC_TORUS3D_DIMS=$T3D \
 		"$CLUSTER" "${args[@]}" >"$OUT/$tag.start.log" 2>&1 ||
 		die "$tag: the cluster did not start: $(tail -n 3 "$OUT/$tag.start.log")"
 	CURRENT=$dir

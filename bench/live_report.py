@@ -23,8 +23,9 @@ multi-node jobs with their ratios to the first row and to the ideal
 nodes per started job (mean), mean and p95 wait, makespan, and the jobs
 that never started (IDS lists the submitted jobs, "label jobid"; IDS.refused,
 if present, those sbatch refused; both count as submitted). When a row
-started fewer jobs than another, a line per such row compares every row's
-mean hops over the multi-node jobs that row started (matched by job name).
+started fewer jobs than another, two lines per such row compare every
+row's mean hops over the multi-node jobs that row started and its mean
+wait over all the jobs that row started (matched by job name).
 
   live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
@@ -209,12 +210,15 @@ def run_row(name, jobcomp, evalf, ids, ideal):
     r["started"] = len(jobs)
     r["unstarted"] = r["submitted"] - len(jobs)
     r["by_name"] = by_name
+    r["wait_by_name"] = {names[i]: j[1] - j[0] for i, j in jobs.items()
+                         if i in names}
     return r
 
 
 def print_common(rows):
     """Each row's mean hops over the multi-node jobs a row that started
-    fewer jobs did start: the comparison its refusals do not flatter."""
+    fewer jobs did start, and its mean wait over all the jobs that row
+    started: the comparison its refusals do not flatter."""
     most = max(r["started"] for r in rows)
     for few in rows:
         if few["started"] == most:
@@ -224,8 +228,16 @@ def print_common(rows):
         figures = ", ".join(
             "%s %.3f" % (r["name"], mean([r["by_name"][n][1] for n in common]))
             for r in rows)
-        print("on the %d multi-node jobs %s started: %s" % (
+        print("on the %d multi-node jobs %s started, hops: %s" % (
             len(common), few["name"], figures))
+        started = [n for n in few["wait_by_name"]
+                   if all(n in r["wait_by_name"] for r in rows)]
+        figures = ", ".join(
+            "%s %.1f" % (r["name"],
+                         mean([r["wait_by_name"][n] for n in started]))
+            for r in rows)
+        print("on the %d jobs %s started, wait (s): %s" % (
+            len(started), few["name"], figures))
 
 
 def print_run_table(title, rows):

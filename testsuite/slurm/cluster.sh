@@ -6,7 +6,7 @@
 #
 #   cluster.sh start --dir RUNDIR [--nodes 64]
 #                    [--select linear|cons_tres|locality]
-#                    [--topology default|flat|locality|tree|block]
+#                    [--topology default|flat|locality|tree|block|torus3d]
 #                    [--plugin-dir DIR | --no-plugin-dir]
 #                    [--locality-conf FILE]
 #                    [--debug LEVEL] [--extra 'Key=Value'] ...
@@ -54,7 +54,9 @@
 # so are tree and block, for which start writes topology.conf: groups of
 # LOC_TOPO_GROUP consecutive nodes (default LOC_ROW_NODES, 8), in name
 # order, are tree's leaf switches (s1.., under one top switch s0) or
-# block's blocks (b1.., BlockSizes=G,2G,4G.. up to the node count).
+# block's blocks (b1.., BlockSizes=G,2G,4G.. up to the node count);
+# torus3d (26.05) gets topology.yaml instead (cluster/conf.sh,
+# topology_yaml_torus3d: LOC_TORUS3D_DIMS, LOC_TORUS3D_PLACEMENTS).
 # --extra adds a line to slurm.conf; SchedulerParameters=X adds X to the
 # cluster's own SchedulerParameters.
 # --gpus gives every node N GPUs (Gres=gpu:N, GresTypes=gpu and a
@@ -151,8 +153,8 @@ cmd_start() {
 	*) die "--shape wants single, per-node, per-row, weights, features, partitions or shuffled, got '$shape'" ;;
 	esac
 	case $topology in
-	'' | default | flat | locality | tree | block) ;;
-	*) die "--topology wants default, flat, locality, tree or block, got '$topology'" ;;
+	'' | default | flat | locality | tree | block | torus3d) ;;
+	*) die "--topology wants default, flat, locality, tree, block or torus3d, got '$topology'" ;;
 	esac
 	[ -z "$topology" ] || [ "$select" = cons_tres ] ||
 		die "--topology needs --select cons_tres"
@@ -203,6 +205,8 @@ cmd_start() {
 	case $topology in
 	tree | block) topology_conf "$topology" "$nodes" \
 		>"$dir/etc/topology.conf" || die "cannot write topology.conf" ;;
+	torus3d) topology_yaml_torus3d "$nodes" >"$dir/etc/topology.yaml" ||
+		die "cannot write topology.yaml" ;;
 	esac
 	echo "export SLURM_CONF=$dir/etc/slurm.conf" >"$dir/env"
 	[ -n "$wrapper" ] && echo "$wrapper" >"$dir/run/ctld-wrapper"
