@@ -17,10 +17,16 @@
 #                   [--jobs N] [--seed S] [--hour SEC] [--shape SHAPE]
 #                   [--no-install] [--keep] [--report-only]
 #
-#   --slurm V      the Slurm version the clusters run: 22.05 or 24.11
-#                  (default: the host's, 22.05 on Debian 12); another
+#   --slurm V      the Slurm version the clusters run: 22.05, 24.11 or
+#                  26.05 (default: the host's, 22.05 on Debian 12); another
 #                  version runs in its Debian root (tools/slurm-root.sh,
-#                  made on first use) with the plugin built against it
+#                  made on first use) with the plugin built against it.
+#                  26.05 (no select plugin of ours since 25.05) runs the
+#                  mixed cons_tres workload (core, whole-node and GPU jobs)
+#                  on a 4x4x4 torus under topology/flat, torus3d and
+#                  locality, and prints locality's ratios to the other two
+#                  measured in that run; its source must be given
+#                  (LOC_SLURM_SOURCE, doc/slurm-versions.md)
 #   --trace FILE   an SWF trace (.swf or .swf.gz) or an sacct --parsable2
 #                  export to replay; default: the first 200 jobs of
 #                  ../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz (IBM SP2,
@@ -65,7 +71,7 @@ while [ $# -gt 0 ]; do
 	--no-install) INSTALL=0; shift ;;
 	--keep) KEEP=1; shift ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -97,6 +103,58 @@ TPLUGDIR=$BUILD/src/plugins/topology/locality/.libs
 LCONF=$DEMO/locality.conf
 WL=$DEMO/workload.txt
 
+# Slurm 25.05 and later: no select plugin of ours (doc/slurm-versions.md),
+# so the demo is the mixed cons_tres workload (core, whole-node and GPU
+# jobs) on a 4x4x4 torus under topology/flat, topology/torus3d and
+# topology/locality, one fresh cluster each (bench/live-topo.sh), and
+# topology/locality's ratios to the other two measured in that run.
+topology_demo() {
+	local out=$DEMO/topo report rc=0
+	# shellcheck disable=SC2054 # the commas are in --topologies' value
+	local opts=(--slurm "$SLURM" --tori 4x4x4 --workloads mixed
+		--topologies flat,torus3d,locality --out "$out")
+	[ "$REPORT_ONLY" = 0 ] || opts+=(--report-only)
+	say "the mixed workload on a 4x4x4 torus: topology/flat, torus3d and locality (bench/live-topo.sh, about 8 min)"
+	"$REPO/bench/live-topo.sh" "${opts[@]}" >"$DEMO/live-topo.log" 2>&1 || rc=$?
+	report=$out/report.txt
+	[ -f "$report" ] && [ $rc -le 1 ] ||
+		die "bench/live-topo.sh failed: $(tail -n 3 "$DEMO/live-topo.log")"
+	{
+		cat "$report"
+		echo
+		awk '
+		$1 == "topology/flat" { fh = $5; fw = $10 }
+		$1 == "topology/locality" { lh = $5; lw = $10 }
+		/^on the .* topology\/torus3d started, hops:/ {
+			n = $3
+			for (i = 1; i <= NF; i++) {
+				if ($i == "topology/torus3d") th = $(i + 1)
+				if ($i == "topology/locality") tlh = $(i + 1)
+			}
+			sub(/,$/, "", th); sub(/,$/, "", tlh)
+		}
+		/^on the .* topology\/torus3d started, wait/ {
+			m = $3
+			for (i = 1; i <= NF; i++) {
+				if ($i == "topology/torus3d") tw = $(i + 1)
+				if ($i == "topology/locality") tlw = $(i + 1)
+			}
+			sub(/,$/, "", tw); sub(/,$/, "", tlw)
+		}
+		END {
+			printf "topology/locality against topology/flat, every job: mean hops %.3fx, mean wait %.2fx\n", lh / fh, lw / fw
+			if (th != "")
+				printf "topology/locality against topology/torus3d, on the jobs torus3d served (%d multi-node, %d in all): mean hops %.3fx, mean wait %.2fx\n", n, m, tlh / th, tlw / tw
+		}' "$report"
+	} | tee "$DEMO/report.txt"
+	say "report written to $DEMO/report.txt; all daemons stopped"
+}
+if [ "$REPORT_ONLY" = 1 ] && [ ! -f "$PLUGDIR/select_locality.so" ] &&
+	[ -f "$TPLUGDIR/topology_locality.so" ]; then
+	topology_demo
+	exit 0
+fi
+
 if [ "$REPORT_ONLY" = 0 ]; then
 
 [ "$(id -u)" = 0 ] || die "run as root (sudo $0): it installs packages and starts munged, slurmctld and slurmd"
@@ -108,8 +166,11 @@ if [ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
 	say "setup: packages, Slurm $SLURM source, build in ${BUILD#"$REPO"/}"
 	setup_opts="--quiet --slurm $SLURM"
 	[ "$INSTALL" = 1 ] || setup_opts="$setup_opts --no-install"
+	rc=0
 	# shellcheck disable=SC2086
-	"$REPO/scripts/setup.sh" $setup_opts || die "setup failed (see the log above)"
+	"$REPO/scripts/setup.sh" $setup_opts || rc=$?
+	[ $rc != 3 ] || die "no source of Slurm $SLURM to build against: set LOC_SLURM_SOURCE to a tree of a $SLURM release inside the repository (doc/slurm-versions.md)"
+	[ $rc = 0 ] || die "setup failed (see the log above)"
 fi
 # Another version's clusters run in its Debian root: the rest of this
 # script runs there, with the trace's directory in view.
@@ -126,6 +187,13 @@ if [ "$SLURM" != "$HOST" ] && [ "${LOC_SLURM_ROOT:-}" != "$SLURM" ]; then
 fi
 
 [ -x "$EVAL" ] || die "locality-eval was not built ($EVAL)"
+
+if [ ! -f "$PLUGDIR/select_locality.so" ] &&
+	[ -f "$TPLUGDIR/topology_locality.so" ]; then
+	topology_demo
+	exit 0
+fi
+
 [ -f "$PLUGDIR/select_locality.so" ] ||
 	die "select_locality.so was not built (see $DEMO/make.log and $DEMO/configure.log)"
 
