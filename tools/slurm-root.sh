@@ -225,10 +225,6 @@ cmd_from_source() {
 	[ -n "$src" ] && [ -f "$src/META" ] && [ -x "$src/configure" ] ||
 		die "from-source $v: '$src' is not a Slurm source tree"
 	src=$(cd "$src" && pwd -P)
-	case $src/ in
-	"$REPO"/*) ;;
-	*) die "from-source: the source tree must be inside the repository (the root sees only it): $src" ;;
-	esac
 	want=$(source_version "$src")
 	case $want in
 	"$v".*) ;;
@@ -247,6 +243,10 @@ cmd_from_source() {
 		echo "$PROG: the Slurm $v root already runs $want built from $src" >&2
 		return
 	fi
+	case $src/ in
+	"$REPO"/*) ;;
+	*) die "from-source: the source tree must be inside the repository (the root sees only it): $src" ;;
+	esac
 	[ "$(id -u)" = 0 ] || die "run as root (chroot)"
 	obj=$REPO/build/slurm-$v/daemons
 	echo "$PROG: building Slurm $want from $src in the $v root (about 15 min on 2 cores; log: $obj/build.log)" >&2
