@@ -125,6 +125,7 @@ topology_demo() {
 		awk '
 		$1 == "topology/flat" { fh = $5; fw = $10 }
 		$1 == "topology/locality" { lh = $5; lw = $10 }
+		$1 == "topology/torus3d" { tjobs = $2; tstart = $3 }
 		/^on the .* topology\/torus3d started, hops:/ {
 			n = $3
 			for (i = 1; i <= NF; i++) {
@@ -144,7 +145,7 @@ topology_demo() {
 		END {
 			printf "topology/locality against topology/flat, every job: mean hops %.3fx, mean wait %.2fx\n", lh / fh, lw / fw
 			if (th != "")
-				printf "topology/locality against topology/torus3d, on the jobs torus3d served (%d multi-node, %d in all): mean hops %.3fx, mean wait %.2fx\n", n, m, tlh / th, tlw / tw
+				printf "topology/locality against topology/torus3d, on the jobs torus3d served (%d multi-node, %d in all): mean hops %.3fx, mean wait %.2fx (torus3d started %d of %d jobs: its waits are those of a lighter load)\n", n, m, tlh / th, tlw / tw, tstart, tjobs
 		}' "$report"
 	} | tee "$DEMO/report.txt"
 	say "report written to $DEMO/report.txt; all daemons stopped"
