@@ -2,8 +2,7 @@
 #
 # cluster/conf.sh - cluster.sh's files: slurm.conf in each --shape (its
 # NodeName lines), gres.conf, topology.conf and topology.yaml. Sourced
-# by cluster.sh,
-# whose variables it uses.
+# by cluster.sh, whose variables it uses.
 
 # node_lines NODES SHAPE HOST CPUS MEM - the NodeName and PartitionName
 # lines.
@@ -196,11 +195,11 @@ topology_yaml_torus3d() {
 	echo "        dims: {x: $x, y: $y, z: $z}"
 	echo "        nodes: n[001-$(printf %03d "$nodes")]"
 	echo "        placements:"
-	local p
-	IFS=, read -r -a p <<<"$places"
-	for p in "${p[@]}"; do
-		[[ $p =~ ^([1-9][0-9]*)x([1-9][0-9]*)x([1-9][0-9]*)$ ]] ||
-			die "LOC_TORUS3D_PLACEMENTS: want AxBxC, not '$p'"
+	local shapes shape
+	IFS=, read -r -a shapes <<<"$places"
+	for shape in "${shapes[@]}"; do
+		[[ $shape =~ ^([1-9][0-9]*)x([1-9][0-9]*)x([1-9][0-9]*)$ ]] ||
+			die "LOC_TORUS3D_PLACEMENTS: want AxBxC, not '$shape'"
 		echo "          - dims: {x: ${BASH_REMATCH[1]}, y: ${BASH_REMATCH[2]}, z: ${BASH_REMATCH[3]}}"
 	done
 }
