@@ -65,8 +65,9 @@
 #      restart): node_state cut in half stops slurmctld with
 #      "fatal: Incomplete node data checkpoint file"; started with -i it
 #      logs the error, knows every job and places new ones beside them;
-#      job_state cut in half stops it with "fatal: Incomplete job state
-#      save file"; with -i every job it recovered completes, and the
+#      job_state cut near half, at a queued job's name (before its
+#      steps: a cut step layout crashes 22.05's own loader), stops it
+#      with "fatal: Incomplete job state save file"; with -i every job it recovered completes, and the
 #      jobs it lost (Slurm's own loss) are only jobs queued at the kill
 #      whose records lay past the cut point, or straddled it (found by
 #      the job's name in a copy of the whole file); sbatch must have

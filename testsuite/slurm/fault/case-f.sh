@@ -16,14 +16,39 @@ f_restart() {
 	"$CLUSTER" restart-ctld --dir "$CURRENT" ${1:+--flags "$1"} >>"$2" 2>&1
 }
 
-# f_cut FILE - cuts FILE to half its size; FILE.full (in $F's
-# directory) keeps the whole file.
+# f_cut FILE [AT] - cuts FILE to AT bytes (half its size by default);
+# FILE.full (in $F's directory) keeps the whole file.
 f_cut() {
-	local sz
+	local sz at
 	sz=$(stat -c %s "$1" 2>/dev/null) || return 1
+	at=${2:-$((sz / 2))}
 	cp "$1" "$F.$(basename "$1").full"
-	truncate -s $((sz / 2)) "$1"
-	echo "$(basename "$1") cut from $sz to $((sz / 2)) bytes"
+	truncate -s "$at" "$1"
+	echo "$(basename "$1") cut from $sz to $at bytes"
+}
+
+# f_job_cut_point FILE QUEUE - where to cut the job_state FILE: at the
+# packed name of the job of QUEUE ("id name" lines) nearest half the
+# file, or at half the file when no name is found. A job's name comes
+# before its details and steps, so the cut never lands inside a step
+# layout, whose cut unpack segfaults Slurm 22.05's own loader
+# (slurm_step_layout_destroy from load_step_state; CI, 2026-12-02).
+f_job_cut_point() {
+	python3 - "$1" "$2" <<'PYEOF'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+half = len(data) // 2
+offsets = []
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 2:
+        continue
+    name = f[1].encode()
+    o = data.find(struct.pack(">I", len(name) + 1) + name + b"\0")
+    if o > 0:
+        offsets.append(o)
+print(min(offsets, key=lambda o: abs(o - half)) if offsets else half)
+PYEOF
 }
 
 # f_past_cut FULL CUT QUEUE - which jobs of QUEUE ("id name" lines) a
@@ -56,15 +81,16 @@ for jid, o in jobs:
 PYEOF
 }
 
-# f_cut_restart FILE NAME TEXT - with slurmctld killed: cuts the state
-# file FILE (called NAME) in half, then checks that slurmctld refuses to
-# start on it with "fatal: TEXT" and starts with -i logging "error: TEXT".
+# f_cut_restart FILE NAME TEXT [AT] - with slurmctld killed: cuts the
+# state file FILE (called NAME) to AT bytes (default: half), then checks
+# that slurmctld refuses to start on it with "fatal: TEXT" and starts
+# with -i logging "error: TEXT".
 # Sets F_CUT (what was cut) and F_WHY (what went wrong, or empty);
 # returns 1 when slurmctld -i did not start. Uses case_f's log and rlog.
 f_cut_restart() {
-	local file=$1 name=$2 text=$3 off
+	local file=$1 name=$2 text=$3 at=${4:-} off
 	F_WHY=""
-	F_CUT=$(f_cut "$file") || F_WHY="no $name in $(dirname "$file")"
+	F_CUT=$(f_cut "$file" $at) || F_WHY="no $name in $(dirname "$file")"
 	off=$(stat -c %s "$log")
 	if f_restart "" "$rlog"; then
 		F_WHY="${F_WHY:+$F_WHY; }slurmctld started on a cut $name without -i"
@@ -133,7 +159,9 @@ case_f() {
 	squeue -h -o '%i %j' 2>/dev/null | sort -n >"$F.queue"
 	alive=$(awk '{ print $1 }' "$F.queue" | paste -sd' ' -)
 	f_kill
-	f_cut_restart "$st/job_state" job_state 'Incomplete job state save file'
+	local cut
+	cut=$(f_job_cut_point "$st/job_state" "$F.queue")
+	f_cut_restart "$st/job_state" job_state 'Incomplete job state save file' "$cut"
 	bad2=$F_WHY
 	release_held
 	note "f ($sel): $F_CUT, $(echo "$alive" | wc -w) jobs in the queue at the kill"
@@ -149,7 +177,7 @@ case_f() {
 	# point (or straddled it), no other.
 	local full=$F.job_state.full where unexplained="" npast=0
 	if [ -s "$full" ]; then
-		f_past_cut "$full" $(($(stat -c %s "$full") / 2)) "$F.queue" >"$F.where"
+		f_past_cut "$full" "$cut" "$F.queue" >"$F.where"
 		npast=$(awk '$3 == "past" || $3 == "straddles"' "$F.where" | wc -l)
 		unexplained=$(for id in $lost; do
 			where=$(awk -v j="$id" '$1 == j { print $3 }' "$F.where")
