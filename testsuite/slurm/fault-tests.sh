@@ -65,18 +65,18 @@
 #      restart): node_state cut in half stops slurmctld with
 #      "fatal: Incomplete node data checkpoint file"; started with -i it
 #      logs the error, knows every job and places new ones beside them;
-#      job_state cut near half, at a queued job's name (before its
-#      steps: a cut step layout crashes 22.05's own loader), stops it
-#      with "fatal: Incomplete job state save file"; with -i every job it recovered completes, and the
-#      jobs it lost (Slurm's own loss) are only jobs queued at the kill
-#      whose records lay past the cut point, or straddled it (found by
-#      the job's name in a copy of the whole file); sbatch must have
-#      accepted jobs of both streams and the queue at the kill must not
-#      be empty; locality.conf cut in the middle of a line, at an
-#      orderly restart (slurmctld saves its state first), stops
-#      select/locality's slurmctld with a fatal
-#      line naming locality.conf:4; restarted with the file fixed, every
-#      job is still known. (select/locality keeps no state file of its
+#      job_state cut near half, at a queued job's name (before its steps:
+#      a cut step layout crashes 22.05's own loader), stops it with
+#      "fatal: Incomplete job state save file"; with -i every job it
+#      recovered completes, and the jobs it lost (Slurm's own loss) are
+#      only jobs queued at the kill whose records lay past the cut point,
+#      or straddled it (found by the job's name in a copy of the whole
+#      file); sbatch must have accepted jobs of both streams and the
+#      queue at the kill must not be empty; locality.conf cut in the
+#      middle of a line, at an orderly restart (slurmctld saves its state
+#      first), stops select/locality's slurmctld with a fatal line naming
+#      locality.conf:4; restarted with the file fixed, every job is still
+#      known. (select/locality keeps no state file of its
 #      own: its ledger is rebuilt from the jobs slurmctld recovers.)
 #   g  nodes slow to complete a job (an Epilog that sleeps 15 s): while a
 #      compact block of 8 nodes is COMPLETING and 4 other nodes are free,
