@@ -34,10 +34,76 @@ static int _place_reference(void *arg, uint8_t *set, loc_tiers_t *tiers,
 	return loc_tiers_select(tiers, arg, &req, set, &view, out, NULL, &err);
 }
 
+/* How many of the GRES a job asks for (gres_state_t of its
+ * gres_list_req) one of its nodes must hold at least: per node, per
+ * socket or per task when the job says so, else one (--gpus=N spreads N
+ * over the nodes, each of which holds some). */
+static uint64_t _gres_need_per_node(const gres_job_state_t *want)
+{
+	uint64_t need = 1;
+
+	need = MAX(need, want->gres_per_node);
+	need = MAX(need, want->gres_per_socket);
+	need = MAX(need, want->gres_per_task);
+	return need;
+}
+
+/* How many GRES of want's kind (and type, when it names one) node was
+ * configured with, busy or not. */
+static uint64_t _gres_configured(node_record_t *node, uint32_t plugin_id,
+				 const gres_job_state_t *want)
+{
+	ListIterator it;
+	gres_state_t *gs;
+	uint64_t have = 0;
+
+	if (!node->gres_list)
+		return 0;
+	it = list_iterator_create(node->gres_list);
+	while ((gs = list_next(it))) {
+		gres_node_state_t *ns = gs->gres_data;
+
+		if (gs->plugin_id != plugin_id || !ns)
+			continue;
+		if (!want->type_id) {
+			have += ns->gres_cnt_avail;
+			continue;
+		}
+		for (int t = 0; t < ns->type_cnt; t++)
+			if (ns->type_id[t] == want->type_id)
+				have += ns->type_cnt_avail[t];
+	}
+	list_iterator_destroy(it);
+	return have;
+}
+
+/* Whether node was configured with every GRES the job asks of each of
+ * its nodes: the reference of a GPU job is made on GPU nodes. Counts in
+ * use do not matter (the reference is the idle machine's), nor do
+ * sockets: cons_tres's finer tests (GRES bound to cores) may still
+ * refuse a node, which only makes the reference a little better than the
+ * job can have, and CompactWait bounds the wait. */
+static bool _node_serves_gres(node_record_t *node, job_record_t *job)
+{
+	ListIterator it = list_iterator_create(job->gres_list_req);
+	gres_state_t *gs;
+	bool serves = true;
+
+	while (serves && (gs = list_next(it))) {
+		gres_job_state_t *want = gs->gres_data;
+
+		if (want && _gres_configured(node, gs->plugin_id, want) <
+				    _gres_need_per_node(want))
+			serves = false;
+	}
+	list_iterator_destroy(it);
+	return serves;
+}
+
 /* Total pairwise hops of k nodes placed on the job's reference set
- * (sl_compact_wait_reference_set()) all idle, weighted by the nodes'
- * sched_weight as the evaluation weighs its candidates; 0 when the
- * strategy finds none. */
+ * (sl_compact_wait_reference_set(), narrowed to the nodes that hold its
+ * GRES) all idle, weighted as the evaluation weighs its candidates
+ * (tl_node_weight()); 0 when the strategy finds none. */
 static int64_t _reference(sl_machine_t *m, job_record_t *job,
 			  loc_alloc_t *alloc, const loc_policy_t *policy, int k)
 {
@@ -47,8 +113,11 @@ static int64_t _reference(sl_machine_t *m, job_record_t *job,
 	for (int g = 0; g < m->ncore; g++) {
 		node_record_t *node = node_record_table_ptr[m->to_slurm[g]];
 
+		if (ref->set[g] && job->gres_list_req &&
+		    !_node_serves_gres(node, job))
+			ref->set[g] = 0;
 		if (ref->set[g])
-			ref->weight[g] = node->sched_weight;
+			ref->weight[g] = tl_node_weight(node);
 	}
 	return sl_compact_wait_reference(m, alloc, policy, k, _place_reference,
 					 alloc);
@@ -81,12 +150,13 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 	int64_t now = time(NULL), began, waited, hops, ref;
 	int k;
 
-	/* Required nodes are the user's choice; --constraint and GRES
-	 * narrow the usable nodes in ways only cons_tres evaluates, so a
-	 * reference made without them would make the job wait for a set it
-	 * can never have. */
+	/* Required nodes are the user's choice; --constraint narrows the
+	 * usable nodes by an expression only slurmctld evaluates, so a
+	 * reference made without it would make the job wait for a set it
+	 * can never have. GRES narrow them by counts, which _reference()
+	 * reads. */
 	if (policy->compact_wait <= 0 || nreq || !job->part_ptr ||
-	    job->details->features || job->gres_list_req)
+	    job->details->features)
 		return false;
 	k = tl_chosen_nodes(m, te->node_map, s->chosen);
 	began = sl_compact_wait_began(policy, job, now,

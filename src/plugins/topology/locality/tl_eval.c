@@ -44,7 +44,7 @@ typedef struct {
 	loc_alloc_t *alloc;
 	const loc_policy_t *policy;
 	uint8_t *cand;      /* usable and not required */
-	uint64_t *weight;   /* sched_weight of usable nodes */
+	uint64_t *weight;   /* tl_node_weight() of usable nodes */
 	uint16_t *cpus;     /* usable CPUs per Slurm node index */
 	int *req, nreq;     /* required nodes (grid) */
 	int *out;           /* the core's answer: nreq + k nodes */
@@ -340,7 +340,7 @@ static void _scan_candidates(tl_job_t *t)
 			continue;
 		t->cpus[i] = te->avail_cpus;
 		t->cand[g] = 1;
-		t->weight[g] = node_record_table_ptr[i]->sched_weight;
+		t->weight[g] = tl_node_weight(node_record_table_ptr[i]);
 		t->ncand++;
 	}
 }

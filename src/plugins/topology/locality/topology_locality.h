@@ -62,7 +62,7 @@ int tl_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size);
  */
 typedef struct tl_scratch {
 	uint8_t *cand;       /* usable and not required */
-	uint64_t *weight;    /* sched_weight of the candidates */
+	uint64_t *weight;    /* tl_node_weight() of the candidates */
 	loc_tiers_t tiers;   /* ... their tiers (NodeWeight=tiers) */
 	uint16_t *cpus;      /* usable CPUs, by Slurm node index */
 	int *req;            /* required nodes */
@@ -74,6 +74,21 @@ typedef struct tl_scratch {
 	uint8_t *cand_now;   /* candidates idle now (PlanHold=released) */
 	int *full;           /* the set among all candidates, meanwhile */
 } tl_scratch_t;
+
+/*
+ * A node's weight for NodeWeight=tiers: slurmctld's sched_weight without
+ * its low byte, which cons_tres rewrites per job, node by node, to favour
+ * nodes with more GPUs near the free cores (0xff less their count). As
+ * tiers it would split nodes of one Weight, put a GPU job on the nodes
+ * with the most free GPUs wherever they are, and make a CompactWait
+ * reference of the few nodes the last evaluation left light. The
+ * admin's Weight and Slurm's flags above it (reboot, power-up, flex
+ * reservation, completing) stay.
+ */
+static inline uint64_t tl_node_weight(const node_record_t *node)
+{
+	return node->sched_weight & ~(uint64_t)0xff;
+}
 
 /* tl_eval.c: s sized for m; exits on out of memory, as xcalloc does. */
 void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m);
