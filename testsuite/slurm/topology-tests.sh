@@ -47,6 +47,7 @@
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                     [--shapes per-row,weights,shuffled]
+#                     [--only shapes,faults,compact,plan-hold]
 #
 # Prints "ok N - ..." per check and "slurm SERIES topology: N passed, N
 # failed" last.
@@ -62,9 +63,16 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--shapes) SHAPES=$2; shift 2 ;;
-	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--only) ONLY=$2; shift 2 ;;
+	-h | --help) sed -n '4,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "topology-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
+	esac
+done
+for c in ${ONLY//,/ }; do
+	case $c in
+	shapes | faults | compact | plan-hold) ;;
+	*) echo "topology-tests.sh: --only: unknown case '$c' (shapes, faults, compact, plan-hold)" >&2; exit 2 ;;
 	esac
 done
 
@@ -356,6 +364,11 @@ run_shape() {
 . "$HERE/topology/compact.sh"
 . "$HERE/topology/plan-hold.sh"
 
+# wanted CASE - whether --only (all cases when not given) names CASE.
+wanted() {
+	[ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]
+}
+
 main() {
 	local shape
 	if [ ! -f "${PLUGDIR:-}/topology_locality.so" ] || [ -z "$EVAL" ]; then
@@ -364,17 +377,19 @@ main() {
 		return
 	fi
 	note "plugin: $PLUGDIR; control: topology/$CONTROL; run dir: $RUNROOT"
-	for shape in ${SHAPES//,/ }; do
-		run_shape "$shape"
-	done
-	faults
+	if wanted shapes; then
+		for shape in ${SHAPES//,/ }; do
+			run_shape "$shape"
+		done
+	fi
+	wanted faults && faults
 	# bf_busy_nodes: backfill's future states go to Slurm's busy-first
 	# helper inside this plugin, which needs slurmctld's idle_node_bitmap.
 	SHAPE_CONF=(SchedulerParameters=bf_busy_nodes
 		"AuthInfo=cred_expire=$TC_CRED")
-	compact_wait
+	wanted compact && compact_wait
 	SHAPE_CONF=()
-	plan_hold
+	wanted plan-hold && plan_hold
 	export CLUSTER_SHAPE=single
 	lib_finish
 }

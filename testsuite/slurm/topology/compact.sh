@@ -8,7 +8,9 @@
 # Slurm's busy-first helper inside this plugin; then a requeued job,
 # which must wait afresh, a job in a reservation of scattered nodes,
 # which must not wait, and compact_after_queue's job, which must wait
-# afresh after a queued spell.
+# afresh after a queued spell; last compact_scenario again with every job
+# a GPU job (--gres=gpu:2), whose reference is made on the nodes
+# configured with two GPUs (tl_compact.c).
 
 TC_WAIT=25
 TC_CRED=20 # AuthInfo=cred_expire (topology-tests.sh): a requeued job is
@@ -53,5 +55,18 @@ compact_wait() {
 	result "compact: CompactWait: a job in a reservation waits for no set outside it" "$CW_RESV"
 	compact_after_queue "$TC_WAIT" --exclusive
 	result "compact: CompactWait: a job offered nothing while it queued waits afresh" "$CW_QUEUED"
+	compact_gpu
 	stop_cluster
+}
+
+# compact_gpu - compact_scenario on the idle machine with every job
+# asking for both GPUs of each node: a GPU job waits for a compact set
+# and takes the scattered one at its deadline, as a whole-node job does.
+compact_gpu() {
+	local idle=""
+	scancel --user="$(id -un)" 2>/dev/null
+	wait_all_idle 60 || idle="the nodes did not come back idle"
+	[ -z "$idle" ] && compact_scenario "$TC_WAIT" --exclusive --gres=gpu:2
+	result "compact: CompactWait: a GPU job (--gres=gpu:2) waits for a compact set and takes it when it frees up" "${idle:-$CW_WAIT}"
+	result "compact: CompactWait: a GPU job takes the best set there is at its deadline" "${idle:-$CW_DEAD}"
 }

@@ -47,6 +47,6 @@ records_in_sacct() {
 # accounting_wanted - 1 when this cluster runs slurmdbd: topology/locality
 # in the per-row shape, where slurmdbd is installed.
 accounting_wanted() {
-	[ "$MODE" = locality ] && [ "$SHAPE" = per-row ] &&
+	[ "$MODE" = locality ] && [ "${SHAPE:-}" = per-row ] &&
 		[ "$RECORD_SOURCE" = sacct ] && echo 1
 }
