@@ -47,6 +47,9 @@
 #               overlapping partition half (the first half of the nodes)
 #   shuffled    one NodeName line per node, in a scrambled order, so the
 #               node table is not in name (nor wiring) order
+#   gpu-sparse  one NodeName line per node; with --gpus, only the nodes of
+#               even rows at even places in their row have GPUs (one in
+#               four, every other node of every other row)
 # --topology sets TopologyPlugin (with --select cons_tres): locality is
 # this project's topology/locality (Slurm 24.11 and 26.05), which needs
 # --plugin-dir (or --no-plugin-dir) and --locality-conf like
@@ -59,7 +62,7 @@
 # topology_yaml_torus3d: LOC_TORUS3D_DIMS, LOC_TORUS3D_PLACEMENTS).
 # --extra adds a line to slurm.conf; SchedulerParameters=X adds X to the
 # cluster's own SchedulerParameters.
-# --gpus gives every node N GPUs (Gres=gpu:N, GresTypes=gpu and a
+# --gpus gives every node (gpu-sparse: some nodes) N GPUs (Gres=gpu:N, GresTypes=gpu and a
 # gres.conf), backed by stand-in device files RUNDIR/dev/gpuI that start
 # creates: enough for slurmd and cons_tres to count and bind them.
 # --cpus gives every node N CPUs (default 1) and --mem MB of RealMemory
@@ -149,8 +152,8 @@ cmd_start() {
 	*) die "--select wants linear, cons_tres or locality, got '$select'" ;;
 	esac
 	case $shape in
-	single | per-node | per-row | weights | features | partitions | shuffled) ;;
-	*) die "--shape wants single, per-node, per-row, weights, features, partitions or shuffled, got '$shape'" ;;
+	single | per-node | per-row | weights | features | partitions | shuffled | gpu-sparse) ;;
+	*) die "--shape wants single, per-node, per-row, weights, features, partitions, shuffled or gpu-sparse, got '$shape'" ;;
 	esac
 	case $topology in
 	'' | default | flat | locality | tree | block | torus3d) ;;

@@ -4,16 +4,33 @@
 # NodeName lines), gres.conf, topology.conf and topology.yaml. Sourced
 # by cluster.sh, whose variables it uses.
 
-# node_lines NODES SHAPE HOST CPUS MEM - the NodeName and PartitionName
-# lines.
+# gpu_nodes NODES SHAPE - the nodes that have GPUs, comma-separated:
+# all of them but in the gpu-sparse shape, where only node I of an even
+# row (I-1 over LOC_ROW_NODES) at an even place in it has them.
+gpu_nodes() {
+	local nodes=$1 shape=$2 row=${LOC_ROW_NODES:-8} i
+	for i in $(seq 1 "$nodes"); do
+		[ "$shape" != gpu-sparse ] ||
+			{ [ $(((i - 1) / row % 2)) = 0 ] && [ $(((i - 1) % row % 2)) = 0 ]; } ||
+			continue
+		printf 'n%03d\n' "$i"
+	done | paste -sd, -
+}
+
+# node_lines NODES SHAPE HOST CPUS MEM GPUS - the NodeName and
+# PartitionName lines.
 node_lines() {
 	local nodes=$1 shape=$2 host=$3 cpus=$4 mem=$5 gpus=${6:-0}
-	local row=${LOC_ROW_NODES:-8}
+	local row=${LOC_ROW_NODES:-8} sparse=""
 	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN"
-	[ "$gpus" -gt 0 ] && common="$common Gres=gpu:$gpus"
+	if [ "$gpus" -gt 0 ] && [ "$shape" = gpu-sparse ]; then
+		sparse=" Gres=gpu:$gpus"
+	elif [ "$gpus" -gt 0 ]; then
+		common="$common Gres=gpu:$gpus"
+	fi
 	local all="n[001-$(printf %03d "$nodes")]"
 	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
-		-v common="$common" -v all="$all" '
+		-v common="$common" -v all="$all" -v sparse="$sparse" '
 	function gcd(a, b) { return b ? gcd(b, a % b) : a }
 	function one(i, extra) {
 		printf "NodeName=n%03d Port=%d %s%s\n", i, p0 + i - 1, common, extra
@@ -28,6 +45,10 @@ node_lines() {
 		} else if (shape == "per-node") {
 			for (i = 1; i <= n; i++)
 				one(i, "")
+		} else if (shape == "gpu-sparse") {
+			for (i = 1; i <= n; i++)
+				one(i, int((i - 1) / row) % 2 == 0 && \
+					(i - 1) % row % 2 == 0 ? sparse : "")
 		} else if (shape == "shuffled") {
 			# i -> (i * k) mod n with k coprime to n: a permutation.
 			for (k = 29; gcd(k, n) != 1; k++)
@@ -124,7 +145,7 @@ EOF
 		echo "GresTypes=gpu" >>"$dir/etc/slurm.conf"
 		mkdir -p "$dir/dev"
 		for i in $(seq 0 $((gpus - 1))); do : >"$dir/dev/gpu$i"; done
-		echo "NodeName=n[001-$(printf %03d "$nodes")] Name=gpu File=$dir/dev/gpu[0-$((gpus - 1))]" \
+		echo "NodeName=$(gpu_nodes "$nodes" "$shape") Name=gpu File=$dir/dev/gpu[0-$((gpus - 1))]" \
 			>"$dir/etc/gres.conf"
 	fi
 	for line in "${EXTRA[@]}"; do

@@ -8,9 +8,10 @@
 # Slurm's busy-first helper inside this plugin; then a requeued job,
 # which must wait afresh, a job in a reservation of scattered nodes,
 # which must not wait, and compact_after_queue's job, which must wait
-# afresh after a queued spell; last compact_scenario again with every job
-# a GPU job (--gres=gpu:2), whose reference is made on the nodes
-# configured with two GPUs (tl_compact.c).
+# afresh after a queued spell; then compact_scenario again with every job
+# a GPU job (--gres=gpu:2), and last, on a cluster where one node in four
+# has GPUs (cluster.sh --shape gpu-sparse), a GPU job that must start at
+# once on the GPU nodes: its reference is made on them (tl_compact.c).
 
 TC_WAIT=25
 TC_CRED=20 # AuthInfo=cred_expire (topology-tests.sh): a requeued job is
@@ -56,6 +57,33 @@ compact_wait() {
 	compact_after_queue "$TC_WAIT" --exclusive
 	result "compact: CompactWait: a job offered nothing while it queued waits afresh" "$CW_QUEUED"
 	compact_gpu
+	stop_cluster
+	compact_gpu_sparse
+}
+
+# compact_gpu_sparse - a cluster whose GPU nodes are every other node of
+# every other row (cluster.sh --shape gpu-sparse), all idle: a 4-node GPU
+# job's most compact set there is a square of side 2 (16 hops), twice
+# the 8 of the 2x2 any whole-node job gets, so it must start at once. A
+# reference made on all nodes would make it wait CompactWait for a set
+# that cannot exist.
+compact_gpu_sparse() {
+	local id fail="" gpus
+	export CLUSTER_SHAPE=gpu-sparse
+	start_mode locality compact-gpu-sparse || return 1
+	gpus=$(scontrol show nodes -o | grep 'Gres=gpu' | wc -l)
+	if [ "$gpus" != 16 ]; then
+		fail="$gpus nodes with GPUs, expected 16"
+	else
+		id=$(sub -N4 --gres=gpu:1 -t 30 600)
+		if ! wait_state "$id" RUNNING 8; then
+			fail="job $id (-N4 --gres=gpu:1) still $(job_field "$id" JobState) after 8 s (CompactWait=$TC_WAIT)"
+		elif grep -q "JobId=$id waits for a compact placement" \
+			"$CURRENT/log/slurmctld.log"; then
+			fail="job $id waited for a compact set before taking $(job_field "$id" NodeList)"
+		fi
+	fi
+	result "compact: CompactWait: a GPU job's reference is made on the nodes with GPUs" "$fail"
 	stop_cluster
 }
 
