@@ -42,11 +42,12 @@ c_idle_check() {
 }
 
 # stream TAG N MIN MAX - submits N jobs (runtimes MIN..MAX s) named TAG-i
-# in the background, 0.1 s apart; the same jobs under every plugin.
+# in the background, 0.1 s apart; the same jobs under every plugin. A
+# submission slurmctld dropped in transit is sent once more (submitter).
 stream() {
 	gen_jobs "$1-" "$2" "$((SEED + 7))" "$3" "$4" >"$RUNROOT/$1.list"
 	rm -f "$RUNROOT/stream.stop"
-	submitter "$RUNROOT/$1.list" "$RUNROOT/$1.acks" 0.1 "$RUNROOT/stream.stop" &
+	submitter "$RUNROOT/$1.list" "$RUNROOT/$1.acks" 0.1 "$RUNROOT/stream.stop" 1 &
 	SUBMITTER=$!
 }
 
@@ -63,6 +64,12 @@ stream_done() {
 	r=$(completed_once "$RUNROOT/$1.table" $(awk '$2 != "FAIL" { print $2 }' "$RUNROOT/$1.acks"))
 	[ -n "$r" ] && echo "$r; "
 	awk '$2 == "FAIL" { n++ } END { if (n) printf "sbatch refused %d jobs; ", n }' "$RUNROOT/$1.acks"
+}
+
+# stream_retried TAG - notes the jobs of stream TAG sent twice.
+stream_retried() {
+	[ -s "$RUNROOT/$1.acks.retried" ] || return 0
+	note "$1: sent again after slurmctld dropped it in transit: $(paste -sd, "$RUNROOT/$1.acks.retried")"
 }
 
 # reconf_logged PATTERN [OFFSET] - after scontrol reconfigure, waits up to
@@ -118,6 +125,7 @@ case_c() {
 		fi
 	fi
 	r=$(stream_done "C1-$sel")
+	stream_retried "C1-$sel"
 	[ -n "$r" ] && bad1="${bad1:+$bad1; }$r"
 	c_idle_check "$LCONF_BF" "$LCONF_MM"
 	[ -n "$C_WHY" ] && bad1="${bad1:+$bad1; }$C_WHY"
@@ -152,6 +160,7 @@ case_c() {
 	fi
 	[ -d "/proc/$pid" ] || bad2="${bad2:+$bad2; }slurmctld died"
 	r=$(stream_done "C2-$sel")
+	stream_retried "C2-$sel"
 	[ -n "$r" ] && bad2="${bad2:+$bad2; }$r"
 	# The running configuration (bestfit) still places jobs.
 	c_idle_check "$LCONF_BF" "$LCONF_MM"

@@ -20,22 +20,37 @@ now_ms() {
 	echo $((t / 1000))
 }
 
-# submitter LIST ACKS GAP STOPFILE - sbatch each job of LIST in turn,
-# GAP seconds apart, until the list ends or STOPFILE exists. Writes
+# submitter LIST ACKS GAP STOPFILE [RETRY] - sbatch each job of LIST in
+# turn, GAP seconds apart, until the list ends or STOPFILE exists. Writes
 # "label id nodes ack_ms" for every job sbatch acknowledged, and
-# "label FAIL nodes ms" for every refusal (slurmctld down); a refused job
-# is not retried.
+# "label FAIL nodes ms" for every refusal (slurmctld down). With RETRY
+# 1, a submission that failed in transit (slurmctld dropped the message:
+# Slurm 22.05 does so to one that arrives as it begins a reconfigure) is
+# sent once more a second later, as a user would, and its label written
+# to ACKS.retried; other refusals are never retried.
 submitter() {
-	local list=$1 acks=$2 gap=$3 stop=$4 label k secs id
+	local list=$1 acks=$2 gap=$3 stop=$4 retry=${5:-0} label k secs id try
 	: >"$acks"
+	: >"$acks.retried"
 	while read -r label k secs; do
 		[ -e "$stop" ] && break
-		if id=$(sbatch --parsable -N "$k" -t 1 -J "$label" -o /dev/null \
-			--wrap "sleep $secs" 2>>"$RUNROOT/sbatch.err"); then
-			echo "$label ${id%%;*} $k $(now_ms)" >>"$acks"
-		else
+		for try in 1 2; do
+			if id=$(sbatch --parsable -N "$k" -t 1 -J "$label" -o /dev/null \
+				--wrap "sleep $secs" 2>"$acks.err"); then
+				echo "$label ${id%%;*} $k $(now_ms)" >>"$acks"
+				break
+			fi
+			cat "$acks.err" >>"$RUNROOT/sbatch.err"
+			if [ "$try" = 1 ] && [ "$retry" = 1 ] &&
+				grep -qE 'missing socket|Socket timed out|Zero Bytes were transmitted' \
+					"$acks.err"; then
+				echo "$label" >>"$acks.retried"
+				sleep 1
+				continue
+			fi
 			echo "$label FAIL $k $(now_ms)" >>"$acks"
-		fi
+			break
+		done
 		sleep "$gap"
 	done <"$list"
 }
