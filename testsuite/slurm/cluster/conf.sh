@@ -21,16 +21,18 @@ gpu_nodes() {
 # PartitionName lines.
 node_lines() {
 	local nodes=$1 shape=$2 host=$3 cpus=$4 mem=$5 gpus=${6:-0}
-	local row=${LOC_ROW_NODES:-8} sparse=""
+	local row=${LOC_ROW_NODES:-8} sparse="" gpu_list=""
 	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN"
 	if [ "$gpus" -gt 0 ] && [ "$shape" = gpu-sparse ]; then
 		sparse=" Gres=gpu:$gpus"
+		gpu_list=$(gpu_nodes "$nodes" "$shape")
 	elif [ "$gpus" -gt 0 ]; then
 		common="$common Gres=gpu:$gpus"
 	fi
 	local all="n[001-$(printf %03d "$nodes")]"
 	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
-		-v common="$common" -v all="$all" -v sparse="$sparse" '
+		-v common="$common" -v all="$all" -v sparse="$sparse" \
+		-v gpu_list="$gpu_list" '
 	function gcd(a, b) { return b ? gcd(b, a % b) : a }
 	function one(i, extra) {
 		printf "NodeName=n%03d Port=%d %s%s\n", i, p0 + i - 1, common, extra
@@ -46,9 +48,11 @@ node_lines() {
 			for (i = 1; i <= n; i++)
 				one(i, "")
 		} else if (shape == "gpu-sparse") {
+			split(gpu_list, g, ",")
+			for (j in g)
+				has_gpu[g[j]] = 1
 			for (i = 1; i <= n; i++)
-				one(i, int((i - 1) / row) % 2 == 0 && \
-					(i - 1) % row % 2 == 0 ? sparse : "")
+				one(i, sprintf("n%03d", i) in has_gpu ? sparse : "")
 		} else if (shape == "shuffled") {
 			# i -> (i * k) mod n with k coprime to n: a permutation.
 			for (k = 29; gcd(k, n) != 1; k++)
