@@ -46,6 +46,63 @@ static void _figures(double *out, const rp_summary_t *row,
 	out[RP_VAL_CUR_WAIT] = cur->mean_wait_s;
 }
 
+/* figures over the jobs of w->jobs[lo..hi) that the current ran, in
+ * the whole-workload replay of the advised row and the current; mask is
+ * scratch of the trace's size. 0 or LOC_ENOMEM. */
+static int _figures_over(double *out, const rp_row_t *rrow,
+			 const rp_row_t *crow, const rp_workload_t *w, int lo,
+			 int hi, const uint8_t *ran, uint8_t *mask,
+			 size_t mask_len, int nnodes, bool loc_le)
+{
+	rp_summary_t rs = rrow->sum, cs = crow->sum;
+
+	memset(mask, 0, mask_len);
+	for (int i = lo; i < hi; i++) {
+		int t = w->jobs[i].trace_index;
+
+		mask[t] = ran[t];
+	}
+	if (rp_summary_compute(rrow, mask, nnodes, loc_le, &rs) ||
+	    rp_summary_compute(crow, mask, nnodes, loc_le, &cs))
+		return LOC_ENOMEM;
+	_figures(out, &rs, &cs);
+	return 0;
+}
+
+/* v->fitted, and the windows of held-out length over the fitted jobs
+ * (rp_validation_t); mask is reused as scratch. */
+static int _spread(rp_validation_t *v, const rp_row_t *rrow,
+		   const rp_row_t *crow, const rp_workload_t *w, int fit_jobs,
+		   const uint8_t *ran, uint8_t *mask, size_t mask_len,
+		   int nnodes, bool loc_le, loc_error_t *err)
+{
+	double fig[RP_VAL_COUNT];
+
+	if (_figures_over(v->fitted, rrow, crow, w, 0, fit_jobs, ran, mask,
+			  mask_len, nnodes, loc_le))
+		goto nomem;
+	v->window_jobs = w->njobs - fit_jobs;
+	/* four windows per held-out length: the spread of periods that
+	 * start anywhere, not only on multiples of it */
+	v->window_step = v->window_jobs / 4 > 0 ? v->window_jobs / 4 : 1;
+	for (int lo = 0; lo + v->window_jobs <= fit_jobs;
+	     lo += v->window_step) {
+		if (_figures_over(fig, rrow, crow, w, lo, lo + v->window_jobs,
+				  ran, mask, mask_len, nnodes, loc_le))
+			goto nomem;
+		for (int i = 0; i < RP_VAL_COUNT; i++) {
+			if (!v->windows || fig[i] < v->window_min[i])
+				v->window_min[i] = fig[i];
+			if (!v->windows || fig[i] > v->window_max[i])
+				v->window_max[i] = fig[i];
+		}
+		v->windows++;
+	}
+	return 0;
+nomem:
+	return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+}
+
 int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 		    const rp_opts_t *o, rp_input_t *in, int fit_jobs,
 		    loc_error_t *err)
@@ -114,7 +171,10 @@ int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 		goto out;
 	}
 	_figures(v->replayed, &rs, &cs);
-	rc = 0;
+	/* held is free now: the windows' scratch */
+	rc = _spread(v, rrow, crow, w, fit_jobs, ran, held,
+		     (size_t)in->trace->njobs + 1, in->m->nnodes, o->loc_le,
+		     err);
 out:
 	free(held);
 	free(ran);
@@ -140,6 +200,33 @@ static const char *_met(const rp_validation_t *v, int i)
 	double e = rp_validate_rel_error(v, i);
 
 	return isnan(e) ? "-" : fabs(e) <= _target(i) ? "yes" : "no";
+}
+
+/* The claims' spread over the fitted history, under the table. */
+static void _print_spread(FILE *f, const rp_validation_t *v)
+{
+	fprintf(f, "\nthe same replay on the %d fitted jobs:", v->fit_jobs);
+	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++)
+		if (_fig[i].claim)
+			fprintf(f, "%s %s %.3f (predicted %.3f)", n++ ? "," : "",
+				_fig[i].name, v->fitted[i], v->predicted[i]);
+	fprintf(f, "\n");
+	if (!v->windows) {
+		fprintf(f, "fewer jobs fitted than held out: no window of %d "
+			   "fitted jobs to compare with\n",
+			v->window_jobs);
+		return;
+	}
+	fprintf(f, "over %d windows of %d fitted jobs (one every %d):",
+		v->windows, v->window_jobs, v->window_step);
+	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++)
+		if (_fig[i].claim)
+			fprintf(f, "%s %s %.3f-%.3f", n++ ? "," : "",
+				_fig[i].name, v->window_min[i],
+				v->window_max[i]);
+	fprintf(f, "\n(how much a period of the fitted history differs from "
+		   "another under the same\nmodel: a held-out figure inside "
+		   "that range is within the history's own spread)\n");
 }
 
 void rp_validate_print(FILE *f, const rp_validation_t *v)
@@ -184,10 +271,20 @@ void rp_validate_print(FILE *f, const rp_validation_t *v)
 			: !strcmp(_met(v, i), "no") ? "misses target"
 						     : "no ratio");
 	}
+	_print_spread(f, v);
 	fprintf(f, "validate: row=%s current=%s advised=%d fit_jobs=%d "
 		   "held_out_jobs=%d compared_jobs=%d not_served=%d\n",
 		v->row, v->current, v->advised, v->fit_jobs,
 		v->total_jobs - v->fit_jobs, v->held_jobs, v->not_served);
+	for (int i = 0; i < RP_VAL_COUNT; i++)
+		if (_fig[i].claim)
+			fprintf(f, "validate: spread figure=%s fitted=%.6f "
+				   "windows=%d window_jobs=%d window_step=%d "
+				   "min=%.6f max=%.6f\n",
+				_fig[i].name, v->fitted[i], v->windows,
+				v->window_jobs, v->window_step,
+				v->windows ? v->window_min[i] : NAN,
+				v->windows ? v->window_max[i] : NAN);
 	for (int i = 0; i < RP_VAL_COUNT; i++)
 		fprintf(f, "validate: figure=%s claim=%d predicted=%.6f "
 			   "replayed=%.6f rel_error=%.6f target=%.2f "

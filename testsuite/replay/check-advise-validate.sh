@@ -7,7 +7,8 @@
 # advice's for its rank 1, the replayed ones are an independent
 # locality-replay of the whole trace with the advised and the current
 # row, averaged with awk over the jobs submitted after the first K; the
-# relative errors follow from both; and bad values are refused in one
+# relative errors follow from both; the spread over windows of the
+# fitted jobs is the same replays' (awk again); and bad values are refused in one
 # line (a malformed fraction exit 1, a split that leaves nothing to fit
 # on exit 2 naming the trace) with --out left alone.
 set -u
@@ -112,13 +113,89 @@ awk -F, 'NR > 1 { e = ($5 - $4) / $4; d = e - $6; if (d < 0) d = -d
 	"$tmp/v/validation.csv" > "$tmp/bad"
 [ -s "$tmp/bad" ] && fail "validation.csv: $(head -3 "$tmp/bad")"
 
-# 4. a current placement that is the trace's own: it runs, and names it
+# 4. the spread: at --validate 0.75 (180 fitted, 60 held out) the same
+# whole-trace replays measured on the 180 fitted jobs, and on windows of
+# 60 of them, one every 15 (9 windows), recomputed with awk from
+# locality-replay's CSVs of the advised row and the current
+row_opts() { # "STRATEGY[+MODE] [cw=S] [ct=X] [pw=W] [hold=H]" -> replay options
+	set -- $1
+	case $1 in *+*) echo "-s ${1%+*} -w ${1#*+}" ;; *) echo "-s $1 -w none" ;; esac
+	shift
+	for kv in "$@"; do
+		case $kv in
+		cw=*) echo "--compact-wait ${kv#*=}" ;;
+		ct=*) echo "--compact-tolerance ${kv#*=}" ;;
+		pw=*) echo "--plan-window ${kv#*=}" ;;
+		hold=*) echo "--plan-hold ${kv#*=}" ;;
+		*) fail "row_opts: unknown key '$kv'" ;;
+		esac
+	done
+}
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/v75" --validate 0.75 -q > /dev/null ||
+	fail "--validate 0.75 exited $?"
+spread() { # FIGURE -> "fitted windows window_jobs window_step min max"
+	sed -n "s/^validate: spread figure=$1 fitted=\([^ ]*\) windows=\([^ ]*\) window_jobs=\([^ ]*\) window_step=\([^ ]*\) min=\([^ ]*\) max=\([^ ]*\)\$/\1 \2 \3 \4 \5 \6/p" \
+		"$tmp/v75/advice.txt"
+}
+best75=$(awk -F, '$1 == "hops_x" { print $2 }' "$tmp/v75/validation.csv")
+rm -rf "$tmp/r75" "$tmp/c75"
+"$replay" -c "$conf" -t "$sacct" $(row_opts "$best75") --no-recorded --no-svg -q -o "$tmp/r75" ||
+	fail "replay of '$best75' exited $?"
+"$replay" -c "$conf" -t "$sacct" -s bestfit/rowmajor --no-recorded --no-svg -q -o "$tmp/c75" ||
+	fail "replay of bestfit/rowmajor exited $?"
+# job_id submit hops wait of each, in submit order; ties at a window edge
+# would make the windows ambiguous
+for r in r75 c75; do
+	awk -F, 'NR > 1 { print $1, $2, $7, $3 - $2 }' "$tmp"/$r/*.csv | sort -k2,2n > "$tmp/$r.jobs"
+done
+awk 'NR == FNR { s[FNR] = $2; next }
+	FNR == 1 { for (e = 15; e <= 180; e += 15) if (s[e] == s[e + 1]) print e }' \
+	"$tmp/c75.jobs" "$tmp/c75.jobs" | grep -q . && fail "submit ties at a window edge: the test is ambiguous"
+# ratio of sums over jobs of ranks (lo, hi] in the current's submit order
+windows=$(awk 'NR == FNR { rh[$1] = $3; rw[$1] = $4; next }
+	{ n++; id[n] = $1; ch[n] = $3; cw[n] = $4 }
+	function fig(lo, hi,   i, a, b, c, d) {
+		for (i = lo + 1; i <= hi; i++) { a += rh[id[i]]; b += ch[i]; c += rw[id[i]]; d += cw[i] }
+		return (a / b) " " (c / d)
+	}
+	END {
+		split(fig(0, 180), f); print "fitted", f[1], f[2]
+		for (lo = 0; lo + 60 <= 180; lo += 15) {
+			split(fig(lo, lo + 60), f); k++
+			if (k == 1 || f[1] < h0) h0 = f[1]; if (k == 1 || f[1] > h1) h1 = f[1]
+			if (k == 1 || f[2] < w0) w0 = f[2]; if (k == 1 || f[2] > w1) w1 = f[2]
+		}
+		print "hops_x", k, h0, h1; print "wait_x", k, w0, w1
+	}' "$tmp/r75.jobs" "$tmp/c75.jobs")
+for fig in hops_x wait_x; do
+	set -- $(spread $fig)
+	[ $# = 6 ] || { fail "advice.txt: no 'validate: spread figure=$fig' line"; continue; }
+	[ "$2 $3 $4" = "9 60 15" ] || fail "$fig: windows=$2 window_jobs=$3 window_step=$4, want 9 60 15"
+	col=2
+	[ $fig = wait_x ] && col=3
+	want=$(echo "$windows" | awk -v c=$col '$1 == "fitted" { print $c }')
+	close "$1" "$want" 1e-5 || fail "$fig over the fitted jobs: $1, locality-replay $want"
+	set -- "$1" "$5" "$6" $(echo "$windows" | awk -v f=$fig '$1 == f { print $3, $4 }')
+	close "$2" "$4" 1e-5 || fail "$fig: least over the windows $2, locality-replay $4"
+	close "$3" "$5" 1e-5 || fail "$fig: greatest over the windows $3, locality-replay $5"
+done
+grep -q '^over 9 windows of 60 fitted jobs (one every 15): hops_x ' "$tmp/v75/advice.txt" ||
+	fail "advice.txt: no 'over 9 windows' line"
+# fewer fitted than held out: no window, said so
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/v40" --validate 0.4 -q > /dev/null ||
+	fail "--validate 0.4 exited $?"
+grep -q '^validate: spread figure=hops_x fitted=[0-9.]* windows=0 window_jobs=144 ' "$tmp/v40/advice.txt" ||
+	fail "--validate 0.4: no 'windows=0 window_jobs=144' spread line"
+grep -q '^fewer jobs fitted than held out' "$tmp/v40/advice.txt" ||
+	fail "--validate 0.4: the missing windows are not said"
+
+# 5. a current placement that is the trace's own: it runs, and names it
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/rec" --validate 0.5 --current recorded -q ||
 	fail "--validate with --current recorded exited $?"
 grep -q '^current_mean_hops,recorded,' "$tmp/rec/validation.csv" ||
 	fail "--current recorded: the current row is not 'recorded'"
 
-# 5. bad values: one line, the exit status, --out untouched (-q: no
+# 6. bad values: one line, the exit status, --out untouched (-q: no
 # reading report on stderr)
 expect_bad() { # STATUS TEXT ARGS...
 	want=$1 text=$2
