@@ -20,7 +20,7 @@
  * the next of the site's own history: a held-out period outside that
  * spread points at the model, one inside it at the history (on
  * Sandia-Ross, pack's hops_x over 3,000-job windows of the fitted
- * months ranged 0.561-0.609 around the 0.575 predicted).
+ * months ranged 0.567-0.613 around the 0.575 predicted).
  */
 #ifndef RP_ADVISE_VALIDATE_H
 #define RP_ADVISE_VALIDATE_H
