@@ -17,10 +17,12 @@
  *
  * The same replay, measured on windows of the fitted jobs as long as
  * the held-out part, shows how much the figures move from one period to
- * the next of the site's own history: a held-out period outside that
- * spread points at the model, one inside it at the history (on
- * Sandia-Ross, pack's hops_x over 3,000-job windows of the fitted
- * months ranged 0.567-0.613 around the 0.575 predicted).
+ * the next of the site's own history: a held-out figure inside that
+ * spread differs from the prediction no more than fitted periods differ
+ * from each other; outside it, the held-out period is unlike any fitted
+ * one (on Sandia-Ross, pack's hops_x over 3,000-job windows of the
+ * fitted months ranged 0.567-0.613 around the 0.575 predicted; the
+ * held-out month gave 0.614).
  */
 #ifndef RP_ADVISE_VALIDATE_H
 #define RP_ADVISE_VALIDATE_H
