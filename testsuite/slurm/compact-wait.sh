@@ -92,6 +92,35 @@ compact_scenario() {
 	fi
 }
 
+# compact_constraint_scenario WAIT [SBATCH_OPTION ...] - on the features
+# shape (cluster.sh: even rows ssd, odd rows hdd), compact_scenario with
+# every job --constraint='ssd|hdd' (every node): a constraint job waits
+# for a compact set as any job does (its reference is made on the nodes
+# the constraint allows, sl_compact_wait.c). Then, all idle, a 4-node
+# --constraint=ssd job must start at once: its best set is 4 nodes of
+# one row (10 hops), and its reference is made on the ssd rows, not on
+# the 2x2 (8 hops) the whole machine has. Sets CW_WAIT and CW_DEAD as
+# compact_scenario does, and CW_CONSTRAINT.
+compact_constraint_scenario() {
+	local wait=$1 id
+	shift
+	CW_CONSTRAINT=""
+	compact_scenario "$wait" "$@" --constraint='ssd|hdd'
+	scancel --user="$(id -un)" 2>/dev/null
+	if ! wait_all_idle 60; then
+		CW_CONSTRAINT="the nodes did not come back idle"
+		return
+	fi
+	id=$(sub -N4 "$@" --constraint=ssd -t 30 600)
+	if ! wait_state "$id" RUNNING 8; then
+		CW_CONSTRAINT="job $id (-N4 --constraint=ssd) still $(job_field "$id" JobState) after 8 s (CompactWait=$wait)"
+	elif grep -q "JobId=$id waits for a compact placement" \
+		"$CURRENT/log/slurmctld.log"; then
+		CW_CONSTRAINT="job $id waited for a compact set before taking $(job_field "$id" NodeList)"
+	fi
+	scancel "$id" 2>/dev/null
+}
+
 # compact_in_reservation WAIT [SBATCH_OPTION ...] - after
 # compact_scenario: on the idle machine, a reservation of the four
 # scattered nodes; a 4-node job in it starts at once, since no more

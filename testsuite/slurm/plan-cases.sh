@@ -18,6 +18,16 @@ case_h() {
 	result "h: CompactWait: a job offered nothing while it queued waits afresh" "$CW_QUEUED"
 }
 
+# h, constraint jobs: compact-wait.sh's constraint scenario, on a cluster
+# of the features shape (whatever --shape gave the others).
+case_h_constraint() {
+	compact_constraint_scenario "$H_WAIT"
+	cancel_all
+	result "h: CompactWait: a --constraint job waits for a compact set and takes it when it frees up" "$CW_WAIT"
+	result "h: CompactWait: a --constraint job takes the best set there is at its deadline" "$CW_DEAD"
+	result "h: CompactWait: a --constraint job's reference is made on the nodes it allows" "$CW_CONSTRAINT"
+}
+
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
 # ending at known times (their time limits) and four nodes free, its start
 # and nodes for jobs of several sizes must be those of the core planner

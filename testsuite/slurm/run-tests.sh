@@ -34,7 +34,9 @@
 #      a node slurm.conf lacks
 #   h  CompactWait: a job waits for a compact set, takes it when it frees
 #      up, and takes the best set there is at its deadline; a job
-#      offered nothing while it queued waits afresh
+#      offered nothing while it queued waits afresh; the same for
+#      --constraint jobs, whose reference is made on the nodes their
+#      constraint allows (a cluster of the features shape)
 #   i  a reservation of N nodes gets the nodes the core picks (22.05 asks
 #      the plugin through resv_test, 24.11 through job_test), and a job
 #      in it runs on them
@@ -205,6 +207,13 @@ main() {
 				stop_cluster
 			else
 				not_ok "h: CompactWait cluster" "cluster did not start"
+			fi
+			if CLUSTER_SHAPE=features start_cluster sut-wait-features \
+				"$SUT" "$LCONF_WAIT"; then
+				case_h_constraint
+				stop_cluster
+			else
+				not_ok "h: CompactWait cluster, features shape" "cluster did not start"
 			fi
 		fi
 		if want r && [ "$SUT" = locality ]; then

@@ -51,7 +51,82 @@ int64_t sl_compact_wait_began(const loc_policy_t *policy,
 	return t;
 }
 
-void sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
+/* Slurm's list of features and the nodes where each is active: in
+ * slurmctld alone (22.05's read_config.c), so weak where a client loads
+ * the plugin. */
+#pragma weak active_feature_list
+
+static int _feature_named(void *x, void *name)
+{
+	return !xstrcmp(((node_feature_t *)x)->name, name);
+}
+
+#define SL_MAX_FEATURES 16
+
+/*
+ * Clears set[] where the node's active features do not satisfy the job's
+ * constraint (--constraint, or --prefer while slurmctld tries it: the
+ * list it schedules with, as valid_feature_counts() picks it). Only a
+ * plain list is read: features joined by '&' alone or by '|' alone,
+ * without counts, brackets, parentheses or changeable features, whose
+ * meaning is the set slurmctld offers. Anything else returns false with
+ * set[] untouched.
+ */
+static bool _narrow_to_features(const sl_machine_t *m, job_record_t *job,
+				uint8_t *set)
+{
+	job_details_t *details = job->details;
+	List wanted = details->features_use ? details->feature_list_use :
+					       details->feature_list;
+	bitstr_t *with[SL_MAX_FEATURES];
+	int nfeat = 0, op = -1;
+	ListIterator it;
+	job_feature_t *f;
+	bool plain = true;
+
+	if (!wanted || !&active_feature_list || !active_feature_list)
+		return false;
+	it = list_iterator_create(wanted);
+	while (plain && (f = list_next(it))) {
+		node_feature_t *nf;
+
+		if (f->count || SL_FEATURE_BRACKETED(f) || f->paren ||
+		    f->changeable || nfeat == SL_MAX_FEATURES) {
+			plain = false;
+			break;
+		}
+		if (f->op_code != FEATURE_OP_END) {
+			if ((f->op_code != FEATURE_OP_AND &&
+			     f->op_code != FEATURE_OP_OR) ||
+			    (op >= 0 && f->op_code != op))
+				plain = false;
+			op = f->op_code;
+		}
+		nf = list_find_first(active_feature_list, _feature_named,
+				     f->name);
+		with[nfeat++] = nf ? nf->node_bitmap : NULL;
+	}
+	list_iterator_destroy(it);
+	if (!plain || !nfeat)
+		return false;
+	for (int g = 0; g < m->ncore; g++) {
+		int i = m->to_slurm[g];
+		bool any = false, all = true;
+
+		if (!set[g])
+			continue;
+		for (int j = 0; j < nfeat; j++) {
+			bool has = with[j] && bit_test(with[j], i);
+
+			any |= has;
+			all &= has;
+		}
+		set[g] = op == FEATURE_OP_OR ? any : all;
+	}
+	return true;
+}
+
+bool sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
 				   uint8_t *set)
 {
 	bitstr_t *part = job->part_ptr->node_bitmap;
@@ -76,6 +151,9 @@ void sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
 			continue;
 		set[g] = 1;
 	}
+	if (!job->details->features && !job->details->features_use)
+		return true;
+	return _narrow_to_features(m, job, set);
 }
 
 /* The cache's key: FNV-1a over what the reference depends on. */

@@ -31,13 +31,18 @@ int64_t sl_compact_wait_began(const loc_policy_t *policy,
  * set[] (grid nodes, ncore entries, written whole) = the nodes a job's
  * CompactWait reference is made on: those of its partition, inside its
  * reservation if it has one, whose state allows them (sl_node_usable(),
- * idle or not), that are not --exclude'd and that hold its memory
- * (sl_node_holds_job_mem()). Whatever an evaluation offers does not count:
- * backfill offers only the nodes free in the job's window, and a
- * reference made on those would excuse any placement. The job must have
- * a partition.
+ * idle or not), that are not --exclude'd, that hold its memory
+ * (sl_node_holds_job_mem()) and whose active features satisfy its
+ * constraint. Whatever an evaluation offers does not count: backfill
+ * offers only the nodes free in the job's window, and a reference made
+ * on those would excuse any placement. The job must have a partition.
+ *
+ * Returns false, set[] then unusable, when the job's constraint is one
+ * only slurmctld evaluates: one with counts, brackets, parentheses,
+ * changeable features, or both '&' and '|'. A reference made without it
+ * could be a set the job can never have.
  */
-void sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
+bool sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
 				   uint8_t *set);
 
 /*

@@ -9,9 +9,10 @@
 # which must wait afresh, a job in a reservation of scattered nodes,
 # which must not wait, and compact_after_queue's job, which must wait
 # afresh after a queued spell; then compact_scenario again with every job
-# a GPU job (--gres=gpu:2), and last, on a cluster where one node in four
-# has GPUs (cluster.sh --shape gpu-sparse), a GPU job that must start at
-# once on the GPU nodes: its reference is made on them (tl_compact.c).
+# a GPU job (--gres=gpu:2); on a cluster where one node in four has GPUs
+# (cluster.sh --shape gpu-sparse), a GPU job that must start at once on
+# the GPU nodes: its reference is made on them (tl_compact.c); and last
+# the same two for --constraint jobs (compact_constraint).
 
 TC_WAIT=25
 TC_CRED=20 # AuthInfo=cred_expire (topology-tests.sh): a requeued job is
@@ -59,6 +60,19 @@ compact_wait() {
 	compact_gpu
 	stop_cluster
 	compact_gpu_sparse
+	compact_constraint
+}
+
+# compact_constraint - compact-wait.sh's constraint scenario, on the
+# features shape.
+compact_constraint() {
+	export CLUSTER_SHAPE=features
+	start_mode locality compact-features || return 1
+	compact_constraint_scenario "$TC_WAIT" --exclusive
+	result "compact: CompactWait: a --constraint job waits for a compact set and takes it when it frees up" "$CW_WAIT"
+	result "compact: CompactWait: a --constraint job takes the best set there is at its deadline" "$CW_DEAD"
+	result "compact: CompactWait: a --constraint job's reference is made on the nodes it allows" "$CW_CONSTRAINT"
+	stop_cluster
 }
 
 # compact_gpu_sparse - a cluster whose GPU nodes are every other node of

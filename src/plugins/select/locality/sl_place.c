@@ -129,18 +129,19 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 /*
  * The nodes the CompactWait reference is made on (sl_compact.c), in
  * m->ref.set, with their weights: sl_compact_wait_reference_set(),
- * whatever this call offers. A job with --constraint (or no partition)
- * keeps the offered set: features are slurmctld's to match. Offered
- * nodes keep this call's weight, the others their configured Weight.
+ * whatever this call offers. A job with no partition, or with a
+ * constraint only slurmctld evaluates, keeps the offered set: its
+ * reference is then the best of what it is offered, so it takes it.
+ * Offered nodes keep this call's weight, the others their configured
+ * Weight.
  */
 void sl_ctx_fill_reference_set(sl_ctx_t *c)
 {
 	sl_ref_scratch_t *ref = &c->m->ref;
 
-	if (!c->job->part_ptr || c->job->details->features)
+	if (!c->job->part_ptr ||
+	    !sl_compact_wait_reference_set(c->m, c->job, ref->set))
 		memcpy(ref->set, c->ok, c->m->ncore);
-	else
-		sl_compact_wait_reference_set(c->m, c->job, ref->set);
 	for (int g = 0; g < c->m->ncore; g++) {
 		if (!ref->set[g])
 			continue;

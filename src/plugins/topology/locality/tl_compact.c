@@ -103,13 +103,15 @@ static bool _node_serves_gres(node_record_t *node, job_record_t *job)
 /* Total pairwise hops of k nodes placed on the job's reference set
  * (sl_compact_wait_reference_set(), narrowed to the nodes that hold its
  * GRES) all idle, weighted as the evaluation weighs its candidates
- * (tl_node_weight()); 0 when the strategy finds none. */
+ * (tl_node_weight()); 0 when the strategy finds none, -1 when the job's
+ * constraint is one only slurmctld evaluates. */
 static int64_t _reference(sl_machine_t *m, job_record_t *job,
 			  loc_alloc_t *alloc, const loc_policy_t *policy, int k)
 {
 	sl_ref_scratch_t *ref = &m->ref;
 
-	sl_compact_wait_reference_set(m, job, ref->set);
+	if (!sl_compact_wait_reference_set(m, job, ref->set))
+		return -1;
 	for (int g = 0; g < m->ncore; g++) {
 		node_record_t *node = node_record_table_ptr[m->to_slurm[g]];
 
@@ -150,13 +152,10 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 	int64_t now = time(NULL), began, waited, hops, ref;
 	int k;
 
-	/* Required nodes are the user's choice; --constraint narrows the
-	 * usable nodes by an expression only slurmctld evaluates, so a
-	 * reference made without it would make the job wait for a set it
-	 * can never have. GRES narrow them by counts, which _reference()
-	 * reads. */
-	if (policy->compact_wait <= 0 || nreq || !job->part_ptr ||
-	    job->details->features)
+	/* Required nodes are the user's choice. A constraint and GRES
+	 * narrow the nodes the reference is made on (_reference()); a
+	 * constraint only slurmctld evaluates makes the job take its set. */
+	if (policy->compact_wait <= 0 || nreq || !job->part_ptr)
 		return false;
 	k = tl_chosen_nodes(m, te->node_map, s->chosen);
 	began = sl_compact_wait_began(policy, job, now,
@@ -168,7 +167,7 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 		       judged_hops :
 		       loc_metrics_total_pair_hops(m->grid, s->chosen, k);
 	ref = _reference(m, job, alloc, policy, k);
-	if (!loc_patience_defer(policy, k, hops, ref, waited))
+	if (ref < 0 || !loc_patience_defer(policy, k, hops, ref, waited))
 		return false;
 	debug("%s: %pJ waits for a compact placement (k=%d, hops=%" PRId64 ", reference %" PRId64 ", CompactWait until %" PRId64 ")",
 	      plugin_type, job, k, hops, ref,

@@ -34,4 +34,8 @@
  * code uses that name. */
 typedef struct job_details job_details_t;
 
+/* A feature inside brackets: 22.05 marks it by its operator (XOR, XAND),
+ * which the constraint reader (sl_compact_wait.c) refuses already. */
+#define SL_FEATURE_BRACKETED(f) ((void)(f), false)
+
 #endif /* SL_GLUE_H */

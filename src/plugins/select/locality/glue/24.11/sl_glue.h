@@ -16,10 +16,12 @@
 #include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
+#include "src/common/job_features.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/node_features.h"
 #include "src/common/pack.h"
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
@@ -35,5 +37,8 @@
  * pointer typedefs, which mean the same. */
 typedef list_t *List;
 typedef list_itr_t *ListIterator;
+
+/* A feature inside brackets ("[a|b]"), which only slurmctld evaluates. */
+#define SL_FEATURE_BRACKETED(f) ((f)->bracket)
 
 #endif /* SL_GLUE_H */

@@ -12,9 +12,11 @@
 
 #include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
 #include "src/common/bitstring.h"
+#include "src/common/job_features.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
+#include "src/common/node_features.h"
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
 #include "src/common/xmalloc.h"
@@ -28,6 +30,9 @@
 /* The shared code keeps 22.05's pointer typedefs, which mean the same. */
 typedef list_t *List;
 typedef list_itr_t *ListIterator;
+
+/* A feature inside brackets ("[a|b]"), which only slurmctld evaluates. */
+#define SL_FEATURE_BRACKETED(f) ((f)->bracket)
 
 /* 24.11's topology_eval_t has no retry directive (26.05's eval_action):
  * its common_topo_choose_nodes() retries on any failure. */
