@@ -15,6 +15,7 @@
 #                      [--topologies default,tree,block,locality[+K=V..]]
 #                      (26.05 also flat and torus3d)
 #                      [--shape per-row] [--seed 1] [--jobs 140]
+#                      [--gpu-partition]
 #                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
 #                      [--runtime 5]
 #                      [--out DIR] [--build DIR] [--report-only]
@@ -29,7 +30,9 @@
 # the recommended locality.conf: Strategy=pack, Curve=hilbert,
 # CompactWait=60, CompactTolerance=0.1, PlanWindow=30,
 # PlanHold=released); locality+KEY=VAL[+KEY=VAL..] is topology/locality
-# with those keys of that file changed (locality+CompactWait=0). Tori
+# with those keys of that file changed (locality+CompactWait=0), and
+# +PART:KEY=VAL sets KEY for partition PART alone (a PartitionName line:
+# locality+gpu:CompactTolerance=0.3). Tori
 # (locality.conf Torus=yes, nodes n001..n064 in
 # row-major wiring order): 8x8, tree switches and blocks a row of 8;
 # 4x4x4, tree switches a plane of 16 (a rack), blocks a row of 4 (the
@@ -42,6 +45,11 @@
 # every plugin, so torus3d is compared on the same jobs); mixed (gen --mixed): 40% core jobs -n K sharing nodes,
 # 35% whole-node jobs, 25% GPU jobs -N 2..8 --gres=gpu:1..2, arriving
 # --mixed-gap s apart (its jobs hold fewer nodes: about the same load).
+# --gpu-partition: slurm.conf has a second partition, gpu, of the same
+# nodes, and the mixed workload's GPU jobs are submitted to it (-p gpu),
+# in every run, as a site that keeps its GPU jobs in a partition of their
+# own. After each mixed table, a line per row gives the mean wait and
+# ratio to the ideal of each kind of job.
 # One table per torus and workload: jobs submitted and started, mean and
 # p95 over multi-node jobs of each job's mean pairwise hops on the torus
 # (locality-eval on that torus's locality.conf), the mean's ratio to the
@@ -75,6 +83,7 @@ ARGS=("$@")
 SLURM=24.11 TORI="8x8,4x4x4" WLS="whole,mixed"
 TOPOS="default,tree,block,locality" SHAPE=per-row
 SEED=1 JOBS=140 MAXN=24 GAP=0.55 MGAP=0.4 RT=5 OUT="" BUILD="" REPORT_ONLY=0
+GPUPART=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--slurm) SLURM=$2; shift 2 ;;
@@ -88,10 +97,11 @@ while [ $# -gt 0 ]; do
 	--gap) GAP=$2; shift 2 ;;
 	--mixed-gap) MGAP=$2; shift 2 ;;
 	--runtime) RT=$2; shift 2 ;;
+	--gpu-partition) GPUPART=1; shift ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,64p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,72p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -184,19 +194,28 @@ done
 
 # variant_conf TORUS TOPO - writes TOPO's locality.conf,
 # OUT/locality-TORUS+KEY=VAL...conf: the recommended one, with each
-# KEY=VAL of locality+KEY=VAL+.. in place of its KEY line.
+# KEY=VAL of locality+KEY=VAL+.. in place of its KEY line, and each
+# PART:KEY=VAL on PART's PartitionName line (one line per partition).
 variant_conf() {
 	local base=$OUT/locality-$1.conf out=$OUT/locality-$1${2#locality}.conf
-	local kv keys
+	local kv keys part
+	local -A parts=()
 	IFS=+ read -r -a keys <<<"${2#locality+}"
 	cp "$base" "$out"
 	for kv in "${keys[@]}"; do
 		case $kv in
+		[A-Za-z]*:[A-Za-z]*=?*)
+			part=${kv%%:*}
+			parts[$part]="${parts[$part]:-} ${kv#*:}"
+			continue ;;
 		[A-Za-z]*=?*) ;;
-		*) die "--topologies $2: want locality+KEY=VALUE, not '$kv'" ;;
+		*) die "--topologies $2: want locality+KEY=VALUE or +PART:KEY=VALUE, not '$kv'" ;;
 		esac
 		sed -i "/^${kv%%=*}=/d" "$out"
 		echo "$kv" >>"$out"
+	done
+	for part in "${!parts[@]}"; do
+		echo "PartitionName=$part${parts[$part]}" >>"$out"
 	done
 }
 
@@ -209,7 +228,8 @@ for w in "${wls[@]}"; do
 	whole) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
 		--gap "$GAP" --runtime "$RT" >"$OUT/workload-$w.txt" ;;
 	mixed) "$WORKLOAD" gen --mixed --cpus 4 --gpus 2 --seed "$SEED" \
-		--jobs "$JOBS" --max-nodes "$MAXN" --gap "$MGAP" --runtime "$RT" \
+		--jobs "$JOBS" --max-nodes "$MAXN" --gap "$MGAP" --runtime "$RT" |
+		awk -v gpupart="$GPUPART" 'gpupart && $5 ~ /^g/ { $0 = $0 " -p gpu" } 1' \
 		>"$OUT/workload-$w.txt" ;;
 	pow2) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
 		--gap "$GAP" --runtime "$RT" |
@@ -270,6 +290,8 @@ run() {
 	torus "$t"
 	args=(start --dir "$dir" --nodes 64 --shape "$SHAPE" --select cons_tres
 		--cpus 4 --mem 1000 --gpus 2 --extra "SelectTypeParameters=CR_Core")
+	[ "$GPUPART" = 0 ] || args+=(--extra \
+		"PartitionName=gpu Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP")
 	case $topo in
 	default) ;;
 	locality) args+=(--topology locality --plugin-dir "$OUT/bin"
@@ -389,6 +411,8 @@ STAMP='+%Y-%m-%d %H:%M:%S'
 	fi
 	echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host;" \
 		"slurm.conf shape $SHAPE"
+	[ "$GPUPART" = 0 ] ||
+		echo "partitions: main and gpu, the same 64 nodes; GPU jobs -p gpu"
 	echo "slurm: $(/usr/sbin/slurmctld -V)"
 	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS" \
 		"--max-nodes $MAXN --runtime $RT, whole --gap $GAP," \

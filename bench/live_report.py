@@ -25,7 +25,10 @@ that never started (IDS lists the submitted jobs, "label jobid"; IDS.refused,
 if present, those sbatch refused; both count as submitted). When a row
 started fewer jobs than another, two lines per such row compare every
 row's mean hops over the multi-node jobs that row started and its mean
-wait over all the jobs that row started (matched by job name).
+wait over all the jobs that row started (matched by job name). When the
+jobs are of several kinds (workload.sh gen --mixed names them c, x and
+g: core, whole-node and GPU), a line per row gives each kind's mean wait
+and ratio to the ideal.
 
   live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
@@ -240,7 +243,36 @@ def print_common(rows):
             len(started), few["name"], figures))
 
 
-def print_run_table(title, rows):
+# The kinds of workload.sh gen --mixed, by the first letter of a job's name.
+KINDS = (("c", "core"), ("x", "whole"), ("g", "GPU"))
+
+
+def print_kinds(rows, ideal):
+    """Per row, each kind's mean wait and hops over the ideal (its
+    multi-node jobs), when the jobs are of more than one kind: where a
+    row's wait or hops come from."""
+    for r in rows:
+        parts = []
+        for letter, kind in KINDS:
+            waits = [w for n, w in r["wait_by_name"].items()
+                     if n.startswith(letter)]
+            if not waits:
+                continue
+            multi = [(k, h) for n, (k, h) in r["by_name"].items()
+                     if n.startswith(letter) and k > 1]
+            best = [ideal.get(k) for k, _ in multi]
+            if multi and None not in best:
+                x = "%.3f" % (mean([h for _, h in multi]) / mean(best))
+            else:
+                x = "-"
+            parts.append("%s %d: wait %.1f s, x_ideal %s" % (
+                kind, len(waits), mean(waits), x))
+        if len(parts) < 2:
+            return
+        print("by kind, %s: %s" % (r["name"], "; ".join(parts)))
+
+
+def print_run_table(title, rows, ideal=None):
     print(title)
     # The row names set the first column's width (locality+KEY=VAL rows).
     w = max([26] + [len(r["name"]) for r in rows])
@@ -250,13 +282,13 @@ def print_run_table(title, rows):
     base = rows[0] if rows else None
     for r in rows:
         ratio = r["mean"] / base["mean"] if base["mean"] else float("nan")
-        ideal = "%7.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%7s" % "-"
+        x_ideal = "%7.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%7s" % "-"
         bad = "%d" % r["unstarted"]
         if r["refused"]:
             bad += " (%d refused)" % r["refused"]
         print("%-*s %5d %5d %5d %6.3f %5.2f %7.3f %s %6.2f %6.1f %6.0f %8.0f %9s" % (
             w, r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
-            r["p95"], ratio, ideal, r["nodes"], r["wait"], r["wait95"],
+            r["p95"], ratio, x_ideal, r["nodes"], r["wait"], r["wait95"],
             r["makespan"], bad))
     if base and base["bound"]:
         b = base["bound"]
@@ -266,6 +298,7 @@ def print_run_table(title, rows):
             "-", "-"))
     if rows:
         print_common(rows)
+        print_kinds(rows, ideal or {})
 
 
 def main():
@@ -284,7 +317,8 @@ def main():
     ideal = read_ideal(a.ideal) if a.ideal else {}
     if a.run:
         print_run_table(a.title + " (live)",
-                        [run_row(n, j, e, i, ideal) for n, j, e, i in a.run])
+                        [run_row(n, j, e, i, ideal) for n, j, e, i in a.run],
+                        ideal)
         return 0
     live = [live_row(n, j, e, ideal, a.nodes) for n, j, e in a.live]
     print_table(a.title + " (live)", live, live[0] if live else None)
