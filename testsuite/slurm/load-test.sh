@@ -44,8 +44,8 @@
 # TopologyPlugin=topology/locality with the recommended locality.conf
 # (Strategy=pack, Curve=hilbert, CompactWait=60, CompactTolerance=0.1,
 # PlanWindow=30, PlanHold=released; row "locality"), then with no
-# TopologyPlugin line (24.11: topology/default, Slurm's own placement;
-# row "default") as the control, and each peak RSS as a ratio to the
+# TopologyPlugin line (Slurm's own placement: topology/default on 24.11,
+# topology/flat on 26.05; row "default") as the control, and each peak RSS as a ratio to the
 # control's; on Slurm --slurm (default 24.11), in its Debian root
 # (tools/slurm-root.sh) when it is not the host's: BUILDDIR defaults to
 # that version's build and --rundir to BUILDDIR/load-test.
@@ -379,7 +379,9 @@ main() {
 	done
 	if [ "$CONTROL" = 1 ] && [ -n "${PEAK[$ctl]:-}" ]; then
 		local what=select/linear
+		# With no TopologyPlugin line, 26.05 runs topology/flat.
 		[ "$TOPO" = 1 ] && what=topology/default
+		[ "$TOPO" = 1 ] && [ "${SLURM%%.*}" -ge 26 ] && what=topology/flat
 		for s in ${STRATS//,/ }; do
 			[ -n "${PEAK[$s]:-}" ] || continue
 			note "$s: peak RSS $(awk -v a="${PEAK[$s]}" -v b="${PEAK[$ctl]}" \
