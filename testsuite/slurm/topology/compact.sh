@@ -29,14 +29,26 @@ compact_requeue() {
 		CW_REQUEUE="not reached: ${CW_DEAD:-no job took the scattered nodes}"
 		return
 	fi
+	local deadline=$((SECONDS + TC_CRED + 20))
 	before=$(grep -c "JobId=$id waits for a compact placement" "$log")
 	scontrol requeue "$id" || { CW_REQUEUE="scontrol requeue $id failed"; return; }
-	sleep $((TC_CRED + 8))
-	if [ "$(job_field "$id" JobState)" != PENDING ]; then
-		CW_REQUEUE="job $id took $(job_field "$id" NodeList) at once after its requeue: it kept the wait it began before"
-	elif [ "$(grep -c "JobId=$id waits for a compact placement" "$log")" -le "$before" ]; then
-		CW_REQUEUE="job $id pending after its requeue ($(job_field "$id" Reason)), but not waiting for a compact set"
-	fi
+	# Eligible again after TC_CRED + 1 s, it must decline the scattered
+	# set before the fresh wait could end (TC_WAIT later). Polled: a
+	# loaded slurmctld may take some seconds to judge it again.
+	sleep "$TC_CRED"
+	while :; do
+		if [ "$(job_field "$id" JobState)" != PENDING ]; then
+			CW_REQUEUE="job $id took $(job_field "$id" NodeList) at once after its requeue: it kept the wait it began before"
+			return
+		fi
+		[ "$(grep -c "JobId=$id waits for a compact placement" "$log")" -le "$before" ] ||
+			return
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			CW_REQUEUE="job $id pending $((TC_CRED + 20)) s after its requeue ($(job_field "$id" Reason)), but not waiting for a compact set"
+			return
+		fi
+		sleep 1
+	done
 }
 
 compact_wait() {
