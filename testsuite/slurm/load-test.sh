@@ -45,10 +45,10 @@
 # (Strategy=pack, Curve=hilbert, CompactWait=60, CompactTolerance=0.1,
 # PlanWindow=30, PlanHold=released; row "locality"), then with no
 # TopologyPlugin line (Slurm's own placement: topology/default on 24.11,
-# topology/flat on 26.05; row "default") as the control, and each peak RSS as a ratio to the
-# control's; on Slurm --slurm (default 24.11), in its Debian root
-# (tools/slurm-root.sh) when it is not the host's: BUILDDIR defaults to
-# that version's build and --rundir to BUILDDIR/load-test.
+# topology/flat on 26.05; row "default") as the control, and each peak
+# RSS as a ratio to the control's; on Slurm --slurm (default 24.11), in
+# its Debian root (tools/slurm-root.sh) when it is not the host's:
+# BUILDDIR defaults to that version's build and --rundir to BUILDDIR/load-test.
 # Each check prints "ok N - ..." or "not ok N - ..."; the last line is
 # "N passed, N failed"; the exit status is non-zero on any failure.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 or the

@@ -29,7 +29,9 @@ compact_requeue() {
 		CW_REQUEUE="not reached: ${CW_DEAD:-no job took the scattered nodes}"
 		return
 	fi
-	local deadline=$((SECONDS + TC_CRED + 20))
+	# Judged well before the fresh wait could end (TC_CRED + 1 + TC_WAIT).
+	local grace=$((TC_CRED + TC_WAIT - 5))
+	local deadline=$((SECONDS + grace))
 	before=$(grep -c "JobId=$id waits for a compact placement" "$log")
 	scontrol requeue "$id" || { CW_REQUEUE="scontrol requeue $id failed"; return; }
 	# Eligible again after TC_CRED + 1 s, it must decline the scattered
@@ -44,7 +46,7 @@ compact_requeue() {
 		[ "$(grep -c "JobId=$id waits for a compact placement" "$log")" -le "$before" ] ||
 			return
 		if [ "$SECONDS" -ge "$deadline" ]; then
-			CW_REQUEUE="job $id pending $((TC_CRED + 20)) s after its requeue ($(job_field "$id" Reason)), but not waiting for a compact set"
+			CW_REQUEUE="job $id pending $grace s after its requeue ($(job_field "$id" Reason)), but not waiting for a compact set"
 			return
 		fi
 		sleep 1
