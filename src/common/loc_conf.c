@@ -209,10 +209,13 @@ static int _logical(conf_parser_t *p)
 		return loc__conf_nodename(p);
 	if (p->tok[0].key == LOC_KEY_PARTITION)
 		return loc__conf_partition(p);
+	if (p->tok[0].key == LOC_KEY_GRES)
+		return loc__conf_gres(p);
 	for (int i = 0; i < p->ntok; i++) {
 		const conf_tok_t *t = &p->tok[i];
 
-		if (t->key == LOC_KEY_NODENAME || t->key == LOC_KEY_PARTITION)
+		if (t->key == LOC_KEY_NODENAME || t->key == LOC_KEY_PARTITION ||
+		    t->key == LOC_KEY_GRES)
 			return loc__conf_perr(p, t->line,
 					      "%s must be the first key on its line",
 					      loc_conf_keys()[t->key]);
@@ -336,6 +339,25 @@ static int _finish(conf_parser_t *p)
 				loc__conf_policy_copy(&c->partitions[i].policy,
 						      &p->povr[i], k);
 	}
+	/* Each GresName line over every partition's policy and the global
+	 * one, made once so that a job's policy is a lookup. */
+	for (int g = 0; g < c->ngres; g++) {
+		loc_conf_gres_t *gr = &c->gres[g];
+
+		gr->policies = calloc(c->npartitions + 1,
+				      sizeof(*gr->policies));
+		if (!gr->policies)
+			return loc__conf_nomem(p);
+		for (int i = 0; i <= c->npartitions; i++) {
+			gr->policies[i] = i < c->npartitions ?
+						  c->partitions[i].policy :
+						  c->policy;
+			for (int k = 0; k < LOC_KEY_COUNT; k++)
+				if (gr->keys & (1u << k))
+					loc__conf_policy_copy(&gr->policies[i],
+							      &p->govr[g], k);
+		}
+	}
 	return 0;
 }
 
@@ -370,6 +392,7 @@ loc_conf_t *loc_conf_parse_mem(const char *buf, size_t len, const char *name,
 	free(p.ncoords);
 	free(p.pmask);
 	free(p.povr);
+	free(p.govr);
 	if (rc) {
 		loc_conf_destroy(p.conf);
 		return NULL;
@@ -461,18 +484,48 @@ void loc_conf_destroy(loc_conf_t *conf)
 	}
 	for (int i = 0; i < conf->npartitions; i++)
 		free(conf->partitions[i].name);
+	for (int i = 0; i < conf->ngres; i++) {
+		free(conf->gres[i].name);
+		free(conf->gres[i].policies);
+	}
 	free(conf->nodes);
 	free(conf->partitions);
+	free(conf->gres);
 	free(conf->path);
 	free(conf);
 }
 
+/* The index of partition name's line, or npartitions when it has none. */
+static int _partition_index(const loc_conf_t *conf, const char *name)
+{
+	int i = 0;
+
+	while (name && i < conf->npartitions &&
+	       strcmp(conf->partitions[i].name, name))
+		i++;
+	return name ? i : conf->npartitions;
+}
+
 const loc_policy_t *loc_conf_policy(const loc_conf_t *conf, const char *name)
+{
+	int i;
+
+	if (!conf)
+		return NULL;
+	i = _partition_index(conf, name);
+	return i < conf->npartitions ? &conf->partitions[i].policy :
+				       &conf->policy;
+}
+
+const loc_policy_t *loc_conf_job_policy(const loc_conf_t *conf,
+					const char *part,
+					loc_conf_asks_gres_fn asks, void *arg)
 {
 	if (!conf)
 		return NULL;
-	for (int i = 0; name && i < conf->npartitions; i++)
-		if (!strcmp(conf->partitions[i].name, name))
-			return &conf->partitions[i].policy;
-	return &conf->policy;
+	for (int g = 0; asks && g < conf->ngres; g++)
+		if (asks(conf->gres[g].name, arg))
+			return &conf->gres[g].policies[_partition_index(conf,
+									part)];
+	return loc_conf_policy(conf, part);
 }

@@ -14,6 +14,9 @@
  *       (NodesPerPoint nodes per point)
  *   PartitionName=debug Strategy=bestfit [Curve=snake] [WalltimeAware=sl]
  *       per-partition overrides of the policy keys
+ *   GresName=gpu CompactTolerance=0.3
+ *       overrides of the policy keys for the jobs that ask for that GRES,
+ *       applied over their partition's policy
  *
  * Unknown keys, malformed values and duplicates are errors naming file,
  * line and the offending text; nothing is guessed.
@@ -47,6 +50,17 @@ typedef struct loc_conf_partition {
 	int line;
 } loc_conf_partition_t;
 
+/* One GresName= line: policy overrides for the jobs that ask for a GRES,
+ * on top of their partition's policy. */
+typedef struct loc_conf_gres {
+	char *name;             /* owned: the GRES, as slurm.conf's GresTypes */
+	uint32_t keys;          /* bit k: the line sets policy key k */
+	loc_policy_t *policies; /* owned: [i] is PartitionName line i's policy
+				 * with this line's keys applied, and
+				 * [npartitions] the global policy with them */
+	int line;
+} loc_conf_gres_t;
+
 typedef struct loc_conf {
 	char *path;              /* file read (owned), "" for a string */
 	loc_shape_t shape;
@@ -58,6 +72,8 @@ typedef struct loc_conf {
 	int nnodes_lines;
 	loc_conf_partition_t *partitions;
 	int npartitions;
+	loc_conf_gres_t *gres;   /* GresName lines, in file order */
+	int ngres;
 } loc_conf_t;
 
 /*
@@ -101,6 +117,21 @@ loc_grid_t *loc_conf_build_grid(const loc_conf_t *conf,
 /* Returns the policy for partition name (borrowed): its override, or the
  * global policy when name is NULL or has none. */
 const loc_policy_t *loc_conf_policy(const loc_conf_t *conf, const char *name);
+
+/* Whether the job being placed asks for the GRES named gres: the
+ * driver's answer (the core knows no jobs). */
+typedef bool (*loc_conf_asks_gres_fn)(const char *gres, void *arg);
+
+/*
+ * Returns the policy (borrowed) for a job of partition part (NULL: none)
+ * that asks for the GRES asks(gres, arg) says yes to: the partition's
+ * policy (loc_conf_policy()) with the keys of the first GresName line, in
+ * file order, that names one of them. asks may be NULL: a job with no
+ * GRES. Costs one asks() call per GresName line.
+ */
+const loc_policy_t *loc_conf_job_policy(const loc_conf_t *conf,
+					const char *part,
+					loc_conf_asks_gres_fn asks, void *arg);
 
 /* Returns the keys the parser accepts, NULL-terminated, in the order of
  * loc_conf_key_t (for the test that checks every key is documented in

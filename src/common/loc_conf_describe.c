@@ -77,6 +77,25 @@ static int _d_keys(desc_t *d, const loc_conf_t *conf, conf_key_home_t home,
 	return n;
 }
 
+/* Writes "Key=value" for the policy keys of a GresName line. Returns how
+ * many. */
+static int _d_gres_keys(desc_t *d, const loc_conf_t *conf,
+			const loc_conf_gres_t *gr)
+{
+	int n = 0;
+
+	for (int k = 0; k < LOC_KEY_COUNT; k++) {
+		char val[64];
+
+		if (!(gr->keys & (1u << k)))
+			continue;
+		_d(d, "%s%s=%s", n++ ? " " : "", loc__conf_key_def(k)->info.name,
+		   loc__conf_format(conf, &gr->policies[conf->npartitions], k,
+				    val, sizeof(val)));
+	}
+	return n;
+}
+
 /* ===================================================================== */
 /* External functions                                                    */
 /* ===================================================================== */
@@ -119,6 +138,13 @@ const char *loc_conf_describe(const loc_conf_t *conf, char *buf, int len)
 		   conf->partitions[i].name);
 		if (!_d_keys(&d, conf, KH_POLICY, &conf->partitions[i].policy,
 			     &conf->policy))
+			_d(&d, "none");
+		_d(&d, ")");
+	}
+	for (int i = 0; i < conf->ngres; i++) {
+		_d(&d, "%s%s (", i ? ", " : "; GRES overrides: ",
+		   conf->gres[i].name);
+		if (!_d_gres_keys(&d, conf, &conf->gres[i]))
 			_d(&d, "none");
 		_d(&d, ")");
 	}

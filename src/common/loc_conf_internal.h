@@ -18,7 +18,8 @@
 
 /* Where a key's value lives and how it is written (loc_conf_key_table.h). */
 typedef enum conf_key_home {
-	KH_LINE,   /* NodeName, Coords, PartitionName: lines, not settings */
+	KH_LINE,   /* NodeName, Coords, PartitionName, GresName: lines, not
+		    * settings */
 	KH_SHAPE,  /* loc_conf_t.shape */
 	KH_CONF,   /* loc_conf_t, outside the policy */
 	KH_POLICY, /* loc_policy_t: global, or a partition's */
@@ -90,9 +91,12 @@ typedef struct conf_parser {
 	int *ncoords;                /* per NodeName line: values in Coords */
 	unsigned *pmask;             /* per partition: keys it overrides */
 	loc_policy_t *povr;          /* per partition: the override values */
+	loc_policy_t *govr;          /* per GresName line: its values (the
+				      * keys are in conf->gres[i].keys) */
 	long long nnames;            /* names on all NodeName lines */
 	long long nbytes;            /* their bytes, NULs included */
 	int nodes_cap, ncoords_cap, part_cap, pmask_cap, povr_cap;
+	int gres_cap, govr_cap;
 	char *lbuf;                  /* the logical line being built */
 	size_t llen, lcap;
 	conf_seg_t *seg;
@@ -125,9 +129,10 @@ int loc__conf_key(const char *s);
 /* Applies a key of a line that is not a NodeName or PartitionName line. */
 int loc__conf_global_key(conf_parser_t *p, const conf_tok_t *t);
 
-/* Applies the NodeName or PartitionName line in p->tok. */
+/* Applies the NodeName, PartitionName or GresName line in p->tok. */
 int loc__conf_nodename(conf_parser_t *p);
 int loc__conf_partition(conf_parser_t *p);
+int loc__conf_gres(conf_parser_t *p);
 
 /* Copies the field of key from src to dst (partition overrides). */
 void loc__conf_policy_copy(loc_policy_t *dst, const loc_policy_t *src,

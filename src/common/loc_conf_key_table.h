@@ -5,7 +5,7 @@
  * LOC_CONF_KEYS(X) calls X(ID, Name, Partition, Value, Doc) for each key:
  *   ID         the key's number is LOC_KEY_<ID>
  *   Name       as written in locality.conf (matched case-insensitively)
- *   Partition  true when a PartitionName line may override it
+ *   Partition  true when a PartitionName or GresName line may override it
  *   Value      where the value lives, its type, range and default; expanded
  *              only by loc_conf_key_table.c, which defines these forms:
  *                LINE()                          starts or belongs to a
@@ -103,7 +103,9 @@
 	X(COORDS, "Coords", false, LINE(),                                  \
 	  "the NodeName line's starting coordinate")                        \
 	X(PARTITION, "PartitionName", false, LINE(),                        \
-	  "a partition's overrides of the policy keys")
+	  "a partition's overrides of the policy keys")                     \
+	X(GRES, "GresName", false, LINE(),                                  \
+	  "overrides of the policy keys for the jobs that ask for a GRES")
 
 /* The keys' numbers, in table order. */
 typedef enum loc_conf_key {
@@ -117,8 +119,9 @@ typedef enum loc_conf_key {
 typedef struct loc_conf_key_info {
 	const char *name;   /* as written in locality.conf */
 	const char *doc;    /* one line */
-	bool partition;     /* a PartitionName line may override it */
-	bool has_value;     /* false for NodeName, Coords and PartitionName */
+	bool partition;     /* a PartitionName or GresName line may set it */
+	bool has_value;     /* false for the lines' keys (NodeName, Coords,
+			     * PartitionName, GresName) */
 	long long min, max; /* integer keys; reals have min 0, max 0 */
 } loc_conf_key_info_t;
 

@@ -2,7 +2,8 @@
 /*
  * loc_conf_keys.c - what each locality.conf key means: the syntax of each
  * type of value of loc_conf_key_table.h, the keys with a syntax of their
- * own (Dimensions, Torus), and the NodeName and PartitionName lines. The
+ * own (Dimensions, Torus), and the NodeName, PartitionName and GresName
+ * lines. The
  * reader (loc_conf.c) hands each logical line here as Key=Value tokens.
  */
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "loc_hostlist.h"
 
 #define CONF_PARTITIONS_MAX 1024
+#define CONF_GRES_MAX 64             /* a line per GRES a site defines */
 #define CONF_POINTS_MAX (1LL << 26)  /* as loc_grid_create() accepts */
 #define CONF_NAME_BYTES_MAX (64LL << 20) /* node names on all NodeName lines */
 
@@ -454,13 +456,38 @@ int loc__conf_nodename(conf_parser_t *p)
 	return 0;
 }
 
+/* Parses the policy keys after the first token of a PartitionName or
+ * GresName line (what) into ovr, their bits into *mask. */
+static int _override_keys(conf_parser_t *p, const char *what,
+			  loc_policy_t *ovr, uint32_t *mask)
+{
+	loc_policy_init(ovr);
+	*mask = 0;
+	for (int i = 1; i < p->ntok; i++) {
+		const conf_tok_t *t = &p->tok[i];
+
+		if (!loc__conf_key_def(t->key)->info.partition)
+			return loc__conf_perr(p, t->line,
+					      "key '%s' is not valid on a %s line",
+					      _key_name(t->key), what);
+		if (*mask & (1u << t->key))
+			return loc__conf_perr(p, t->line,
+					      "duplicate key '%s' on this %s line",
+					      _key_name(t->key), what);
+		*mask |= 1u << t->key;
+		if (_value_key(p, ovr, t->key, t->val, t->line))
+			return LOC_EPARSE;
+	}
+	return 0;
+}
+
 int loc__conf_partition(conf_parser_t *p)
 {
 	loc_conf_t *c = p->conf;
 	loc_conf_partition_t *pt;
 	const char *name = p->tok[0].val;
 	int line = p->tok[0].line, np = c->npartitions;
-	unsigned mask = 0;
+	uint32_t mask;
 	loc_policy_t ovr;
 
 	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -477,22 +504,8 @@ int loc__conf_partition(conf_parser_t *p)
 		return loc__conf_perr(p, line,
 				      "more than %d PartitionName lines",
 				      CONF_PARTITIONS_MAX);
-	loc_policy_init(&ovr);
-	for (int i = 1; i < p->ntok; i++) {
-		const conf_tok_t *t = &p->tok[i];
-
-		if (!loc__conf_key_def(t->key)->info.partition)
-			return loc__conf_perr(p, t->line,
-					      "key '%s' is not valid on a PartitionName line",
-					      _key_name(t->key));
-		if (mask & (1u << t->key))
-			return loc__conf_perr(p, t->line,
-					      "duplicate key '%s' on this PartitionName line",
-					      _key_name(t->key));
-		mask |= 1u << t->key;
-		if (_value_key(p, &ovr, t->key, t->val, t->line))
-			return LOC_EPARSE;
-	}
+	if (_override_keys(p, "PartitionName", &ovr, &mask))
+		return LOC_EPARSE;
 	if (loc__conf_grow(&c->partitions, &p->part_cap, np,
 			   sizeof(*c->partitions)) ||
 	    loc__conf_grow(&p->pmask, &p->pmask_cap, np, sizeof(unsigned)) ||
@@ -505,6 +518,49 @@ int loc__conf_partition(conf_parser_t *p)
 	p->povr[np] = ovr;
 	c->npartitions++;
 	return pt->name ? 0 : loc__conf_nomem(p);
+}
+
+int loc__conf_gres(conf_parser_t *p)
+{
+	loc_conf_t *c = p->conf;
+	loc_conf_gres_t *gr;
+	const char *name = p->tok[0].val;
+	int line = p->tok[0].line, ng = c->ngres;
+	uint32_t mask;
+	loc_policy_t ovr;
+
+	/* A GRES name as slurm.conf's GresTypes spells one; a type
+	 * (gpu:a100) is not a GRES of its own to Slurm's job records. */
+	if (strchr(name, ':'))
+		return loc__conf_perr(p, line,
+				      "GresName: '%.64s' names a type; name the GRES alone (as in GresTypes, e.g. GresName=gpu)",
+				      name);
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789_-") != strlen(name))
+		return loc__conf_perr(p, line,
+				      "GresName: '%.64s' is not a valid GRES name",
+				      name);
+	for (int i = 0; i < ng; i++)
+		if (!strcmp(c->gres[i].name, name))
+			return loc__conf_perr(p, line,
+					      "duplicate GresName '%.64s' (first on line %d)",
+					      name, c->gres[i].line);
+	if (ng == CONF_GRES_MAX)
+		return loc__conf_perr(p, line, "more than %d GresName lines",
+				      CONF_GRES_MAX);
+	if (_override_keys(p, "GresName", &ovr, &mask))
+		return LOC_EPARSE;
+	if (loc__conf_grow(&c->gres, &p->gres_cap, ng, sizeof(*c->gres)) ||
+	    loc__conf_grow(&p->govr, &p->govr_cap, ng, sizeof(loc_policy_t)))
+		return loc__conf_nomem(p);
+	gr = &c->gres[ng];
+	memset(gr, 0, sizeof(*gr));
+	gr->name = strdup(name);
+	gr->keys = mask;
+	gr->line = line;
+	p->govr[ng] = ovr;
+	c->ngres++;
+	return gr->name ? 0 : loc__conf_nomem(p);
 }
 
 /* ===================================================================== */

@@ -101,6 +101,12 @@ int rp_input_load(rp_opts_t *o, rp_input_t *in, loc_error_t *err)
 			rc = err->code ? err->code : LOC_EINVAL;
 			goto fail;
 		}
+		/* Traces name no GRES: say so rather than seem to apply
+		 * the lines. */
+		if (in->m->conf->ngres)
+			fprintf(stderr,
+				"%s:%d: note: GresName lines apply to no job in a replay (a trace does not say which jobs asked for GRES)\n",
+				in->m->conf->path, in->m->conf->gres[0].line);
 	}
 	wo.round = o->round;
 	wo.limit = o->limit;

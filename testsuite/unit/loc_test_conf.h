@@ -62,6 +62,7 @@ static const char _all_keys[] =
 	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
 	"CompactWait=45 CompactTolerance=0.35 PlanWindow=30 "
 	"PlanHold=Released\n"
-	"partitionname=plain\n";
+	"partitionname=plain\n"
+	"GresName=gpu CompactTolerance=0.3 Strategy=span\n";
 
 #endif /* LOC_TEST_CONF_H */

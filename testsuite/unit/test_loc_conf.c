@@ -132,7 +132,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 23);
+	assert_int_equal(n, 24);
 }
 
 static void defaults_apply_to_absent_keys(void **state)
@@ -176,6 +176,84 @@ static void partitions_see_globals_set_later(void **state)
 			 LOC_STRATEGY_SPAN);
 	assert_int_equal(loc_conf_policy(c, "p1")->curve, LOC_CURVE_ROWMAJOR);
 	assert_int_equal(loc_conf_policy(c, NULL)->curve, LOC_CURVE_SNAKE);
+	loc_conf_destroy(c);
+}
+
+/* What a test job asks for: the GRES names in arg, NULL-terminated. */
+static bool _asks(const char *gres, void *arg)
+{
+	for (const char *const *g = arg; *g; g++)
+		if (!strcmp(*g, gres))
+			return true;
+	return false;
+}
+
+static void gres_lines_apply_over_the_partition(void **state)
+{
+	loc_conf_t *c = _ok("Dimensions=4x4 CompactWait=60\n"
+			    "GresName=gpu CompactTolerance=0.3\n"
+			    "PartitionName=big Strategy=span CompactWait=30\n"
+			    "GresName=mps CompactWait=0 Strategy=bestfit\n"
+			    "PartitionName=small\n");
+	const char *gpu[] = { "gpu", NULL }, *mps[] = { "mps", NULL };
+	const char *both[] = { "mps", "gpu", NULL }, *nic[] = { "nic", NULL };
+	const char *none[] = { NULL };
+	const loc_policy_t *p;
+	char buf[1024];
+
+	(void)state;
+	assert_int_equal(c->ngres, 2);
+	assert_string_equal(c->gres[0].name, "gpu");
+	assert_int_equal(c->gres[0].line, 2);
+	/* A GPU job in big: big's keys, then the gpu line's. */
+	p = loc_conf_job_policy(c, "big", _asks, gpu);
+	assert_int_equal(p->strategy, LOC_STRATEGY_SPAN);
+	assert_int_equal(p->compact_wait, 30);
+	assert_true(p->compact_tolerance == 0.3);
+	/* Outside any partition line: the global policy under the line. */
+	p = loc_conf_job_policy(c, NULL, _asks, gpu);
+	assert_int_equal(p->strategy, LOC_STRATEGY_PACK);
+	assert_int_equal(p->compact_wait, 60);
+	assert_true(p->compact_tolerance == 0.3);
+	assert_ptr_equal(loc_conf_job_policy(c, "nosuch", _asks, gpu), p);
+	/* The line overrides what the partition sets. */
+	p = loc_conf_job_policy(c, "big", _asks, mps);
+	assert_int_equal(p->strategy, LOC_STRATEGY_BESTFIT);
+	assert_int_equal(p->compact_wait, 0);
+	assert_true(p->compact_tolerance == 0.2);
+	/* The first line in file order that names one of the job's GRES,
+	 * whatever order the job names them in. */
+	p = loc_conf_job_policy(c, "small", _asks, both);
+	assert_true(p->compact_tolerance == 0.3);
+	assert_int_equal(p->compact_wait, 60);
+	/* No line for the job's GRES, no GRES, or no answer: the
+	 * partition's policy itself. */
+	assert_ptr_equal(loc_conf_job_policy(c, "big", _asks, nic),
+			 loc_conf_policy(c, "big"));
+	assert_ptr_equal(loc_conf_job_policy(c, "big", _asks, none),
+			 loc_conf_policy(c, "big"));
+	assert_ptr_equal(loc_conf_job_policy(c, "big", NULL, NULL),
+			 loc_conf_policy(c, "big"));
+	assert_null(loc_conf_job_policy(NULL, "big", _asks, gpu));
+	loc_conf_describe(c, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "; GRES overrides: gpu (CompactTolerance=0.3), "
+				    "mps (Strategy=bestfit CompactWait=0)."));
+	loc_conf_destroy(c);
+	/* Partition lines after the GresName lines count too, and GRES
+	 * names are case sensitive, as in slurm.conf. */
+	c = _ok("GresName=gpu\nDimensions=4\nPartitionName=p Seed=5\n");
+	p = loc_conf_job_policy(c, "p", _asks, gpu);
+	assert_true(p->seed == 5);
+	assert_ptr_not_equal(p, loc_conf_policy(c, "p"));
+	assert_memory_equal(p, loc_conf_policy(c, "p"), sizeof(*p));
+	{
+		const char *upper[] = { "GPU", NULL };
+
+		assert_ptr_equal(loc_conf_job_policy(c, "p", _asks, upper),
+				 loc_conf_policy(c, "p"));
+	}
+	loc_conf_describe(c, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "gpu (none)"));
 	loc_conf_destroy(c);
 }
 
@@ -380,7 +458,7 @@ static void man_page_examples_parse(void **state)
 		}
 	}
 	fclose(f);
-	assert_int_equal(examples, 3);
+	assert_int_equal(examples, 4);
 }
 
 int main(void)
@@ -390,6 +468,7 @@ int main(void)
 		cmocka_unit_test(every_key_is_exercised_by_the_good_file),
 		cmocka_unit_test(defaults_apply_to_absent_keys),
 		cmocka_unit_test(partitions_see_globals_set_later),
+		cmocka_unit_test(gres_lines_apply_over_the_partition),
 		cmocka_unit_test(comments_continuation_and_line_endings),
 		cmocka_unit_test(every_strategy_curve_and_mode_name_parses),
 		cmocka_unit_test(load_reads_a_file_like_parse),

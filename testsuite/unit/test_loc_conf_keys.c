@@ -176,31 +176,34 @@ static void every_value_written_parses_back(void **state)
 	loc_conf_destroy(c);
 }
 
-static void partition_lines_accept_exactly_the_partition_keys(void **state)
+/* PartitionName and GresName lines take the same keys: the table's. */
+static void override_lines_accept_exactly_the_partition_keys(void **state)
 {
+	static const char *const lines[] = { "PartitionName=p", "GresName=gpu" };
 	loc_conf_t *defaults = _ok("Dimensions=4\n");
 
 	(void)state;
-	for (int k = 0; k < LOC_KEY_COUNT; k++) {
-		const loc_conf_key_info_t *info = loc_conf_key_info(k);
-		char text[200], val[64];
-		loc_error_t err;
-		loc_conf_t *c;
+	for (int l = 0; l < 2; l++)
+		for (int k = 0; k < LOC_KEY_COUNT; k++) {
+			const loc_conf_key_info_t *info = loc_conf_key_info(k);
+			char text[200], val[64];
+			loc_error_t err;
+			loc_conf_t *c;
 
-		if (!loc_conf_key_value(defaults, NULL, k, val, sizeof(val)))
-			continue;
-		snprintf(text, sizeof(text),
-			 "Dimensions=4\nPartitionName=p %s=%s\n", info->name,
-			 val);
-		c = loc_conf_parse(text, "locality.conf", &err);
-		if (info->partition && !c)
-			fail_msg("%s: a partition may override it, but: %s",
-				 info->name, err.text);
-		if (!info->partition && c)
-			fail_msg("%s: a partition may not override it, but "
-				 "the parser took it", info->name);
-		loc_conf_destroy(c);
-	}
+			if (!loc_conf_key_value(defaults, NULL, k, val,
+						sizeof(val)))
+				continue;
+			snprintf(text, sizeof(text), "Dimensions=4\n%s %s=%s\n",
+				 lines[l], info->name, val);
+			c = loc_conf_parse(text, "locality.conf", &err);
+			if (info->partition && !c)
+				fail_msg("%s: %s may set it, but: %s",
+					 info->name, lines[l], err.text);
+			if (!info->partition && c)
+				fail_msg("%s: %s may not set it, but the parser took it",
+					 info->name, lines[l]);
+			loc_conf_destroy(c);
+		}
 	loc_conf_destroy(defaults);
 }
 
@@ -235,7 +238,7 @@ int main(void)
 		cmocka_unit_test(every_key_of_the_table_is_documented),
 		cmocka_unit_test(the_names_are_the_table_in_order),
 		cmocka_unit_test(every_value_written_parses_back),
-		cmocka_unit_test(partition_lines_accept_exactly_the_partition_keys),
+		cmocka_unit_test(override_lines_accept_exactly_the_partition_keys),
 		cmocka_unit_test(defaults_are_the_tables),
 	};
 

@@ -39,7 +39,24 @@ static bool _conf_uses(const loc_conf_t *conf, bool adjest)
 	for (int i = 0; i < conf->npartitions; i++)
 		if (_policy_uses(&conf->partitions[i].policy, adjest))
 			return true;
+	for (int g = 0; g < conf->ngres; g++)
+		for (int i = 0; i <= conf->npartitions; i++)
+			if (_policy_uses(&conf->gres[g].policies[i], adjest))
+				return true;
 	return false;
+}
+
+/* Whether slurm.conf's GresTypes (a comma-separated list) names gres. */
+static bool _gres_type_known(const char *gres)
+{
+	char *types = xstrdup(slurm_conf.gres_plugins), *save = NULL, *tok;
+	bool known = false;
+
+	for (tok = types ? strtok_r(types, ",", &save) : NULL; tok && !known;
+	     tok = strtok_r(NULL, ",", &save))
+		known = !xstrcmp(tok, gres);
+	xfree(types);
+	return known;
 }
 
 static void _pf_region_free(void *x)
@@ -172,6 +189,28 @@ sl_machine_t *sl_machine_load(const char *path, loc_error_t *err)
 			goto fail;
 		}
 	}
+	for (int g = 0; g < m->conf->ngres; g++) {
+		const loc_conf_gres_t *gr = &m->conf->gres[g];
+		loc_error_t e2;
+
+		/* A name no job can ask for is a typo that would be silent. */
+		if (!_gres_type_known(gr->name)) {
+			loc_error_set(err, LOC_EINVAL, path, gr->line,
+				      "GresName=%s: slurm.conf's GresTypes (%s) does not name it",
+				      gr->name,
+				      slurm_conf.gres_plugins ?
+					      slurm_conf.gres_plugins :
+					      "not set");
+			goto fail;
+		}
+		for (int i = 0; i <= m->conf->npartitions; i++)
+			if (!_slot(m, &gr->policies[i], &e2)) {
+				loc_error_set(err, e2.code, path, gr->line,
+					      "GresName=%s: %s", gr->name,
+					      e2.text);
+				goto fail;
+			}
+	}
 	if (_conf_uses(m->conf, false)) {
 		m->holds = loc_holds_create(n);
 		m->pf_regions = list_create(_pf_region_free);
@@ -220,6 +259,39 @@ loc_alloc_t *sl_machine_alloc(sl_machine_t *m, const char *part,
 			      loc_error_t *err)
 {
 	sl_alloc_slot_t *slot = _slot(m, loc_conf_policy(m->conf, part), err);
+
+	return slot ? slot->alloc : NULL;
+}
+
+/* Whether job asks for the GRES named gres (loc_conf_asks_gres_fn). */
+static bool _job_asks_gres(const char *gres, void *arg)
+{
+	job_record_t *job = arg;
+	ListIterator it;
+	gres_state_t *gs;
+	bool asks = false;
+
+	if (!job || !job->gres_list_req)
+		return false;
+	it = list_iterator_create(job->gres_list_req);
+	while (!asks && (gs = list_next(it)))
+		asks = !xstrcmp(gs->gres_name, gres);
+	list_iterator_destroy(it);
+	return asks;
+}
+
+const loc_policy_t *sl_machine_job_policy(const sl_machine_t *m,
+					  job_record_t *job)
+{
+	return loc_conf_job_policy(m->conf, sl_part_name(job),
+				   m->conf->ngres ? _job_asks_gres : NULL,
+				   job);
+}
+
+loc_alloc_t *sl_machine_job_alloc(sl_machine_t *m, job_record_t *job,
+				  loc_error_t *err)
+{
+	sl_alloc_slot_t *slot = _slot(m, sl_machine_job_policy(m, job), err);
 
 	return slot ? slot->alloc : NULL;
 }
@@ -291,6 +363,23 @@ static void _add_keys(List list, const loc_conf_t *conf, const char *part)
 	}
 }
 
+/* The keys a GresName line sets, as KEY[GresName=NAME]. */
+static void _add_gres_keys(List list, const loc_conf_t *conf,
+			   const loc_conf_gres_t *gr)
+{
+	char key[256], val[256];
+
+	for (int k = 0; k < LOC_KEY_COUNT; k++) {
+		if (!(gr->keys & (1u << k)) ||
+		    !loc_conf_policy_key_value(&gr->policies[conf->npartitions],
+					       k, val, sizeof(val)))
+			continue;
+		snprintf(key, sizeof(key), "Locality%s[GresName=%s]",
+			 loc_conf_key_info(k)->name, gr->name);
+		_add_pair(list, key, val);
+	}
+}
+
 List sl_machine_key_pairs(const sl_machine_t *m)
 {
 	List list = list_create(destroy_config_key_pair);
@@ -310,6 +399,8 @@ List sl_machine_key_pairs(const sl_machine_t *m)
 	_add_keys(list, m->conf, NULL);
 	for (int i = 0; i < m->conf->npartitions; i++)
 		_add_keys(list, m->conf, m->conf->partitions[i].name);
+	for (int g = 0; g < m->conf->ngres; g++)
+		_add_gres_keys(list, m->conf, &m->conf->gres[g]);
 	return list;
 }
 

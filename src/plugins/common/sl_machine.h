@@ -140,6 +140,17 @@ loc_alloc_t *sl_machine_alloc(sl_machine_t *m, const char *part,
 /* Returns the policy for partition part (borrowed). */
 const loc_policy_t *sl_machine_policy(const sl_machine_t *m, const char *part);
 
+/* Returns the policy (borrowed) for job: its partition's, with the keys of
+ * the first GresName line naming a GRES the job asks for
+ * (loc_conf_job_policy()). */
+const loc_policy_t *sl_machine_job_policy(const sl_machine_t *m,
+					  job_record_t *job);
+
+/* Returns the allocator for job's policy (sl_machine_job_policy()),
+ * creating it on first use, or NULL with err filled. */
+loc_alloc_t *sl_machine_job_alloc(sl_machine_t *m, job_record_t *job,
+				  loc_error_t *err);
+
 /* Logs the active model with info(), one line per item. */
 void sl_machine_log(const sl_machine_t *m);
 

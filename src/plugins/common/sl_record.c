@@ -30,10 +30,10 @@ static double _ideal(sl_machine_t *m, int k)
 	return v < 0 ? -1 : v;
 }
 
-void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
-			 const int *nodes, int k)
+void sl_record_placement(sl_machine_t *m, job_record_t *job, const int *nodes,
+			 int k)
 {
-	const loc_policy_t *policy = sl_machine_policy(m, part);
+	const loc_policy_t *policy = sl_machine_job_policy(m, job);
 	loc_record_t rec = { .nodes = k };
 	char text[LOC_RECORD_MAX], *merged, **field;
 
@@ -74,6 +74,6 @@ void sl_record_job(sl_machine_t *m, job_record_t *job)
 	     i >= 0 && i <= last && i < m->nslurm; i++)
 		if (bit_test(job->node_bitmap, i) && m->to_core[i] >= 0)
 			nodes[k++] = m->to_core[i];
-	sl_record_placement(m, job, sl_part_name(job), nodes, k);
+	sl_record_placement(m, job, nodes, k);
 	xfree(nodes);
 }

@@ -13,13 +13,14 @@
 
 /*
  * Records that job runs on the k grid nodes nodes[] (any order), placed
- * by the policy of partition part, unless RecordPlacement=none. The ideal
- * for k is computed on first use of each size and kept with the machine.
+ * by its policy (sl_machine_job_policy()), unless RecordPlacement=none.
+ * The ideal for k is computed on first use of each size and kept with
+ * the machine.
  */
-void sl_record_placement(sl_machine_t *m, job_record_t *job, const char *part,
-			 const int *nodes, int k);
+void sl_record_placement(sl_machine_t *m, job_record_t *job, const int *nodes,
+			 int k);
 
-/* The same for the nodes of job->node_bitmap, in its own partition. */
+/* The same for the nodes of job->node_bitmap. */
 void sl_record_job(sl_machine_t *m, job_record_t *job);
 
 #endif /* LOC_SL_RECORD_H */

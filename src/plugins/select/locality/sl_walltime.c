@@ -125,7 +125,7 @@ static void _hold(sl_machine_t *m, job_record_t *job, job_record_t *partner,
  */
 void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 {
-	const loc_policy_t *p = sl_machine_policy(m, sl_part_name(job));
+	const loc_policy_t *p = sl_machine_job_policy(m, job);
 	job_record_t **pend = NULL;
 	loc_pf_job_t *queue = NULL;
 	loc_alloc_t *alloc;
@@ -144,7 +144,7 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 	if (!_pf_on(p) || !&job_list || !job_list || !job->node_bitmap ||
 	    !job->part_ptr || !job->part_ptr->node_bitmap)
 		return;
-	if (!(alloc = sl_machine_alloc(m, sl_part_name(job), &err)))
+	if (!(alloc = sl_machine_job_alloc(m, job, &err)))
 		return;
 
 	placed = xcalloc(m->ncore, sizeof(int));
@@ -210,7 +210,7 @@ void sl_walltime_after_fini(sl_machine_t *m, job_record_t *job)
 	_pf_release(m, job->job_id);
 	if (!m->adjest)
 		return;
-	p = sl_machine_policy(m, sl_part_name(job));
+	p = sl_machine_job_policy(m, job);
 	if (p->walltime != LOC_WALLTIME_ADJEST || job->time_limit == NO_VAL ||
 	    job->time_limit == INFINITE || job->time_limit == 0 ||
 	    !job->start_time)

@@ -234,8 +234,7 @@ static void _record(tl_job_t *t)
 {
 	int k = tl_chosen_nodes(t->m, t->te->node_map, t->s->chosen);
 
-	sl_record_placement(t->m, t->job, sl_part_name(t->job), t->s->chosen,
-			    k);
+	sl_record_placement(t->m, t->job, t->s->chosen, k);
 }
 
 int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes)
@@ -435,12 +434,12 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 
 	if (d->arbitrary_tpn)
 		return ESLURM_NOT_SUPPORTED;
-	t.alloc = sl_machine_alloc(m, sl_part_name(job), &err);
+	t.alloc = sl_machine_job_alloc(m, job, &err);
 	if (!t.alloc) {
 		error("%s: %pJ: %s", plugin_type, job, err.text);
 		return ESLURM_NOT_SUPPORTED;
 	}
-	t.policy = sl_machine_policy(m, sl_part_name(job));
+	t.policy = sl_machine_job_policy(m, job);
 	/* The arrays read before they are written start clear. */
 	memset(s->cand, 0, m->ncore * sizeof(*s->cand));
 	memset(s->weight, 0, m->ncore * sizeof(*s->weight));

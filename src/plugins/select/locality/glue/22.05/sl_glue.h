@@ -15,6 +15,7 @@
 #include "src/common/slurm_xlator.h" /* first of Slurm's internal headers */
 #include "src/common/assoc_mgr.h"
 #include "src/common/bitstring.h"
+#include "src/common/gres.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"

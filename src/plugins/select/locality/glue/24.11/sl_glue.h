@@ -27,6 +27,7 @@
 #include "src/common/run_in_daemon.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/interfaces/gres.h"
 #include "src/interfaces/select.h"
 #include "src/slurmctld/slurmctld.h"
 

@@ -21,6 +21,7 @@
 #include "src/common/run_in_daemon.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/interfaces/gres.h"
 #include "src/interfaces/topology.h"
 #include "src/slurmctld/slurmctld.h"
 
