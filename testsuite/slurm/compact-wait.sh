@@ -198,3 +198,51 @@ compact_after_queue() {
 	fi
 	scancel --user="$(id -un)" 2>/dev/null
 }
+
+# compact_gres_scenario [SBATCH_OPTION ...] - locality.conf's GresName
+# line, on a running cluster whose every node has GPUs and whose file
+# sets CompactWait > 0 and GresName=gpu CompactWait=0 (slurmctld's
+# start-up log must say so). With compact_scenario's blockers leaving
+# four scattered nodes free and a 2x2 block under a job of its own, a
+# 4-node job without GRES waits for a compact set; a 4-node GPU job
+# submitted after it takes the scattered nodes at once (the line applies
+# to the jobs that ask for a GPU alone), and the first job still waits.
+# The GPU job's limit ends before the block's job does: backfill holds
+# the waiting job's planned nodes from then on, whichever they are.
+# Sets CW_GRES.
+compact_gres_scenario() {
+	local free="n[001,004,037,040]" block="n[010-011,018-019]"
+	local log=$CURRENT/log/slurmctld.log rest a b j g
+	CW_GRES=""
+	rest=$(scontrol show hostnames "$ALLNODES" |
+		grep -vxF -f <(scontrol show hostnames "$free,$block") |
+		paste -sd, -)
+	if ! grep -q 'GRES overrides: gpu (CompactWait=0)' "$log"; then
+		CW_GRES="slurmctld's start-up log has no 'GRES overrides: gpu (CompactWait=0)'"
+		return
+	fi
+	a=$(sub -N4 -w "$block" "$@" -t 10 600)
+	b=$(sub -N56 -w "$rest" "$@" -t 30 600)
+	if ! wait_state "$a" RUNNING 20 || ! wait_state "$b" RUNNING 20; then
+		CW_GRES="blocker jobs did not start"
+	else
+		j=$(sub -N4 "$@" -t 30 600)
+		sleep 4
+		if [ "$(job_field "$j" JobState)" != PENDING ] ||
+			! grep -q "JobId=$j waits for a compact placement" "$log"; then
+			CW_GRES="job $j (no GRES) did not wait for a compact set ($(job_field "$j" JobState) on $(job_field "$j" NodeList))"
+		else
+			g=$(sub -N4 "$@" --gres=gpu:1 -t 5 600)
+			if ! wait_state "$g" RUNNING 8; then
+				CW_GRES="GPU job $g still $(job_field "$g" JobState) after 8 s (GresName=gpu CompactWait=0)"
+			elif grep -q "JobId=$g waits for a compact placement" "$log"; then
+				CW_GRES="GPU job $g waited for a compact set before taking $(job_field "$g" NodeList)"
+			elif [ "$(expand "$(job_field "$g" NodeList)")" != "$(expand "$free")" ]; then
+				CW_GRES="GPU job $g got $(job_field "$g" NodeList), expected $free"
+			elif [ "$(job_field "$j" JobState)" != PENDING ]; then
+				CW_GRES="job $j (no GRES) started on $(job_field "$j" NodeList) beside the GPU job"
+			fi
+		fi
+	fi
+	scancel --user="$(id -un)" 2>/dev/null
+}

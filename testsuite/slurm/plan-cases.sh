@@ -28,6 +28,14 @@ case_h_constraint() {
 	result "h: CompactWait: a --constraint job's reference is made on the nodes it allows" "$CW_CONSTRAINT"
 }
 
+# h, GPU jobs: compact-wait.sh's GresName scenario, on a cluster whose
+# nodes have GPUs and whose file adds GresName=gpu CompactWait=0.
+case_h_gres() {
+	compact_gres_scenario
+	cancel_all
+	result "h: GresName=gpu CompactWait=0: a GPU job takes scattered nodes at once while a job without GRES waits" "$CW_GRES"
+}
+
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
 # ending at known times (their time limits) and four nodes free, its start
 # and nodes for jobs of several sizes must be those of the core planner

@@ -130,6 +130,9 @@ PF_PART="PartitionName=pfp Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP"
 H_WAIT=25
 LCONF_WAIT=$RUNROOT/locality-wait.conf
 printf 'CompactWait=%s\n' "$H_WAIT" | cat "$LCONF_MM" - >"$LCONF_WAIT"
+# Case h's GresName line, on a cluster whose nodes have GPUs.
+LCONF_WAIT_GRES=$RUNROOT/locality-wait-gres.conf
+printf 'GresName=gpu CompactWait=0\n' | cat "$LCONF_WAIT" - >"$LCONF_WAIT_GRES"
 
 SUT=locality
 if [ "$HARNESS" = 1 ]; then
@@ -214,6 +217,13 @@ main() {
 				stop_cluster
 			else
 				not_ok "h: CompactWait cluster, features shape" "cluster did not start"
+			fi
+			if CLUSTER_GPUS=2 start_cluster sut-wait-gres "$SUT" \
+				"$LCONF_WAIT_GRES"; then
+				case_h_gres
+				stop_cluster
+			else
+				not_ok "h: CompactWait cluster with GPUs" "cluster did not start"
 			fi
 		fi
 		if want r && [ "$SUT" = locality ]; then

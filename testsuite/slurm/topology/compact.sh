@@ -11,8 +11,10 @@
 # afresh after a queued spell; then compact_scenario again with every job
 # a GPU job (--gres=gpu:2); on a cluster where one node in four has GPUs
 # (cluster.sh --shape gpu-sparse), a GPU job that must start at once on
-# the GPU nodes: its reference is made on them (tl_compact.c); and last
-# the same two for --constraint jobs (compact_constraint).
+# the GPU nodes: its reference is made on them (tl_compact.c); the same
+# two for --constraint jobs (compact_constraint); and last, with a line
+# GresName=gpu CompactWait=0, a GPU job that starts at once where a job
+# without GRES waits (compact_gres_line).
 
 TC_WAIT=25
 TC_CRED=20 # AuthInfo=cred_expire (topology-tests.sh): a requeued job is
@@ -75,6 +77,21 @@ compact_wait() {
 	stop_cluster
 	compact_gpu_sparse
 	compact_constraint
+	compact_gres_line
+}
+
+# compact_gres_line - compact_gres_scenario (compact-wait.sh) on a new
+# per-row cluster whose file is the compact case's (CompactWait=$TC_WAIT)
+# plus GresName=gpu CompactWait=0.
+compact_gres_line() {
+	export CLUSTER_SHAPE=per-row
+	LCONF=$RUNROOT/locality-compact-gres.conf
+	conf_for per-row "$LCONF"
+	printf 'CompactWait=%s\nGresName=gpu CompactWait=0\n' "$TC_WAIT" >>"$LCONF"
+	start_mode locality compact-gres || return 1
+	compact_gres_scenario --exclusive
+	result "compact: GresName=gpu CompactWait=0: a GPU job takes scattered nodes at once while a job without GRES waits" "$CW_GRES"
+	stop_cluster
 }
 
 # compact_constraint - compact-wait.sh's constraint scenario, on the
