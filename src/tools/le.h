@@ -52,6 +52,7 @@ typedef struct opts {
 	const char *conf_path;
 	const char *nodes_expr;
 	const char *partition;
+	const char *gres;     /* --gres: the GRES the job asks for, a,b */
 	const char *strategy;
 	const char *curve;
 	const char *at;

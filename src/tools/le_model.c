@@ -53,6 +53,23 @@ char *le_xstrdup(const char *s)
 /* The machine model                                                      */
 /* ---------------------------------------------------------------------- */
 
+/* Whether the comma-separated list arg names gres (--gres). */
+static bool _asks_gres(const char *gres, void *arg)
+{
+	const char *s = arg;
+	size_t n = strlen(gres);
+
+	while (s && *s) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+
+		if (len == n && !strncmp(s, gres, n))
+			return true;
+		s = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
 void le_model_load(model_t *mo, const opts_t *o)
 {
 	loc_error_t err;
@@ -94,7 +111,8 @@ void le_model_load(model_t *mo, const opts_t *o)
 	if (!mo->grid)
 		le_die_err(&err);
 
-	pol = loc_conf_policy(mo->conf, o->partition);
+	pol = loc_conf_job_policy(mo->conf, o->partition,
+				  o->gres ? _asks_gres : NULL, (void *)o->gres);
 	mo->policy = *pol;
 	if (o->strategy) {
 		int s = loc_strategy_kind_parse(o->strategy);

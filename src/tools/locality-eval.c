@@ -25,17 +25,17 @@
 static void _usage(FILE *f)
 {
 	fputs("usage: " PROG " --conf FILE [--nodes EXPR] [--partition NAME]\n"
-	      "         [--curve NAME] [--jobcomp [--name]] [--json]\n"
+	      "         [--gres LIST] [--curve NAME] [--jobcomp [--name]] [--json]\n"
 	      "         [--quiet] [--picture [--at TIME|busiest|all]]"
 	      " [FILE...]\n"
 	      "       " PROG " --conf FILE [--nodes EXPR] --predict -k K\n"
 	      "         [--busy EXPR] [--required EXPR] [--contiguous]\n"
 	      "         [--strategy NAME] [--curve NAME] [--partition NAME]\n"
-	      "         [--node-weight NODES=W]...\n"
+	      "         [--gres LIST] [--node-weight NODES=W]...\n"
 	      "       " PROG " --conf FILE [--nodes EXPR] --plan -k K\n"
 	      "         [--running NODES@END]... [--busy EXPR] [--now TIME]\n"
 	      "         [--eligible TIME] [--strategy NAME] [--curve NAME]\n"
-	      "         [--partition NAME]\n"
+	      "         [--partition NAME] [--gres LIST]\n"
 	      "       " PROG " --conf FILE [--nodes EXPR] --ideal [-k K]"
 	      " [--jobcomp] [FILE...]\n"
 	      "       " PROG " --check-overlap [FILE...]\n"
@@ -132,7 +132,7 @@ enum {
 	OPT_JOBCOMP = 256, OPT_JSON, OPT_PICTURE, OPT_AT, OPT_PREDICT,
 	OPT_STRATEGY, OPT_CURVE, OPT_BUSY, OPT_REQUIRED, OPT_CONTIGUOUS,
 	OPT_CHECK_OVERLAP, OPT_PARTITION, OPT_NAME, OPT_PLAN, OPT_RUNNING,
-	OPT_NOW, OPT_ELIGIBLE, OPT_NODE_WEIGHT, OPT_IDEAL,
+	OPT_NOW, OPT_ELIGIBLE, OPT_NODE_WEIGHT, OPT_IDEAL, OPT_GRES,
 };
 
 static const struct option _longopts[] = {
@@ -149,6 +149,7 @@ static const struct option _longopts[] = {
 	{ "strategy", required_argument, NULL, OPT_STRATEGY },
 	{ "curve", required_argument, NULL, OPT_CURVE },
 	{ "partition", required_argument, NULL, OPT_PARTITION },
+	{ "gres", required_argument, NULL, OPT_GRES },
 	{ "busy", required_argument, NULL, OPT_BUSY },
 	{ "required", required_argument, NULL, OPT_REQUIRED },
 	{ "contiguous", no_argument, NULL, OPT_CONTIGUOUS },
@@ -211,6 +212,7 @@ int main(int argc, char **argv)
 		case OPT_STRATEGY: o.strategy = optarg; break;
 		case OPT_CURVE: o.curve = optarg; break;
 		case OPT_PARTITION: o.partition = optarg; break;
+		case OPT_GRES: o.gres = optarg; break;
 		case OPT_BUSY: o.busy = optarg; break;
 		case OPT_REQUIRED: o.required = optarg; break;
 		case OPT_CONTIGUOUS: o.contiguous = true; break;

@@ -116,6 +116,12 @@ check "predict: freelist, first free nodes in curve order" "n[04-06]" \
 	"$(ev --conf "$T/mesh.conf" --predict -k 3 --busy 'n[01-03]')"
 check "predict: a strategy override" "n[01-02]" \
 	"$(ev --conf "$T/mesh.conf" --predict -k 2 --strategy mm --busy '')"
+# --gres: the file's first GresName line naming one of the job's GRES.
+printf 'GresName=gpu Strategy=mm\n' | cat "$T/mesh.conf" - >"$T/gres.conf"
+check "predict: --gres gpu takes the GresName=gpu line's strategy" "n[05-06,09]" \
+	"$(ev --conf "$T/gres.conf" --predict -k 3 --busy 'n[01-03]' --gres mps,gpu)"
+check "predict: --gres naming no line's GRES keeps the file's strategy" "n[04-06]" \
+	"$(ev --conf "$T/gres.conf" --predict -k 3 --busy 'n[01-03]' --gres gp)"
 # Expands "n[04-05,10]" or "n06" into "n04 n05 n10" (enough for here).
 names() {
 	local body=${1#n} r out=""
