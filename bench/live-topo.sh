@@ -32,7 +32,9 @@
 # PlanHold=released); locality+KEY=VAL[+KEY=VAL..] is topology/locality
 # with those keys of that file changed (locality+CompactWait=0), and
 # +PART:KEY=VAL sets KEY for partition PART alone (a PartitionName line:
-# locality+gpu:CompactTolerance=0.3). Tori
+# locality+gpu:CompactTolerance=0.3), and +GresName=G:KEY=VAL for the
+# jobs that ask for GRES G (a GresName line:
+# locality+GresName=gpu:CompactTolerance=0.3). Tori
 # (locality.conf Torus=yes, nodes n001..n064 in
 # row-major wiring order): 8x8, tree switches and blocks a row of 8;
 # 4x4x4, tree switches a plane of 16 (a rack), blocks a row of 4 (the
@@ -101,7 +103,7 @@ while [ $# -gt 0 ]; do
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,72p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,74p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -194,8 +196,9 @@ done
 
 # variant_conf TORUS TOPO - writes TOPO's locality.conf,
 # OUT/locality-TORUS+KEY=VAL...conf: the recommended one, with each
-# KEY=VAL of locality+KEY=VAL+.. in place of its KEY line, and each
-# PART:KEY=VAL on PART's PartitionName line (one line per partition).
+# KEY=VAL of locality+KEY=VAL+.. in place of its KEY line, each
+# PART:KEY=VAL on PART's PartitionName line (one line per partition)
+# and each GresName=G:KEY=VAL on G's GresName line.
 variant_conf() {
 	local base=$OUT/locality-$1.conf out=$OUT/locality-$1${2#locality}.conf
 	local kv keys part
@@ -209,13 +212,16 @@ variant_conf() {
 			parts[$part]="${parts[$part]:-} ${kv#*:}"
 			continue ;;
 		[A-Za-z]*=?*) ;;
-		*) die "--topologies $2: want locality+KEY=VALUE or +PART:KEY=VALUE, not '$kv'" ;;
+		*) die "--topologies $2: want locality+KEY=VALUE, +PART:KEY=VALUE or +GresName=G:KEY=VALUE, not '$kv'" ;;
 		esac
 		sed -i "/^${kv%%=*}=/d" "$out"
 		echo "$kv" >>"$out"
 	done
 	for part in "${!parts[@]}"; do
-		echo "PartitionName=$part${parts[$part]}" >>"$out"
+		case $part in
+		GresName=*) echo "$part${parts[$part]}" ;;
+		*) echo "PartitionName=$part${parts[$part]}" ;;
+		esac >>"$out"
 	done
 }
 
