@@ -36,7 +36,9 @@
 #      up, and takes the best set there is at its deadline; a job
 #      offered nothing while it queued waits afresh; the same for
 #      --constraint jobs, whose reference is made on the nodes their
-#      constraint allows (a cluster of the features shape)
+#      constraint allows (a cluster of the features shape); with
+#      GresName=gpu CompactWait=0 (a cluster with GPUs), a GPU job takes
+#      scattered nodes at once while a job without GRES waits
 #   i  a reservation of N nodes gets the nodes the core picks (22.05 asks
 #      the plugin through resv_test, 24.11 through job_test), and a job
 #      in it runs on them
@@ -69,7 +71,7 @@ while [ $# -gt 0 ]; do
 	--only) ONLY=$2; shift 2 ;;
 	--harness-check) HARNESS=1; shift ;;
 	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
-	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,56p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "run-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac

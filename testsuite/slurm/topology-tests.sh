@@ -38,9 +38,10 @@
 # nodes are backfilled, it starts on a compact set when one frees up, and
 # a job that finds none takes the scattered set at its deadline and, once
 # requeued, waits afresh, as does a job offered nothing while it queued;
-# backfill runs with bf_busy_nodes there (Slurm's helpers inside this
-# plugin must see slurmctld's node bitmaps: left local, slurmctld
-# crashed). Last,
+# with GresName=gpu CompactWait=0 a GPU job takes scattered nodes at once
+# while a job without GRES waits; backfill runs with bf_busy_nodes there
+# (Slurm's helpers inside this plugin must see slurmctld's node bitmaps:
+# left local, slurmctld crashed). Last,
 # PlanHold (topology/plan-hold.sh): with released, the nodes backfill
 # plans for a waiting job are busy now, where with placement (the
 # control) they take idle ones.
@@ -64,7 +65,7 @@ while [ $# -gt 0 ]; do
 	--keep) KEEP=1; shift ;;
 	--shapes) SHAPES=$2; shift 2 ;;
 	--only) ONLY=$2; shift 2 ;;
-	-h | --help) sed -n '4,52p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,54p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "topology-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
