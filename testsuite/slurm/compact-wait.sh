@@ -8,6 +8,33 @@
 # of lib.sh, which the other scripts source too, so lib.sh holds only
 # what they all share.
 
+# The scenarios' machine: four scattered nodes and a 2x2 block.
+CW_FREE="n[001,004,037,040]" CW_BLOCK="n[010-011,018-019]"
+
+# cw_blockers BLOCK_MIN [SBATCH_OPTION ...] - the blockers each scenario
+# starts with: a job on the block (a limit of BLOCK_MIN minutes) and one
+# on every node but the block and the scattered nodes (30 minutes), each
+# with the options given. Sets CW_A and CW_B to their ids; returns 1
+# when they did not both start within 20 s.
+cw_blockers() {
+	local limit=$1 rest
+	shift
+	rest=$(scontrol show hostnames "$ALLNODES" |
+		grep -vxF -f <(scontrol show hostnames "$CW_FREE,$CW_BLOCK") |
+		paste -sd, -)
+	CW_A=$(sub -N4 -w "$CW_BLOCK" "$@" -t "$limit" 600)
+	CW_B=$(sub -N56 -w "$rest" "$@" -t 30 600)
+	wait_state "$CW_A" RUNNING 20 && wait_state "$CW_B" RUNNING 20
+}
+
+# cw_declining ID - whether job ID is pending and slurmctld has logged it
+# declining a set to wait for a compact one.
+cw_declining() {
+	[ "$(job_field "$1" JobState)" = PENDING ] &&
+		grep -q "JobId=$1 waits for a compact placement" \
+			"$CURRENT/log/slurmctld.log"
+}
+
 # compact_scenario WAIT [SBATCH_OPTION ...] - CompactWait on the 64-node
 # 8x8 torus (rows of 8 in name order) with CompactWait=WAIT, each job
 # submitted with the options given (--exclusive under cons_tres).
@@ -20,17 +47,10 @@
 # CW_WAIT, CW_FILL and CW_DEAD to what went wrong ("" when nothing), and
 # CW_LATE to that second job (left running on the scattered nodes).
 compact_scenario() {
-	local wait=$1 free="n[001,004,037,040]" block="n[010-011,018-019]"
-	local rest a b j1 j2 j3 t0 t1 end
+	local wait=$1 free=$CW_FREE block=$CW_BLOCK j1 j2 j3 t0 t1 end
 	shift
 	CW_WAIT="" CW_FILL="" CW_DEAD="" CW_LATE=""
-	rest=$(scontrol show hostnames "$ALLNODES" |
-		grep -vxF -f <(scontrol show hostnames "$free,$block") |
-		paste -sd, -)
-	a=$(sub -N4 -w "$block" "$@" -t 30 600)
-	b=$(sub -N56 -w "$rest" "$@" -t 30 600)
-	wait_state "$a" RUNNING 20 && wait_state "$b" RUNNING 20 ||
-		CW_WAIT="blocker jobs did not start"
+	cw_blockers 30 "$@" || CW_WAIT="blocker jobs did not start"
 	if [ -z "$CW_WAIT" ]; then
 		j1=$(sub -N4 "$@" -t 30 600)
 		sleep 6
@@ -61,7 +81,7 @@ compact_scenario() {
 			fi
 			wait_state "$j3" COMPLETED 15 ||
 				CW_FILL="${CW_FILL:-job $j3 did not complete}"
-			scancel "$a"
+			scancel "$CW_A"
 			if ! wait_state "$j1" RUNNING 15; then
 				CW_WAIT="job $j1 did not start once $block was free"
 			elif [ "$(expand "$(job_field "$j1" NodeList)")" != "$(expand "$block")" ]; then
@@ -158,29 +178,22 @@ compact_in_reservation() {
 # clock kept from its first offer would have it take them at once.
 # Sets CW_QUEUED.
 compact_after_queue() {
-	local wait=$1 free="n[001,004,037,040]" block="n[010-011,018-019]"
-	local log=$CURRENT/log/slurmctld.log rest a b j f before
+	local wait=$1 log=$CURRENT/log/slurmctld.log j f before
 	shift
 	CW_QUEUED=""
 	scancel --user="$(id -un)" 2>/dev/null
 	wait_all_idle 60 || { CW_QUEUED="the nodes did not come back idle"; return; }
-	rest=$(scontrol show hostnames "$ALLNODES" |
-		grep -vxF -f <(scontrol show hostnames "$free,$block") |
-		paste -sd, -)
-	a=$(sub -N4 -w "$block" "$@" -t 30 600)
-	b=$(sub -N56 -w "$rest" "$@" -t 30 600)
-	if ! wait_state "$a" RUNNING 20 || ! wait_state "$b" RUNNING 20; then
+	if ! cw_blockers 30 "$@"; then
 		CW_QUEUED="blocker jobs did not start"
 	else
 		j=$(sub -N4 "$@" -t 30 600)
 		sleep 4
-		if [ "$(job_field "$j" JobState)" != PENDING ] ||
-			! grep -q "JobId=$j waits for a compact placement" "$log"; then
+		if ! cw_declining "$j"; then
 			CW_QUEUED="job $j did not wait for a compact set ($(job_field "$j" JobState) on $(job_field "$j" NodeList))"
 		else
-			f=$(sub -N4 -w "$free" "$@" -t 2 $((wait + 6)))
+			f=$(sub -N4 -w "$CW_FREE" "$@" -t 2 $((wait + 6)))
 			if ! wait_state "$f" RUNNING 10; then
-				CW_QUEUED="job $f on $free did not start beside the waiting job $j"
+				CW_QUEUED="job $f on $CW_FREE did not start beside the waiting job $j"
 			else
 				before=$(grep -c "JobId=$j waits for a compact placement" "$log")
 				wait_state "$f" COMPLETED $((wait + 30)) ||
@@ -211,25 +224,18 @@ compact_after_queue() {
 # the waiting job's planned nodes from then on, whichever they are.
 # Sets CW_GRES.
 compact_gres_scenario() {
-	local free="n[001,004,037,040]" block="n[010-011,018-019]"
-	local log=$CURRENT/log/slurmctld.log rest a b j g
+	local log=$CURRENT/log/slurmctld.log j g
 	CW_GRES=""
-	rest=$(scontrol show hostnames "$ALLNODES" |
-		grep -vxF -f <(scontrol show hostnames "$free,$block") |
-		paste -sd, -)
 	if ! grep -q 'GRES overrides: gpu (CompactWait=0)' "$log"; then
 		CW_GRES="slurmctld's start-up log has no 'GRES overrides: gpu (CompactWait=0)'"
 		return
 	fi
-	a=$(sub -N4 -w "$block" "$@" -t 10 600)
-	b=$(sub -N56 -w "$rest" "$@" -t 30 600)
-	if ! wait_state "$a" RUNNING 20 || ! wait_state "$b" RUNNING 20; then
+	if ! cw_blockers 10 "$@"; then
 		CW_GRES="blocker jobs did not start"
 	else
 		j=$(sub -N4 "$@" -t 30 600)
 		sleep 4
-		if [ "$(job_field "$j" JobState)" != PENDING ] ||
-			! grep -q "JobId=$j waits for a compact placement" "$log"; then
+		if ! cw_declining "$j"; then
 			CW_GRES="job $j (no GRES) did not wait for a compact set ($(job_field "$j" JobState) on $(job_field "$j" NodeList))"
 		else
 			g=$(sub -N4 "$@" --gres=gpu:1 -t 5 600)
@@ -237,8 +243,8 @@ compact_gres_scenario() {
 				CW_GRES="GPU job $g still $(job_field "$g" JobState) after 8 s (GresName=gpu CompactWait=0)"
 			elif grep -q "JobId=$g waits for a compact placement" "$log"; then
 				CW_GRES="GPU job $g waited for a compact set before taking $(job_field "$g" NodeList)"
-			elif [ "$(expand "$(job_field "$g" NodeList)")" != "$(expand "$free")" ]; then
-				CW_GRES="GPU job $g got $(job_field "$g" NodeList), expected $free"
+			elif [ "$(expand "$(job_field "$g" NodeList)")" != "$(expand "$CW_FREE")" ]; then
+				CW_GRES="GPU job $g got $(job_field "$g" NodeList), expected $CW_FREE"
 			elif [ "$(job_field "$j" JobState)" != PENDING ]; then
 				CW_GRES="job $j (no GRES) started on $(job_field "$j" NodeList) beside the GPU job"
 			fi

@@ -29,11 +29,17 @@ case_h_constraint() {
 }
 
 # h, GPU jobs: compact-wait.sh's GresName scenario, on a cluster whose
-# nodes have GPUs and whose file adds GresName=gpu CompactWait=0.
+# nodes have GPUs and whose file adds GresName=gpu CompactWait=0; and
+# the line's key in scontrol show config.
 case_h_gres() {
+	local shown
+	shown=$(scontrol show config |
+		grep -cE '^LocalityCompactWait\[GresName=gpu\] += 0$')
 	compact_gres_scenario
 	cancel_all
 	result "h: GresName=gpu CompactWait=0: a GPU job takes scattered nodes at once while a job without GRES waits" "$CW_GRES"
+	result "h: scontrol show config lists the GresName line's keys" \
+		"$([ "$shown" = 1 ] || echo "no 'LocalityCompactWait[GresName=gpu] = 0' line in scontrol show config")"
 }
 
 # p: sbatch --test-only asks slurmctld for WILL_RUN. With three blockers
