@@ -3,8 +3,8 @@
  * loc_conf_keys.c - what each locality.conf key means: the syntax of each
  * type of value of loc_conf_key_table.h, the keys with a syntax of their
  * own (Dimensions, Torus), and the NodeName, PartitionName and GresName
- * lines. The
- * reader (loc_conf.c) hands each logical line here as Key=Value tokens.
+ * lines. The reader (loc_conf.c) hands each logical line here as
+ * Key=Value tokens.
  */
 #include <errno.h>
 #include <math.h>

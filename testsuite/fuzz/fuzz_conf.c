@@ -11,6 +11,23 @@
 #include "fuzz_util.h"
 #include "loc_conf.h"
 
+/* Whether the GRES gres is the one named by arg (a job that asks for
+ * one GRES). */
+static bool _asks_exactly(const char *gres, void *arg)
+{
+	return !strcmp(gres, (const char *)arg);
+}
+
+/* The index of the first GresName line naming gres. */
+static int _first_gres(const loc_conf_t *c, const char *gres)
+{
+	int g = 0;
+
+	while (g < c->ngres && strcmp(c->gres[g].name, gres))
+		g++;
+	return g;
+}
+
 /* Checks what loc_conf.h promises about a parsed configuration. */
 static void _check_conf(const loc_conf_t *c)
 {
@@ -48,6 +65,20 @@ static void _check_conf(const loc_conf_t *c)
 			   "partition '%s' not found", p->name);
 	}
 	FUZZ_CHECK(loc_conf_policy(c, NULL) == &c->policy, "global policy");
+	/* A GRES line's policy is its own, over each partition's. */
+	for (int g = 0; g < c->ngres; g++) {
+		const loc_conf_gres_t *gr = &c->gres[g];
+
+		FUZZ_CHECK(gr->name && gr->name[0] && gr->policies,
+			   "GresName line %d", gr->line);
+		FUZZ_CHECK(loc_conf_job_policy(c, NULL, _asks_exactly,
+					       gr->name) ==
+				   &c->gres[_first_gres(c, gr->name)]
+					    .policies[c->npartitions],
+			   "GresName=%s not found", gr->name);
+	}
+	FUZZ_CHECK(loc_conf_job_policy(c, NULL, NULL, NULL) == &c->policy,
+		   "a job without GRES");
 	loc_conf_describe(c, desc, sizeof(desc));
 	FUZZ_CHECK(strlen(desc) < sizeof(desc), "describe overflow");
 	/* A tiny buffer must be cut, not overrun. */
