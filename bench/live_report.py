@@ -28,7 +28,8 @@ row's mean hops over the multi-node jobs that row started and its mean
 wait over all the jobs that row started (matched by job name). When the
 jobs are of several kinds (workload.sh gen --mixed names them c, x and
 g: core, whole-node and GPU), a line per row gives each kind's mean wait
-and ratio to the ideal.
+and ratio to the ideal; and a line per row gives the mean wait of the
+jobs that ran on 1, 2-4 and 5 or more nodes.
 
   live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
@@ -215,6 +216,7 @@ def run_row(name, jobcomp, evalf, ids, ideal):
     r["by_name"] = by_name
     r["wait_by_name"] = {names[i]: j[1] - j[0] for i, j in jobs.items()
                          if i in names}
+    r["waits_by_nodes"] = [(j[3], j[1] - j[0]) for j in jobs.values()]
     return r
 
 
@@ -272,6 +274,24 @@ def print_kinds(rows, ideal):
         print("by kind, %s: %s" % (r["name"], "; ".join(parts)))
 
 
+# The job sizes print_sizes groups waits by: nodes run on, first to last.
+SIZES = ((1, 1, "1 node"), (2, 4, "2-4 nodes"), (5, None, "5+ nodes"))
+
+
+def print_sizes(rows):
+    """Per row, the mean wait of the jobs that ran on 1, 2-4 and 5 or
+    more nodes: which sizes a row's wait comes from."""
+    for r in rows:
+        parts = []
+        for lo, hi, label in SIZES:
+            waits = [w for k, w in r["waits_by_nodes"]
+                     if k >= lo and (hi is None or k <= hi)]
+            if waits:
+                parts.append("%s %d: wait %.1f s" % (label, len(waits),
+                                                     mean(waits)))
+        print("by size, %s: %s" % (r["name"], "; ".join(parts)))
+
+
 def print_run_table(title, rows, ideal=None):
     print(title)
     # The row names set the first column's width (locality+KEY=VAL rows).
@@ -299,6 +319,7 @@ def print_run_table(title, rows, ideal=None):
     if rows:
         print_common(rows)
         print_kinds(rows, ideal or {})
+        print_sizes(rows)
 
 
 def main():
