@@ -289,9 +289,14 @@ const loc_policy_t *sl_machine_job_policy(const sl_machine_t *m,
 }
 
 loc_alloc_t *sl_machine_job_alloc(sl_machine_t *m, job_record_t *job,
+				  const loc_policy_t **policy,
 				  loc_error_t *err)
 {
-	sl_alloc_slot_t *slot = _slot(m, sl_machine_job_policy(m, job), err);
+	const loc_policy_t *p = sl_machine_job_policy(m, job);
+	sl_alloc_slot_t *slot = _slot(m, p, err);
+
+	if (policy)
+		*policy = p;
 
 	return slot ? slot->alloc : NULL;
 }

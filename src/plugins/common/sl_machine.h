@@ -147,8 +147,10 @@ const loc_policy_t *sl_machine_job_policy(const sl_machine_t *m,
 					  job_record_t *job);
 
 /* Returns the allocator for job's policy (sl_machine_job_policy()),
- * creating it on first use, or NULL with err filled. */
+ * creating it on first use, or NULL with err filled; the policy itself
+ * in *policy when policy is not NULL (one lookup for both). */
 loc_alloc_t *sl_machine_job_alloc(sl_machine_t *m, job_record_t *job,
+				  const loc_policy_t **policy,
 				  loc_error_t *err);
 
 /* Logs the active model with info(), one line per item. */

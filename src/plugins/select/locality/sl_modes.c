@@ -332,8 +332,7 @@ int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
 	if (!job->details || bit_set_count(bitmap) < (int64_t)min_nodes)
 		return EINVAL;
 	sl_ctx_init(&c, m, l, job, mode);
-	c.policy = sl_machine_job_policy(m, job);
-	c.alloc = sl_machine_job_alloc(m, job, &c.err);
+	c.alloc = sl_machine_job_alloc(m, job, &c.policy, &c.err);
 	if (!c.alloc) {
 		error("%s: no allocator for partition %s: %s", plugin_type,
 		      sl_part_name(job), c.err.text);

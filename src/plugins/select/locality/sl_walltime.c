@@ -144,7 +144,7 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 	if (!_pf_on(p) || !&job_list || !job_list || !job->node_bitmap ||
 	    !job->part_ptr || !job->part_ptr->node_bitmap)
 		return;
-	if (!(alloc = sl_machine_job_alloc(m, job, &err)))
+	if (!(alloc = sl_machine_job_alloc(m, job, NULL, &err)))
 		return;
 
 	placed = xcalloc(m->ncore, sizeof(int));

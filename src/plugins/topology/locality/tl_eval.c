@@ -434,12 +434,11 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 
 	if (d->arbitrary_tpn)
 		return ESLURM_NOT_SUPPORTED;
-	t.alloc = sl_machine_job_alloc(m, job, &err);
+	t.alloc = sl_machine_job_alloc(m, job, &t.policy, &err);
 	if (!t.alloc) {
 		error("%s: %pJ: %s", plugin_type, job, err.text);
 		return ESLURM_NOT_SUPPORTED;
 	}
-	t.policy = sl_machine_job_policy(m, job);
 	/* The arrays read before they are written start clear. */
 	memset(s->cand, 0, m->ncore * sizeof(*s->cand));
 	memset(s->weight, 0, m->ncore * sizeof(*s->weight));
