@@ -17,7 +17,7 @@
 #                      [--shape per-row] [--seed 1] [--jobs 140]
 #                      [--gpu-partition]
 #                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
-#                      [--runtime 5]
+#                      [--runtime 5] [--repeat 1]
 #                      [--out DIR] [--build DIR] [--report-only]
 #
 # Topologies: default (Slurm's own placement: cons_tres without a
@@ -67,6 +67,12 @@
 # BUILD/live-topo; its path must be short, for slurmstepd's sockets):
 # workloads, each run's jobcomp, locality-eval output and slurmctld log,
 # report.txt; the clusters run in OUT/c, one after another.
+# --repeat N runs every row of a table N times, in rounds (round 1 of
+# each row, then round 2, ...: what drifts on the machine falls on every
+# row alike), prints each round's table and then one of the medians over
+# the rounds with their range (live_report.py --medians): single runs of
+# the same row spread by 10-40% in wait. Round R > 1 keeps its records
+# as TAG.rR.*.
 # --report-only rebuilds report.txt from the runs already in --out (same
 # options as the run). Another version than the host's runs in its Debian root
 # (tools/slurm-root.sh); build it first (scripts/setup.sh --slurm V).
@@ -85,7 +91,7 @@ ARGS=("$@")
 SLURM=24.11 TORI="8x8,4x4x4" WLS="whole,mixed"
 TOPOS="default,tree,block,locality" SHAPE=per-row
 SEED=1 JOBS=140 MAXN=24 GAP=0.55 MGAP=0.4 RT=5 OUT="" BUILD="" REPORT_ONLY=0
-GPUPART=0
+GPUPART=0 REPEAT=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--slurm) SLURM=$2; shift 2 ;;
@@ -99,14 +105,19 @@ while [ $# -gt 0 ]; do
 	--gap) GAP=$2; shift 2 ;;
 	--mixed-gap) MGAP=$2; shift 2 ;;
 	--runtime) RT=$2; shift 2 ;;
+	--repeat) REPEAT=$2; shift 2 ;;
 	--gpu-partition) GPUPART=1; shift ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,74p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,81p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
+case $REPEAT in
+'' | *[!0-9]* | 0*) echo "$PROG: --repeat wants a count of 1 or more, not '$REPEAT'" >&2
+	exit 2 ;;
+esac
 BUILD=${BUILD:-$("$ROOTS" build-dir "$SLURM")}
 OUT=${OUT:-$BUILD/live-topo}
 
@@ -251,12 +262,15 @@ done
 ideal() {
 	local t=$1 conf=$OUT/locality-$1.conf
 	shift
-	{
-		cat "$OUT/ideal-$t.txt"
-		"$EVAL" --conf "$conf" --nodes "$ALLNODES" --ideal --jobcomp "$@" ||
-			die "locality-eval --ideal failed on $*"
-	} | sort -n -k1,1 -u >"$OUT/ideal-$t.txt.new"
-	mv "$OUT/ideal-$t.txt.new" "$OUT/ideal-$t.txt"
+	# Not in a pipeline: die must end the script, not a subshell.
+	"$EVAL" --conf "$conf" --nodes "$ALLNODES" --ideal --jobcomp "$@" \
+		>"$OUT/ideal-$t.txt.new" ||
+		die "locality-eval --ideal failed on $*"
+	sort -n -k1,1 -u "$OUT/ideal-$t.txt" "$OUT/ideal-$t.txt.new" \
+		>"$OUT/ideal-$t.txt.sorted" &&
+		mv "$OUT/ideal-$t.txt.sorted" "$OUT/ideal-$t.txt" &&
+		rm -f "$OUT/ideal-$t.txt.new" ||
+		die "cannot update $OUT/ideal-$t.txt"
 }
 
 # wait_jobs IDS - until the jobs have left the queue, or none has run for
@@ -285,11 +299,20 @@ wait_jobs() {
 # --- the live runs --------------------------------------------------------
 
 UNSTARTED=0
-# run TORUS WORKLOAD TOPOLOGY - the workload on a fresh cluster; keeps
-# its records as OUT/TAG.*.
+# tag TORUS WORKLOAD TOPOLOGY ROUND - the name of a run's records.
+tag() {
+	if [ "$4" = 1 ]; then
+		echo "$1-$2-$3"
+	else
+		echo "$1-$2-$3.r$4"
+	fi
+}
+
+# run TORUS WORKLOAD TOPOLOGY ROUND - the workload on a fresh cluster;
+# keeps its records as OUT/TAG.*.
 run() {
 	local t=$1 w=$2 topo=$3 tag dir args t0 extra=() n group
-	tag=$t-$w-$topo
+	tag=$(tag "$1" "$2" "$3" "$4")
 	# One short cluster directory for every run: slurmstepd's socket
 	# paths under it must fit in 108 bytes.
 	dir=$OUT/c
@@ -310,7 +333,7 @@ run() {
 	*) die "--topologies: default, flat, tree, block, torus3d, locality or locality+KEY=VAL, not $topo" ;;
 	esac
 	[ "$w" = mixed ] || extra=(--exclusive)
-	say "$t / $w / $topo: starting the cluster"
+	say "$tag: starting the cluster"
 	group=$BLOCK
 	[ "$topo" = tree ] && group=$TREE
 	LOC_ROW_NODES=$ROW LOC_TOPO_GROUP=$group LOC_TORUS3D_DIMS=$T3D \
@@ -345,7 +368,7 @@ run() {
 	"$EVAL" --conf "$OUT/locality-$t.conf" --nodes "$ALLNODES" \
 		--jobcomp "$OUT/$tag.started" >"$OUT/$tag.eval" ||
 		die "$tag: locality-eval failed on $OUT/$tag.started"
-	say "$t / $w / $topo: done in $((SECONDS - t0)) s"
+	say "$tag: done in $((SECONDS - t0)) s"
 }
 
 # unstarted TAG - counts into UNSTARTED the accepted jobs of a run that
@@ -420,6 +443,8 @@ STAMP='+%Y-%m-%d %H:%M:%S'
 	[ "$GPUPART" = 0 ] ||
 		echo "partitions: main and gpu, the same 64 nodes; GPU jobs -p gpu"
 	echo "slurm: $(/usr/sbin/slurmctld -V)"
+	[ "$REPEAT" = 1 ] ||
+		echo "rounds: $REPEAT of every row, each on a fresh cluster, in turn"
 	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS" \
 		"--max-nodes $MAXN --runtime $RT, whole --gap $GAP," \
 		"mixed --mixed --cpus 4 --gpus 2 --gap $MGAP"
@@ -430,20 +455,33 @@ STAMP='+%Y-%m-%d %H:%M:%S'
 } >"$OUT/report.txt"
 for t in "${tori[@]}"; do
 	for w in "${wls[@]}"; do
-		rows=()
-		for topo in "${topos[@]}"; do
-			[ "$REPORT_ONLY" = 1 ] || run "$t" "$w" "$topo"
-			unstarted "$t-$w-$topo"
-			rows+=(--run "topology/$topo" "$OUT/$t-$w-$topo.started" \
-				"$OUT/$t-$w-$topo.eval" "$OUT/$t-$w-$topo.ids")
+		all=()
+		for ((r = 1; r <= REPEAT; r++)); do
+			rows=()
+			for topo in "${topos[@]}"; do
+				[ "$REPORT_ONLY" = 1 ] || run "$t" "$w" "$topo" "$r"
+				tag=$(tag "$t" "$w" "$topo" "$r")
+				unstarted "$tag"
+				rows+=(--run "topology/$topo" "$OUT/$tag.started" \
+					"$OUT/$tag.eval" "$OUT/$tag.ids")
+			done
+			all+=("${rows[@]}")
+			ideal "$t" "$OUT/$t-$w-"*.started
+			torus "$t"
+			round=""
+			[ "$REPEAT" = 1 ] || round=", round $r of $REPEAT"
+			{
+				echo
+				python3 "$REPO/bench/live_report.py" \
+					--ideal "$OUT/ideal-$t.txt" \
+					--title "torus $t, $w workload$round ($TWHAT)" "${rows[@]}"
+			} >>"$OUT/report.txt" || die "live_report.py failed"
 		done
-		ideal "$t" "$OUT/$t-$w-"*.started
-		torus "$t"
-		{
+		[ "$REPEAT" = 1 ] || {
 			echo
 			python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal-$t.txt" \
-				--title "torus $t, $w workload ($TWHAT)" "${rows[@]}"
-		} >>"$OUT/report.txt" || die "live_report.py failed"
+				--medians --title "torus $t, $w workload" "${all[@]}"
+		} >>"$OUT/report.txt" || die "live_report.py --medians failed"
 		[ "$w" = whole ] || continue
 		{
 			echo

@@ -34,11 +34,18 @@ jobs that ran on 1, 2-4 and 5 or more nodes.
   live_report.py [--ideal FILE] [--title TEXT] [--nodes N]
                  --live NAME JOBCOMP EVAL ... --replay NAME CSV ...
   live_report.py [--ideal FILE] [--title TEXT] --run NAME JOBCOMP EVAL IDS ...
+  live_report.py [--ideal FILE] [--title TEXT] --medians --run NAME ... ...
+
+With --medians, --run rows that share a NAME are rounds of one
+configuration (bench/live-topo.sh --repeat): one line per configuration
+gives each figure's median over its rounds and their range, the ratios
+(x_first, wait_x) taken to the first configuration in the same round.
 """
 import os
 import argparse
 import csv
 import datetime
+import statistics
 import sys
 
 
@@ -322,6 +329,56 @@ def print_run_table(title, rows, ideal=None):
         print_sizes(rows)
 
 
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
+def spread(values, fmt):
+    """The median of VALUES and their range: "1.62 (1.60-1.70)"; "-"
+    when a round lacks the figure (NaN: no ideal known for a size)."""
+    if any(v != v for v in values):
+        return "-"
+    mid = statistics.median(values)
+    if len(values) == 1:
+        return fmt % mid
+    return (fmt + " (" + fmt + "-" + fmt + ")") % (mid, min(values),
+                                                   max(values))
+
+
+def print_medians(title, rows):
+    """Rows that share a name are rounds of one configuration, run in
+    turn (round 1 of every row, then round 2, ...): one line per
+    configuration with each figure's median over its rounds and their
+    range. x_first and wait_x are ratios to the first configuration's
+    figure in the same round, so they compare rows run side by side."""
+    rounds = {}
+    for r in rows:
+        rounds.setdefault(r["name"], []).append(r)
+    counts = {len(v) for v in rounds.values()}
+    if len(counts) != 1:
+        raise ValueError("--medians: the rows have unequal round counts (%s)"
+                         % ", ".join("%s %d" % (n, len(v))
+                                     for n, v in rounds.items()))
+    n = counts.pop()
+    base = next(iter(rounds.values()))
+    print("%s: medians of %d rounds (min-max)" % (title, n))
+    w = max([26] + [len(name) for name in rounds])
+    print("%-*s %-21s %-21s %-21s %-18s %-18s %5s %9s" % (
+        w, "row", "hops", "x_first", "x_ideal", "wait", "wait_x", "nodes",
+        "unstarted"))
+    for name, rs in rounds.items():
+        print("%-*s %-21s %-21s %-21s %-18s %-18s %5.2f %9d" % (
+            w, name, spread([r["mean"] for r in rs], "%.3f"),
+            spread([ratio(r["mean"], b["mean"]) for r, b in zip(rs, base)],
+                   "%.3f"),
+            spread([r["ideal"] for r in rs], "%.3f"),
+            spread([r["wait"] for r in rs], "%.1f"),
+            spread([ratio(r["wait"], b["wait"]) for r, b in zip(rs, base)],
+                   "%.2f"),
+            statistics.median([r["nodes"] for r in rs]),
+            sum(r["unstarted"] for r in rs)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ideal", help="k and ideal mean hops, one pair a line")
@@ -334,8 +391,19 @@ def main():
                     metavar=("NAME", "CSV"))
     ap.add_argument("--run", nargs=4, action="append", default=[],
                     metavar=("NAME", "JOBCOMP", "EVAL", "IDS"))
+    ap.add_argument("--medians", action="store_true",
+                    help="--run rows that share a NAME are rounds: print "
+                    "each figure's median over them")
     a = ap.parse_args()
     ideal = read_ideal(a.ideal) if a.ideal else {}
+    if a.run and a.medians:
+        rows = [run_row(n, j, e, i, ideal) for n, j, e, i in a.run]
+        try:
+            print_medians(a.title + " (live)", rows)
+        except ValueError as err:
+            print("live_report.py: %s" % err, file=sys.stderr)
+            return 2
+        return 0
     if a.run:
         print_run_table(a.title + " (live)",
                         [run_row(n, j, e, i, ideal) for n, j, e, i in a.run],
