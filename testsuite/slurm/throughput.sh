@@ -11,6 +11,7 @@
 #                 [--jobs N] [--runtime SEC] [--observe SEC]
 #                 [--shape SHAPE] [--strategy NAME] [--rundir DIR] [--keep]
 #                 [--compare select|topology] [--slurm VERSION]
+#                 [--set KEY=VALUE ...]
 #
 # --compare select (the default): SelectType select/linear against
 # select/locality (Strategy=--strategy, default pack), on the host's Slurm.
@@ -18,7 +19,8 @@
 # topology/default, Slurm's own placement) against select/cons_tres with
 # TopologyPlugin=topology/locality and the recommended locality.conf
 # (Strategy=pack, Curve=hilbert, CompactWait=60, CompactTolerance=0.1,
-# PlanWindow=30, PlanHold=released; --strategy changes Strategy), 1 CPU
+# PlanWindow=30, PlanHold=released; --strategy changes Strategy, and
+# each --set KEY=VALUE puts that line in place of KEY's), 1 CPU
 # per node, on Slurm --slurm (default 24.11). A Slurm other than the
 # host's runs in its Debian root (tools/slurm-root.sh run; build it with
 # scripts/setup.sh --slurm VERSION): BUILDDIR defaults to that version's
@@ -51,7 +53,7 @@ ROOTS=$REPO/tools/slurm-root.sh
 ARGS=("$@")
 
 BUILD="" PLUGDIR="" NJOBS_ARG="" OBSERVE=30 RUNTIME=2 RUNROOT="" KEEP=0
-SIZES=64 STRATEGY=pack COMPARE=select SLURM=""
+SIZES=64 STRATEGY=pack COMPARE=select SLURM="" SETS=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--compare) COMPARE=$2; shift 2 ;;
@@ -63,9 +65,15 @@ while [ $# -gt 0 ]; do
 	--observe) OBSERVE=$2; shift 2 ;;
 	--shape) CLUSTER_SHAPE=$2; shift 2 ;;
 	--strategy) STRATEGY=$2; shift 2 ;;
+	--set)
+		case $2 in
+		[A-Za-z]*=?*) SETS+=("$2") ;;
+		*) echo "throughput.sh: --set wants KEY=VALUE, not '$2'" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "throughput.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -180,6 +188,15 @@ lconf() {
 		"PlanHold=released"
 }
 
+# lconf with each --set KEY=VALUE in place of KEY's line (or added).
+lconf_set() {
+	local kv
+	lconf >"$1" || return 1
+	for kv in "${SETS[@]}"; do
+		sed -i "/^${kv%%=*}=/d" "$1" && echo "$kv" >>"$1" || return 1
+	done
+}
+
 BASE=${PLUGINS%% *} # linear or default: the denominator of the ratio
 if [ "$COMPARE" = topology ]; then
 	LABEL=topology/ PLUGFILE=topology_locality.so
@@ -189,7 +206,7 @@ fi
 for NODES in ${SIZES//,/ }; do
 	NJOBS=${NJOBS_ARG:-$((16 * NODES))}
 	LCONF=$RUNROOT/locality-$NODES.conf
-	lconf >"$LCONF"
+	lconf_set "$LCONF" || { echo "throughput.sh: cannot write $LCONF" >&2; exit 1; }
 	declare -A R=()
 	for sel in $PLUGINS; do
 		if [ "$sel" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
