@@ -5,25 +5,8 @@
 # share a name are rounds; each figure is the median over them with its
 # range, and the ratios are taken round by round to the first row, not
 # between medians. Rounds of unequal count are one line, exit 2.
-set -u
-srcdir=${srcdir:-.}
-tool="python3 $srcdir/bench/live_report.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/live-report.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-fails=0
-
-check() { # NAME GOT WANT
-	if [ "$2" = "$3" ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1: got"
-		echo "$2"
-		echo "want"
-		echo "$3"
-		fails=$((fails + 1))
-	fi
-}
+SCRIPT=live_report.py
+. "${srcdir:-.}/testsuite/bench/lib.sh"
 
 # run NAME HOPS WAIT [UNSTARTED]: a row's records: j1 on 2 nodes with HOPS
 # mean pairwise hops waits WAIT s, j2 on 1 node starts at once (so the

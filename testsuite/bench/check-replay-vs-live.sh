@@ -5,25 +5,8 @@
 # by job size, on records whose waits and hops are known; a live job with
 # no twin is named; input it cannot read is one line naming file and
 # line, exit 2.
-set -u
-srcdir=${srcdir:-.}
-tool="python3 $srcdir/bench/replay-vs-live.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/replay-vs-live.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-fails=0
-
-check() { # NAME GOT WANT
-	if [ "$2" = "$3" ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1: got"
-		echo "$2"
-		echo "want"
-		echo "$3"
-		fails=$((fails + 1))
-	fi
-}
+SCRIPT=replay-vs-live.py
+. "${srcdir:-.}/testsuite/bench/lib.sh"
 
 rec() { # name nodes submit_s start_s
 	echo "JobId=$((${1#j} + 100)) Name=$1 JobState=COMPLETED NodeCnt=$2 SubmitTime=2026-12-02T00:00:$3 StartTime=2026-12-02T00:00:$4 NodeList=n001"

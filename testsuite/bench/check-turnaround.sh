@@ -4,13 +4,8 @@
 # bench/turnaround.py: a node's turnaround (a waiting job's start less
 # the last end on its nodes) on records whose gaps are known, and one
 # line naming file and line, exit 2, on NodeLists it cannot read.
-set -u
-srcdir=${srcdir:-.}
-tool="python3 $srcdir/bench/turnaround.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/turnaround.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-fails=0
+SCRIPT=turnaround.py
+. "${srcdir:-.}/testsuite/bench/lib.sh"
 
 rec() { # id submit start end nodelist
 	echo "JobId=$1 Name=j$1 JobState=COMPLETED StartTime=2026-12-02T00:00:$3 EndTime=2026-12-02T00:00:$4 NodeList=$5 NodeCnt=2 SubmitTime=2026-12-02T00:00:$2"
