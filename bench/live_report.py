@@ -62,6 +62,10 @@ def mean(values):
     return sum(values) / len(values) if values else float("nan")
 
 
+def ratio(a, b):
+    return a / b if b else float("nan")
+
+
 def parse_time(text):
     return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S").timestamp()
 
@@ -170,11 +174,11 @@ def print_table(title, rows, base):
         w, "row", "jobs", "multi", "hops", "p95", "x_first", "x_ideal",
         "wait_s", "makespan", "idle_fit"))
     for r in rows:
-        ratio = r["mean"] / base["mean"] if base and base["mean"] else float("nan")
+        x_first = ratio(r["mean"], base["mean"]) if base else float("nan")
         ideal = "%8.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%8s" % "-"
         idle = "%8d" % r["idle"] if r["idle"] == r["idle"] else "%8s" % "-"
         print("%-*s %5d %5d %7.3f %7.2f %8.3f %s %8.1f %9.0f %s" % (
-            w, r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], ratio,
+            w, r["name"], r["jobs"], r["multi"], r["mean"], r["p95"], x_first,
             ideal, r["wait"], r["makespan"], idle))
     if base and base["bound"]:
         b = base["bound"]
@@ -308,14 +312,14 @@ def print_run_table(title, rows, ideal=None):
         "x_ideal", "nodes", "wait", "w_p95", "makespan", "unstarted"))
     base = rows[0] if rows else None
     for r in rows:
-        ratio = r["mean"] / base["mean"] if base["mean"] else float("nan")
+        x_first = ratio(r["mean"], base["mean"])
         x_ideal = "%7.3f" % r["ideal"] if r["ideal"] == r["ideal"] else "%7s" % "-"
         bad = "%d" % r["unstarted"]
         if r["refused"]:
             bad += " (%d refused)" % r["refused"]
         print("%-*s %5d %5d %5d %6.3f %5.2f %7.3f %s %6.2f %6.1f %6.0f %8.0f %9s" % (
             w, r["name"], r["submitted"], r["started"], r["multi"], r["mean"],
-            r["p95"], ratio, x_ideal, r["nodes"], r["wait"], r["wait95"],
+            r["p95"], x_first, x_ideal, r["nodes"], r["wait"], r["wait95"],
             r["makespan"], bad))
     if base and base["bound"]:
         b = base["bound"]
@@ -327,10 +331,6 @@ def print_run_table(title, rows, ideal=None):
         print_common(rows)
         print_kinds(rows, ideal or {})
         print_sizes(rows)
-
-
-def ratio(a, b):
-    return a / b if b else float("nan")
 
 
 def spread(values, fmt):
