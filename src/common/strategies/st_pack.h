@@ -4,7 +4,8 @@
  * heuristic) share: the per-allocator state and the steps of a decision.
  * Not installed, not used by drivers.
  *
- *   st_pack.c        entry points, state set-up, centres and the winner
+ *   st_pack.c        one decision: how it searches, centres, the winner
+ *   st_pack_state.c  the per-allocator state, built once
  *   st_pack_grow.c   the free nodes nearest a centre, greedy growth
  *   st_pack_swap.c   improving swaps on the winning set
  *   st_pack_index.c  busy neighbours and one-node answers, kept between
@@ -91,6 +92,15 @@ typedef struct loc__pack {
 	int *first_mark;          /* [n] first_pick's stamp per centre */
 	int first_stamp;
 } loc__pack_t;
+
+/* ---- st_pack_state.c ----------------------------------------------- */
+
+/* The strategy's init and fini (loc__strategy_ops_t): every table and
+ * scratch array a decision uses, for this grid and curve. */
+int loc__pack_create(const loc_grid_t *grid, const loc_curve_t *curve,
+		     const loc_policy_t *policy, void **state,
+		     loc_error_t *err);
+void loc__pack_destroy(void *state);
 
 /* ---- st_pack_grow.c ------------------------------------------------ */
 
