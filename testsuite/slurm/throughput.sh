@@ -19,13 +19,14 @@
 # topology/default, Slurm's own placement) against select/cons_tres with
 # TopologyPlugin=topology/locality and the recommended locality.conf
 # (Strategy=pack, Curve=hilbert, CompactWait=60, CompactTolerance=0.1,
-# PlanWindow=30, PlanHold=released; --strategy changes Strategy, and
-# each --set KEY=VALUE puts that line in place of KEY's), 1 CPU
-# per node, on Slurm --slurm (default 24.11). A Slurm other than the
-# host's runs in its Debian root (tools/slurm-root.sh run; build it with
-# scripts/setup.sh --slurm VERSION): BUILDDIR defaults to that version's
-# build and --rundir to BUILDDIR/throughput (it must be visible inside the
-# root and short enough for slurmstepd's sockets).
+# PlanWindow=30, PlanHold=released; --strategy changes Strategy), 1 CPU
+# per node, on Slurm --slurm (default 24.11). Under either --compare, each
+# --set KEY=VALUE puts that line in place of KEY's in the locality row's
+# locality.conf. A Slurm other than the host's runs in its Debian root
+# (tools/slurm-root.sh run; build it with scripts/setup.sh --slurm
+# VERSION): BUILDDIR defaults to that version's build and --rundir to
+# BUILDDIR/throughput (it must be visible inside the root and short
+# enough for slurmstepd's sockets).
 # For each size (a 2-D torus: 64 = 8x8, 128 = 16x8, 256 = 16x16) and each
 # plugin: start a fresh cluster, submit JOBS held jobs (default 16 per
 # node) of 1-4 nodes (sizes cycling 1,3,2,4) that sleep RUNTIME seconds
@@ -73,7 +74,7 @@ while [ $# -gt 0 ]; do
 		shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "throughput.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
