@@ -50,6 +50,8 @@
 #   gpu-sparse  one NodeName line per node; with --gpus, only the nodes of
 #               even rows at even places in their row have GPUs (one in
 #               four, every other node of every other row)
+#   gpu-typed   as gpu-sparse, but with --gpus those nodes have GPUs of type
+#               a100 and every other node GPUs of type v100
 # --topology sets TopologyPlugin (with --select cons_tres): locality is
 # this project's topology/locality (Slurm 24.11 and 26.05), which needs
 # --plugin-dir (or --no-plugin-dir) and --locality-conf like
@@ -62,9 +64,9 @@
 # topology_yaml_torus3d: LOC_TORUS3D_DIMS, LOC_TORUS3D_PLACEMENTS).
 # --extra adds a line to slurm.conf; SchedulerParameters=X adds X to the
 # cluster's own SchedulerParameters.
-# --gpus gives every node (gpu-sparse: some nodes) N GPUs (Gres=gpu:N, GresTypes=gpu and a
-# gres.conf), backed by stand-in device files RUNDIR/dev/gpuI that start
-# creates: enough for slurmd and cons_tres to count and bind them.
+# --gpus gives every node (gpu-sparse: some nodes) N GPUs (Gres=gpu:N;
+# gpu-typed: gpu:a100:N or gpu:v100:N), GresTypes=gpu and a gres.conf,
+# backed by stand-in device files RUNDIR/dev/gpuI that start creates: enough for slurmd and cons_tres to count and bind them.
 # --cpus gives every node N CPUs (default 1) and --mem MB of RealMemory
 # (default 100); slurmd takes the configured figures whatever the machine
 # has (SlurmdParameters=config_overrides).
@@ -152,8 +154,8 @@ cmd_start() {
 	*) die "--select wants linear, cons_tres or locality, got '$select'" ;;
 	esac
 	case $shape in
-	single | per-node | per-row | weights | features | partitions | shuffled | gpu-sparse) ;;
-	*) die "--shape wants single, per-node, per-row, weights, features, partitions, shuffled or gpu-sparse, got '$shape'" ;;
+	single | per-node | per-row | weights | features | partitions | shuffled | gpu-sparse | gpu-typed) ;;
+	*) die "--shape wants single, per-node, per-row, weights, features, partitions, shuffled, gpu-sparse or gpu-typed, got '$shape'" ;;
 	esac
 	case $topology in
 	'' | default | flat | locality | tree | block | torus3d) ;;

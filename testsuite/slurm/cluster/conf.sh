@@ -4,16 +4,26 @@
 # NodeName lines), gres.conf, topology.conf and topology.yaml. Sourced
 # by cluster.sh, whose variables it uses.
 
-# gpu_nodes NODES SHAPE - the nodes that have GPUs, comma-separated:
-# all of them but in the gpu-sparse shape, where only node I of an even
-# row (I-1 over LOC_ROW_NODES) at an even place in it has them.
+# gpu_nodes NODES SHAPE [other] - the nodes that have GPUs (in the
+# gpu-typed shape, type a100), comma-separated: all of them but in the
+# gpu-sparse and gpu-typed shapes, where only node I of an even row (I-1
+# over LOC_ROW_NODES) at an even place in it has them. With "other", the
+# rest of the nodes (gpu-typed: the v100 nodes).
 gpu_nodes() {
-	local nodes=$1 shape=$2 row=${LOC_ROW_NODES:-8} i
+	local nodes=$1 shape=$2 want=${3:-} row=${LOC_ROW_NODES:-8} i picked
 	for i in $(seq 1 "$nodes"); do
-		[ "$shape" != gpu-sparse ] ||
+		picked=yes
+		case $shape in
+		gpu-sparse | gpu-typed)
 			{ [ $(((i - 1) / row % 2)) = 0 ] && [ $(((i - 1) % row % 2)) = 0 ]; } ||
-			continue
-		printf 'n%03d\n' "$i"
+				picked=""
+			;;
+		esac
+		if [ -n "$want" ]; then
+			[ -z "$picked" ] && printf 'n%03d\n' "$i"
+		else
+			[ -n "$picked" ] && printf 'n%03d\n' "$i"
+		fi
 	done | paste -sd, -
 }
 
@@ -21,10 +31,14 @@ gpu_nodes() {
 # PartitionName lines.
 node_lines() {
 	local nodes=$1 shape=$2 host=$3 cpus=$4 mem=$5 gpus=${6:-0}
-	local row=${LOC_ROW_NODES:-8} sparse="" gpu_list=""
+	local row=${LOC_ROW_NODES:-8} sparse="" other="" gpu_list=""
 	local common="NodeHostname=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN"
 	if [ "$gpus" -gt 0 ] && [ "$shape" = gpu-sparse ]; then
 		sparse=" Gres=gpu:$gpus"
+		gpu_list=$(gpu_nodes "$nodes" "$shape")
+	elif [ "$gpus" -gt 0 ] && [ "$shape" = gpu-typed ]; then
+		sparse=" Gres=gpu:a100:$gpus"
+		other=" Gres=gpu:v100:$gpus"
 		gpu_list=$(gpu_nodes "$nodes" "$shape")
 	elif [ "$gpus" -gt 0 ]; then
 		common="$common Gres=gpu:$gpus"
@@ -32,7 +46,7 @@ node_lines() {
 	local all="n[001-$(printf %03d "$nodes")]"
 	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
 		-v common="$common" -v all="$all" -v sparse="$sparse" \
-		-v gpu_list="$gpu_list" '
+		-v other="$other" -v gpu_list="$gpu_list" '
 	function gcd(a, b) { return b ? gcd(b, a % b) : a }
 	function one(i, extra) {
 		printf "NodeName=n%03d Port=%d %s%s\n", i, p0 + i - 1, common, extra
@@ -47,12 +61,12 @@ node_lines() {
 		} else if (shape == "per-node") {
 			for (i = 1; i <= n; i++)
 				one(i, "")
-		} else if (shape == "gpu-sparse") {
+		} else if (shape == "gpu-sparse" || shape == "gpu-typed") {
 			split(gpu_list, g, ",")
 			for (j in g)
 				has_gpu[g[j]] = 1
 			for (i = 1; i <= n; i++)
-				one(i, sprintf("n%03d", i) in has_gpu ? sparse : "")
+				one(i, sprintf("n%03d", i) in has_gpu ? sparse : other)
 		} else if (shape == "shuffled") {
 			# i -> (i * k) mod n with k coprime to n: a permutation.
 			for (k = 29; gcd(k, n) != 1; k++)
@@ -149,8 +163,16 @@ EOF
 		echo "GresTypes=gpu" >>"$dir/etc/slurm.conf"
 		mkdir -p "$dir/dev"
 		for i in $(seq 0 $((gpus - 1))); do : >"$dir/dev/gpu$i"; done
-		echo "NodeName=$(gpu_nodes "$nodes" "$shape") Name=gpu File=$dir/dev/gpu[0-$((gpus - 1))]" \
-			>"$dir/etc/gres.conf"
+		local files="File=$dir/dev/gpu[0-$((gpus - 1))]"
+		if [ "$shape" = gpu-typed ]; then
+			{
+				echo "NodeName=$(gpu_nodes "$nodes" "$shape") Name=gpu Type=a100 $files"
+				echo "NodeName=$(gpu_nodes "$nodes" "$shape" other) Name=gpu Type=v100 $files"
+			} >"$dir/etc/gres.conf"
+		else
+			echo "NodeName=$(gpu_nodes "$nodes" "$shape") Name=gpu $files" \
+				>"$dir/etc/gres.conf"
+		fi
 	fi
 	for line in "${EXTRA[@]}"; do
 		case $line in SchedulerParameters=*) continue ;; esac

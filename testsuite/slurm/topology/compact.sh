@@ -11,7 +11,9 @@
 # afresh after a queued spell; then compact_scenario again with every job
 # a GPU job (--gres=gpu:2); on a cluster where one node in four has GPUs
 # (cluster.sh --shape gpu-sparse), a GPU job that must start at once on
-# the GPU nodes: its reference is made on them (tl_compact.c); the same
+# the GPU nodes: its reference is made on them (tl_compact.c); on one
+# whose GPUs are of two types (gpu-typed), a job of either type that must
+# start at once: its reference is made on the nodes of its type; the same
 # two for --constraint jobs (compact_constraint); and last, with a line
 # GresName=gpu CompactWait=0, a GPU job that starts at once where a job
 # without GRES waits (compact_gres_line).
@@ -76,6 +78,7 @@ compact_wait() {
 	compact_gpu
 	stop_cluster
 	compact_gpu_sparse
+	compact_gpu_typed
 	compact_constraint
 	compact_gres_line
 }
@@ -130,6 +133,41 @@ compact_gpu_sparse() {
 	fi
 	result "compact: CompactWait: a GPU job's reference is made on the nodes with GPUs" "$fail"
 	stop_cluster
+}
+
+# compact_gpu_typed - a cluster whose gpu-sparse nodes have GPUs of
+# type a100 and every other node GPUs of type v100 (cluster.sh --shape
+# gpu-typed), all idle. A 4-node job asking for a100 GPUs has only the
+# sparse nodes (16 hops at best), a 4-node job asking for v100 GPUs has
+# no 2x2 square (each holds an a100 node: 9 hops at best, more than 1.1x
+# the square's 8): both must start at once, their references made on the
+# nodes of their type. A reference that ignored the type would make both
+# wait CompactWait for a set they cannot have. CompactTolerance=0.1, the
+# recommended one (the default 0.2 lets 9 hops pass against 8).
+compact_gpu_typed() {
+	local id type fail="" a100 v100 compact_conf=$LCONF
+	export CLUSTER_SHAPE=gpu-typed
+	LCONF=$RUNROOT/locality-compact-typed.conf
+	conf_for per-row "$LCONF"
+	printf 'CompactWait=%s\nCompactTolerance=0.1\n' "$TC_WAIT" >>"$LCONF"
+	start_mode locality compact-gpu-typed || { LCONF=$compact_conf; return 1; }
+	a100=$(scontrol show nodes -o | grep -c 'Gres=gpu:a100:')
+	v100=$(scontrol show nodes -o | grep -c 'Gres=gpu:v100:')
+	[ "$a100/$v100" = 16/48 ] ||
+		fail="$a100 nodes with a100 GPUs and $v100 with v100, expected 16 and 48"
+	for type in a100 v100; do
+		[ "$a100/$v100" = 16/48 ] || break
+		id=$(sub -N4 --gres=gpu:$type:1 -t 30 600)
+		if ! wait_state "$id" RUNNING 8; then
+			fail="${fail:+$fail; }job $id (-N4 --gres=gpu:$type:1) still $(job_field "$id" JobState) after 8 s (CompactWait=$TC_WAIT)"
+		elif grep -q "JobId=$id waits for a compact placement" \
+			"$CURRENT/log/slurmctld.log"; then
+			fail="${fail:+$fail; }job $id ($type) waited for a compact set before taking $(job_field "$id" NodeList)"
+		fi
+	done
+	result "compact: CompactWait: a typed GPU job's reference is made on the nodes with its type" "$fail"
+	stop_cluster
+	LCONF=$compact_conf
 }
 
 # compact_gpu - compact_scenario on the idle machine with every job
