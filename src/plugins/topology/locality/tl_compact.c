@@ -34,47 +34,59 @@ static int _place_reference(void *arg, uint8_t *set, loc_tiers_t *tiers,
 	return loc_tiers_select(tiers, arg, &req, set, &view, out, NULL, &err);
 }
 
-/* How many of the GRES a job asks for (gres_state_t of its
- * gres_list_req) one of its nodes must hold at least: per node, per
- * socket or per task when the job says so, else one (--gpus=N spreads N
- * over the nodes, each of which holds some). */
-static uint64_t _gres_need_per_node(const gres_job_state_t *want)
-{
-	uint64_t need = 1;
+/* One GRES a job asks of each of its nodes (an entry of its
+ * gres_list_req): its kind, its type (0: any type) and how many a node
+ * must hold at least: per node, per socket or per task when the job says
+ * so, else one (--gpus=N spreads N over the nodes, each of which holds
+ * some). have counts a node's, busy or not (_node_serves_gres()). */
+typedef struct {
+	uint32_t plugin_id;
+	uint32_t type_id;
+	uint64_t need;
+	uint64_t have;
+} tl_gres_want_t;
 
-	need = MAX(need, want->gres_per_node);
-	need = MAX(need, want->gres_per_socket);
-	need = MAX(need, want->gres_per_task);
-	return need;
+typedef struct {
+	tl_gres_want_t *want;
+	int n;
+} tl_gres_wants_t;
+
+static int _add_want(void *x, void *arg)
+{
+	gres_state_t *gs = x;
+	gres_job_state_t *js = gs->gres_data;
+	tl_gres_wants_t *w = arg;
+	tl_gres_want_t *want;
+
+	if (!js)
+		return 0;
+	want = &w->want[w->n++];
+	want->plugin_id = gs->plugin_id;
+	want->type_id = js->type_id;
+	want->need = MAX(1, js->gres_per_node);
+	want->need = MAX(want->need, js->gres_per_socket);
+	want->need = MAX(want->need, js->gres_per_task);
+	return 0;
 }
 
-/* How many GRES of want's kind (and type, when it names one) node was
- * configured with, busy or not. */
-static uint64_t _gres_configured(node_record_t *node, uint32_t plugin_id,
-				 const gres_job_state_t *want)
+/* Adds to want->have what one GRES of a node's gres_list configures of
+ * want's kind (and type, when it names one). */
+static int _add_configured(void *x, void *arg)
 {
-	ListIterator it;
-	gres_state_t *gs;
-	uint64_t have = 0;
+	gres_state_t *gs = x;
+	gres_node_state_t *ns = gs->gres_data;
+	tl_gres_want_t *want = arg;
 
-	if (!node->gres_list)
+	if (gs->plugin_id != want->plugin_id || !ns)
 		return 0;
-	it = list_iterator_create(node->gres_list);
-	while ((gs = list_next(it))) {
-		gres_node_state_t *ns = gs->gres_data;
-
-		if (gs->plugin_id != plugin_id || !ns)
-			continue;
-		if (!want->type_id) {
-			have += ns->gres_cnt_avail;
-			continue;
-		}
-		for (int t = 0; t < ns->type_cnt; t++)
-			if (ns->type_id[t] == want->type_id)
-				have += ns->type_cnt_avail[t];
+	if (!want->type_id) {
+		want->have += ns->gres_cnt_avail;
+		return 0;
 	}
-	list_iterator_destroy(it);
-	return have;
+	for (int t = 0; t < ns->type_cnt; t++)
+		if (ns->type_id[t] == want->type_id)
+			want->have += ns->type_cnt_avail[t];
+	return 0;
 }
 
 /* Whether node was configured with every GRES the job asks of each of
@@ -82,22 +94,22 @@ static uint64_t _gres_configured(node_record_t *node, uint32_t plugin_id,
  * use do not matter (the reference is the idle machine's), nor do
  * sockets: cons_tres's finer tests (GRES bound to cores) may still
  * refuse a node, which only makes the reference a little better than the
- * job can have, and CompactWait bounds the wait. */
-static bool _node_serves_gres(node_record_t *node, job_record_t *job)
+ * job can have, and CompactWait bounds the wait. The job's wants are
+ * read once per reference (_reference()), and a node's list is walked
+ * without an iterator: this runs for every node of the partition. */
+static bool _node_serves_gres(node_record_t *node, tl_gres_wants_t *w)
 {
-	ListIterator it = list_iterator_create(job->gres_list_req);
-	gres_state_t *gs;
-	bool serves = true;
+	for (int i = 0; i < w->n; i++) {
+		tl_gres_want_t *want = &w->want[i];
 
-	while (serves && (gs = list_next(it))) {
-		gres_job_state_t *want = gs->gres_data;
-
-		if (want && _gres_configured(node, gs->plugin_id, want) <
-				    _gres_need_per_node(want))
-			serves = false;
+		want->have = 0;
+		if (node->gres_list)
+			(void)list_for_each_ro(node->gres_list,
+					       _add_configured, want);
+		if (want->have < want->need)
+			return false;
 	}
-	list_iterator_destroy(it);
-	return serves;
+	return true;
 }
 
 /* Total pairwise hops of k nodes placed on the job's reference set
@@ -109,18 +121,24 @@ static int64_t _reference(sl_machine_t *m, job_record_t *job,
 			  loc_alloc_t *alloc, const loc_policy_t *policy, int k)
 {
 	sl_ref_scratch_t *ref = &m->ref;
+	tl_gres_wants_t wants = { 0 };
 
 	if (!sl_compact_wait_reference_set(m, job, ref->set))
 		return -1;
+	if (job->gres_list_req) {
+		wants.want = xcalloc(MAX(list_count(job->gres_list_req), 1),
+				     sizeof(*wants.want));
+		(void)list_for_each_ro(job->gres_list_req, _add_want, &wants);
+	}
 	for (int g = 0; g < m->ncore; g++) {
 		node_record_t *node = node_record_table_ptr[m->to_slurm[g]];
 
-		if (ref->set[g] && job->gres_list_req &&
-		    !_node_serves_gres(node, job))
+		if (ref->set[g] && wants.n && !_node_serves_gres(node, &wants))
 			ref->set[g] = 0;
 		if (ref->set[g])
 			ref->weight[g] = tl_node_weight(node);
 	}
+	xfree(wants.want);
 	return sl_compact_wait_reference(m, alloc, policy, k, _place_reference,
 					 alloc);
 }
