@@ -14,6 +14,10 @@
 #   shuffled    one line per node in scrambled order; locality.conf gives
 #               every node's Coords, listed out of name order, wired
 #               column by column
+#   gpu-sparse  one line per node, GPUs on one node in four (every other
+#               node of every other row); GPU jobs must land on those
+#               where the core picks among them, and start at once under
+#               CompactWait=60 (their reference made on them too)
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
 # must land exactly on the nodes the core picks for the same free set
@@ -52,7 +56,7 @@ done
 
 SUITE=shapes
 lib_init loc-shapes
-SHAPES="single per-node per-row weights features partitions shuffled"
+SHAPES="single per-node per-row weights features partitions shuffled gpu-sparse"
 
 # --- locality.conf per shape ----------------------------------------------
 
@@ -67,6 +71,10 @@ conf_for() {
 		case $1 in
 		partitions)
 			echo "PartitionName=half Strategy=bestfit Curve=snake" ;;
+		gpu-sparse)
+			# Longer than place() waits: a GPU job whose reference
+			# ignored where the GPUs are would not start in time.
+			echo "CompactWait=60" ;;
 		shuffled)
 			# Wired column by column: n(8x+y+1) sits at (y,x). Listed
 			# in the scrambled order of slurm.conf, not by name.
@@ -218,13 +226,14 @@ bf_shape() {
 # --- the shapes -----------------------------------------------------------
 
 run_shape() {
-	local heavy="n[049-064]" light="n[001-048]" k name
+	local heavy="n[049-064]" light="n[001-048]" k name gpus
 	SHAPE=$1 BAD="" BUSY="" WEIGHTS=()
 	name="$SHAPE: every job lands on the nodes the core picks"
 	LCONF=$RUNROOT/locality-$SHAPE.conf
 	conf_for "$SHAPE" "$LCONF"
 	ORDER=$ALLNODES
-	if ! CLUSTER_SHAPE=$SHAPE start_cluster "shape-$SHAPE" locality "$LCONF"; then
+	if ! CLUSTER_GPUS=$([ "$SHAPE" = gpu-sparse ] && echo 2) CLUSTER_SHAPE=$SHAPE \
+		start_cluster "shape-$SHAPE" locality "$LCONF"; then
 		not_ok "$name" "cluster did not start"
 		return
 	fi
@@ -265,6 +274,16 @@ run_shape() {
 		# OR: a node with either feature will do.
 		place 6 "" main --constraint='ssd|hdd'
 		place 7 "" main ;;
+	gpu-sparse)
+		# The pinned nodes have no GPUs: all 16 GPU nodes are free, so
+		# the 4-node job's set is its idle reference, and the 2-node
+		# job's (two GPU nodes 2 hops apart) is too.
+		gpus=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*Gres=gpu:2 .*/\1/p' |
+			paste -sd, -)
+		[ "$(echo "$gpus" | tr , '\n' | grep -c .)" = 16 ] ||
+			BAD="nodes with GPUs: '$gpus', expected 16"
+		place 4 "$(nodes_not_in "$gpus")" main --gres=gpu:1
+		place 2 "$(nodes_not_in "$gpus")" main --gres=gpu:2 ;;
 	partitions)
 		for k in 4 6 2; do place "$k" "$(nodes_not_in "n[001-032]")" half; done
 		for k in 8 5; do place "$k" "" main; done

@@ -5,6 +5,7 @@
  * reference is made on, and the reference's cache.
  */
 #include "sl_compact_wait.h"
+#include "sl_gres.h"
 
 #include "loc_metrics.h"
 #include "loc_patience.h"
@@ -133,8 +134,10 @@ bool sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
 	bitstr_t *excluded = job->details->exc_node_bitmap;
 	bitstr_t *resv = job->resv_ptr ? job->resv_ptr->node_bitmap : NULL;
 	int first = bit_ffs(part), last = bit_fls(part);
+	sl_gres_wants_t gres;
 
 	memset(set, 0, m->ncore);
+	sl_gres_wants_read(job, &gres);
 	/* bit_ffs/bit_fls: 22.05 has no next_node_bitmap(). */
 	for (int i = first; first >= 0 && i <= last; i++) {
 		node_record_t *node;
@@ -147,10 +150,12 @@ bool sl_compact_wait_reference_set(const sl_machine_t *m, job_record_t *job,
 		if (!sl_node_usable(node, i, false) ||
 		    (excluded && bit_test(excluded, i)) ||
 		    (resv && !bit_test(resv, i)) ||
-		    !sl_node_holds_job_mem(job, node))
+		    !sl_node_holds_job_mem(job, node) ||
+		    !sl_gres_node_serves(node, &gres))
 			continue;
 		set[g] = 1;
 	}
+	sl_gres_wants_free(&gres);
 	if (!job->details->features && !job->details->features_use)
 		return true;
 	return _narrow_to_features(m, job, set);

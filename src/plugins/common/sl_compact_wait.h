@@ -32,8 +32,9 @@ int64_t sl_compact_wait_began(const loc_policy_t *policy,
  * CompactWait reference is made on: those of its partition, inside its
  * reservation if it has one, whose state allows them (sl_node_usable(),
  * idle or not), that are not --exclude'd, that hold its memory
- * (sl_node_holds_job_mem()) and whose active features satisfy its
- * constraint. Whatever an evaluation offers does not count: backfill
+ * (sl_node_holds_job_mem()), that were configured with the GRES it asks
+ * of each node (sl_gres_node_serves()) and whose active features satisfy
+ * its constraint. Whatever an evaluation offers does not count: backfill
  * offers only the nodes free in the job's window, and a reference made
  * on those would excuse any placement. The job must have a partition.
  *

@@ -8,6 +8,7 @@
  * are in sl_modes.c.
  */
 #include "sl_ctx.h"
+#include "sl_gres.h"
 
 #include "loc_size.h"
 
@@ -91,8 +92,11 @@ static uint64_t _sched_weight(node_record_t *node, bool synced)
 /*
  * Fills ok[] from Slurm's candidate bitmap: what slurmctld passed
  * (partition, features, reservations, --exclude already applied), minus
- * nodes whose state or memory rules them out. TEST_ONLY asks whether the
- * job could ever run, so current state does not count there.
+ * nodes whose state or memory rules them out, and those not configured
+ * with the GRES the job asks of each node: slurmctld leaves GRES to the
+ * select plugin (select/linear tests them in its job_test). TEST_ONLY
+ * asks whether the job could ever run, so current state does not count
+ * there.
  */
 void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 {
@@ -101,7 +105,9 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 	int first = bit_ffs(bitmap), last = bit_fls(bitmap);
 	bool test_only = (c->mode & SELECT_MODE_BASE) == SELECT_MODE_TEST_ONLY;
 	bool run_now = (c->mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW;
+	sl_gres_wants_t gres;
 
+	sl_gres_wants_read(job, &gres);
 	for (int i = first; first >= 0 && i <= last; i++) {
 		node_record_t *node;
 		int g;
@@ -113,13 +119,14 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 			continue;
 		if (exc && i < bit_size(exc) && bit_test(exc, i))
 			continue;
-		if (!_mem_ok(job, node))
+		if (!_mem_ok(job, node) || !sl_gres_node_serves(node, &gres))
 			continue;
 		if (!test_only && !sl_node_usable(node, i, run_now))
 			continue;
 		c->ok[g] = 1;
 		c->weight[g] = _sched_weight(node, run_now || test_only);
 	}
+	sl_gres_wants_free(&gres);
 	if (c->policy->node_weight == LOC_NODE_WEIGHT_TIERS)
 		loc_tiers_set(c->tiers, c->weight, c->ok);
 	else

@@ -34,111 +34,22 @@ static int _place_reference(void *arg, uint8_t *set, loc_tiers_t *tiers,
 	return loc_tiers_select(tiers, arg, &req, set, &view, out, NULL, &err);
 }
 
-/* One GRES a job asks of each of its nodes (an entry of its
- * gres_list_req): its kind, its type (0: any type) and how many a node
- * must hold at least: per node, per socket or per task when the job says
- * so, else one (--gpus=N spreads N over the nodes, each of which holds
- * some). have counts a node's, busy or not (_node_serves_gres()). */
-typedef struct {
-	uint32_t plugin_id;
-	uint32_t type_id;
-	uint64_t need;
-	uint64_t have;
-} tl_gres_want_t;
-
-typedef struct {
-	tl_gres_want_t *want;
-	int n;
-} tl_gres_wants_t;
-
-static int _add_want(void *x, void *arg)
-{
-	gres_state_t *gs = x;
-	gres_job_state_t *js = gs->gres_data;
-	tl_gres_wants_t *w = arg;
-	tl_gres_want_t *want;
-
-	if (!js)
-		return 0;
-	want = &w->want[w->n++];
-	want->plugin_id = gs->plugin_id;
-	want->type_id = js->type_id;
-	want->need = MAX(1, js->gres_per_node);
-	want->need = MAX(want->need, js->gres_per_socket);
-	want->need = MAX(want->need, js->gres_per_task);
-	return 0;
-}
-
-/* Adds to want->have what one GRES of a node's gres_list configures of
- * want's kind (and type, when it names one). */
-static int _add_configured(void *x, void *arg)
-{
-	gres_state_t *gs = x;
-	gres_node_state_t *ns = gs->gres_data;
-	tl_gres_want_t *want = arg;
-
-	if (gs->plugin_id != want->plugin_id || !ns)
-		return 0;
-	if (!want->type_id) {
-		want->have += ns->gres_cnt_avail;
-		return 0;
-	}
-	for (int t = 0; t < ns->type_cnt; t++)
-		if (ns->type_id[t] == want->type_id)
-			want->have += ns->type_cnt_avail[t];
-	return 0;
-}
-
-/* Whether node was configured with every GRES the job asks of each of
- * its nodes: the reference of a GPU job is made on GPU nodes. Counts in
- * use do not matter (the reference is the idle machine's), nor do
- * sockets: cons_tres's finer tests (GRES bound to cores) may still
- * refuse a node, which only makes the reference a little better than the
- * job can have, and CompactWait bounds the wait. The job's wants are
- * read once per reference (_reference()), and a node's list is walked
- * without an iterator: this runs for every node of the partition. */
-static bool _node_serves_gres(node_record_t *node, tl_gres_wants_t *w)
-{
-	for (int i = 0; i < w->n; i++) {
-		tl_gres_want_t *want = &w->want[i];
-
-		want->have = 0;
-		if (node->gres_list)
-			(void)list_for_each_ro(node->gres_list,
-					       _add_configured, want);
-		if (want->have < want->need)
-			return false;
-	}
-	return true;
-}
-
 /* Total pairwise hops of k nodes placed on the job's reference set
- * (sl_compact_wait_reference_set(), narrowed to the nodes that hold its
- * GRES) all idle, weighted as the evaluation weighs its candidates
+ * (sl_compact_wait_reference_set(): the nodes that hold its GRES among
+ * them) all idle, weighted as the evaluation weighs its candidates
  * (tl_node_weight()); 0 when the strategy finds none, -1 when the job's
  * constraint is one only slurmctld evaluates. */
 static int64_t _reference(sl_machine_t *m, job_record_t *job,
 			  loc_alloc_t *alloc, const loc_policy_t *policy, int k)
 {
 	sl_ref_scratch_t *ref = &m->ref;
-	tl_gres_wants_t wants = { 0 };
 
 	if (!sl_compact_wait_reference_set(m, job, ref->set))
 		return -1;
-	if (job->gres_list_req) {
-		wants.want = xcalloc(MAX(list_count(job->gres_list_req), 1),
-				     sizeof(*wants.want));
-		(void)list_for_each_ro(job->gres_list_req, _add_want, &wants);
-	}
-	for (int g = 0; g < m->ncore; g++) {
-		node_record_t *node = node_record_table_ptr[m->to_slurm[g]];
-
-		if (ref->set[g] && wants.n && !_node_serves_gres(node, &wants))
-			ref->set[g] = 0;
+	for (int g = 0; g < m->ncore; g++)
 		if (ref->set[g])
-			ref->weight[g] = tl_node_weight(node);
-	}
-	xfree(wants.want);
+			ref->weight[g] = tl_node_weight(
+				node_record_table_ptr[m->to_slurm[g]]);
 	return sl_compact_wait_reference(m, alloc, policy, k, _place_reference,
 					 alloc);
 }
