@@ -11,7 +11,7 @@
 # afresh after a queued spell; then compact_scenario again with every job
 # a GPU job (--gres=gpu:2); on a cluster where one node in four has GPUs
 # (cluster.sh --shape gpu-sparse), a GPU job that must start at once on
-# the GPU nodes: its reference is made on them (tl_compact.c); on one
+# the GPU nodes: its reference is made on them (sl_gres.c); on one
 # whose GPUs are of two types (gpu-typed), a job of either type that must
 # start at once: its reference is made on the nodes of its type; the same
 # two for --constraint jobs (compact_constraint); and last, with a line
