@@ -56,8 +56,10 @@ static char *_conf_path(void)
 /* The ledger, rebuilt from job_list when it was dropped. */
 static sl_ledger_t *_ledger_get(void)
 {
-	if (!_ledger)
+	if (!_ledger) {
 		_ledger = sl_ledger_rebuild();
+		sl_devices_rebuild();
+	}
 	return _ledger;
 }
 
@@ -165,6 +167,7 @@ extern int fini(void)
 	slurm_mutex_lock(&_lock);
 	sl_ledger_destroy(_ledger);
 	_ledger = NULL;
+	sl_devices_fini();
 	sl_machine_destroy(_machine);
 	_machine = NULL;
 	sl_running_forget();
@@ -271,6 +274,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 	if (!sl_ledger_find(l, job_ptr->job_id) &&
 	    sl_ledger_add(l, job_ptr, false) != SLURM_SUCCESS)
 		error("%s: %pJ begins without nodes", plugin_type, job_ptr);
+	sl_devices_alloc(job_ptr);
 	if (_machine) {
 		sl_pf_after_begin(_machine, l, job_ptr);
 		sl_record_job(_machine, job_ptr);
@@ -327,6 +331,7 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 	bit_or(both, from_job_ptr->node_bitmap);
 	(void)sl_ledger_remove(l, from_job_ptr->job_id);
 	(void)sl_ledger_remove(l, to_job_ptr->job_id);
+	sl_devices_expand(from_job_ptr, to_job_ptr);
 	if (sl_build_job_resources(to_job_ptr, both) != SLURM_SUCCESS)
 		rc = SLURM_ERROR;
 	bit_or(to_job_ptr->node_bitmap, both);
@@ -353,6 +358,7 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 	xfree(from_job_ptr->nodes);
 	from_job_ptr->nodes = xstrdup("");
 	(void)sl_ledger_add(l, to_job_ptr, false);
+	sl_devices_alloc(to_job_ptr);
 	FREE_NULL_BITMAP(both);
 	slurm_mutex_unlock(&_lock);
 	return rc;
@@ -368,6 +374,7 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 				  node_ptr->index) != SLURM_SUCCESS)
 		debug("%s: %pJ did not hold node %s", plugin_type, job_ptr,
 		      node_ptr->name);
+	sl_devices_free_node(job_ptr, node_ptr);
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }
@@ -382,6 +389,7 @@ extern int select_p_job_fini(job_record_t *job_ptr)
 	slurm_mutex_lock(&_lock);
 	if (sl_ledger_remove(_ledger_get(), job_ptr->job_id) != SLURM_SUCCESS)
 		debug("%s: %pJ held no nodes", plugin_type, job_ptr);
+	sl_devices_free(job_ptr);
 	if (_machine)
 		sl_walltime_after_fini(_machine, job_ptr);
 	slurm_mutex_unlock(&_lock);
@@ -499,20 +507,30 @@ List sl_plugin_config_pairs(void)
 }
 
 /*
- * scontrol reconfigure (right after select_p_node_init, which read the
- * file), partition or node updates: re-read locality.conf unless it was
- * just read, and rebuild the ledger from the job list.
+ * The end of slurmctld's start or of scontrol reconfigure (right after
+ * select_p_node_init, which read the file), partition or node updates:
+ * re-read locality.conf unless it was just read, and rebuild the ledger
+ * from the job list. After a start or reconfigure the rebuild is done now,
+ * as read_slurm_conf() asks ("sync select plugin"), with every lock
+ * held: the nodes' GRES counts it rebuilds are what sinfo shows before
+ * any job is scheduled. After an update it waits for the next job_test,
+ * which holds the job locks.
  */
 extern int select_p_reconfigure(void)
 {
+	bool read_conf;
+
 	if (!_active)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&_lock);
+	read_conf = _fresh;
 	if (!_fresh || !sl_machine_matches_nodes(_machine))
 		_load_machine();
 	_fresh = false;
 	sl_ledger_destroy(_ledger);
 	_ledger = NULL;
+	if (read_conf)
+		(void)_ledger_get();
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }

@@ -13,6 +13,7 @@
  *   sl_modes.c         job_test in its modes, resv_test, CompactWait
  *   sl_place.c         the placement engine they share (sl_ctx.h)
  *   sl_resources.c     job_resources for a started job
+ *   sl_devices.c       the GRES (devices) a started job holds
  *   sl_walltime.c      PF holds and AdjEst (seed 004) around Slurm's queue
  *   sl_running.c       the locality.conf in use, across a self-restart
  *   glue/<version>/    what differs between Slurm versions: the headers'
@@ -58,6 +59,7 @@ extern const char plugin_type[];
 #pragma weak job_list
 #pragma weak last_node_update
 #pragma weak find_job_record
+#pragma weak slurmctld_config
 
 /*
  * The node table lives in libslurmfull, which slurmctld, slurmd and
@@ -145,6 +147,31 @@ bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
 /* Builds job->job_resrcs for whole-node use of bitmap; sets total_cpus.
  * Returns SLURM_SUCCESS or SLURM_ERROR. */
 int sl_build_job_resources(job_record_t *job, bitstr_t *bitmap);
+
+/* ------------------------------------------------------------------ */
+/* sl_devices.c: the GRES a started job holds on its nodes             */
+/* ------------------------------------------------------------------ */
+
+/* job_begin: records the job's GRES on each of its nodes (job_resrcs must
+ * be built). Does nothing for a job without GRES or already recorded. */
+void sl_devices_alloc(job_record_t *job);
+
+/* job_fini: returns them; does nothing for a job not recorded here. */
+void sl_devices_free(job_record_t *job);
+
+/* job_resized: returns the job's GRES on one node leaving it. */
+void sl_devices_free_node(job_record_t *job, node_record_t *node);
+
+/* job_expand, before to's job_resrcs is rebuilt: returns both jobs' GRES
+ * and merges from's GRES records into to's; sl_devices_alloc(to) after
+ * the rebuild records them again on the joined nodes. */
+void sl_devices_expand(job_record_t *from, job_record_t *to);
+
+/* After a restart or reconfigure: clears every node's GRES counts and
+ * records again those of each running or suspended job. */
+void sl_devices_rebuild(void);
+
+void sl_devices_fini(void);
 
 /* ------------------------------------------------------------------ */
 /* sl_walltime.c: walltime awareness that needs Slurm's queue          */

@@ -30,6 +30,7 @@
 #include "src/interfaces/gres.h"
 #include "src/interfaces/select.h"
 #include "src/slurmctld/slurmctld.h"
+#include "src/stepmgr/gres_stepmgr.h"
 
 /* The Slurm series this glue is for (logged at start). */
 #define SL_SLURM_SERIES "24.11"
@@ -41,5 +42,33 @@ typedef list_itr_t *ListIterator;
 
 /* A feature inside brackets ("[a|b]"), which only slurmctld evaluates. */
 #define SL_FEATURE_BRACKETED(f) ((f)->bracket)
+
+/* Whether slurmctld gave the job every GRES of its nodes (--exclusive,
+ * or an exclusive partition): it then replaced the job's GRES request
+ * by each node's whole set, which only the _whole_node allocation
+ * reads. */
+#define SL_JOB_WHOLE_NODE(job) \
+	((job)->details && \
+	 ((job)->details->whole_node & WHOLE_NODE_REQUIRED))
+
+/* Slurm's GRES allocation for a job on one node (all of them, or what
+ * it asks for), its release, the merge of two jobs' records and the
+ * job's device list for scontrol (sl_devices.c); 24.11 keeps them in
+ * src/stepmgr/gres_stepmgr.h. */
+#define SL_GRES_JOB_ALLOC_WHOLE_NODE gres_stepmgr_job_alloc_whole_node
+#define SL_GRES_JOB_ALLOC gres_stepmgr_job_alloc
+#define SL_GRES_JOB_DEALLOC gres_stepmgr_job_dealloc
+#define SL_GRES_JOB_BUILD_DETAILS(job) \
+	gres_stepmgr_job_build_details( \
+		(job)->gres_list_alloc, (job)->job_resrcs->nodes, \
+		&(job)->gres_detail_cnt, &(job)->gres_detail_str, \
+		&(job)->gres_used)
+#define SL_GRES_JOB_MERGE gres_stepmgr_job_merge
+/* Only slurmctld has them; clients load the plugin too. */
+#pragma weak gres_stepmgr_job_alloc_whole_node
+#pragma weak gres_stepmgr_job_build_details
+#pragma weak gres_stepmgr_job_alloc
+#pragma weak gres_stepmgr_job_dealloc
+#pragma weak gres_stepmgr_job_merge
 
 #endif /* SL_GLUE_H */

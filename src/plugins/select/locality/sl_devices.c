@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sl_devices.c - the GRES (GPUs and other devices) a running job holds.
+ *
+ * slurmctld leaves GRES to the select plugin: unless the plugin records
+ * which devices of each node a job gets (Slurm's GRES allocation,
+ * SL_GRES_JOB_ALLOC in glue/<version>/sl_glue.h), the job's credential
+ * names none, slurmd sets no CUDA_VISIBLE_DEVICES and confines the job to
+ * no device, and `scontrol show job -d` lists none. Nodes are whole and
+ * exclusive, so the devices are always free when a job starts; the
+ * counts matter to Slurm's own bookkeeping (sinfo's GresUsed) and to the
+ * job's device list.
+ *
+ * A job keeps its devices while suspended (only its nodes go back to the
+ * ledger), as under select/linear. Which jobs hold devices is kept here,
+ * so that a job ending after a restart, which the rebuild below did not
+ * count, is not taken from the nodes' counts twice. Callers hold the
+ * plugin mutex.
+ */
+#include "select_locality.h"
+
+static List _holders; /* uint32_t job ids whose GRES are on their nodes */
+
+static int _id_match(void *x, void *key)
+{
+	return *(uint32_t *)x == *(uint32_t *)key;
+}
+
+static bool _holds(uint32_t job_id)
+{
+	return _holders && list_find_first(_holders, _id_match, &job_id);
+}
+
+/* Allocates (new_alloc) or re-records the job's GRES on each node it still
+ * holds; node_offset is the node's place in job_resrcs, as Slurm wants. */
+static void _alloc(job_record_t *job, bool new_alloc)
+{
+	job_resources_t *r = job->job_resrcs;
+	int first, last, offset = -1;
+
+	if (!r || !r->node_bitmap || !job->node_bitmap)
+		return;
+	first = bit_ffs(r->node_bitmap);
+	last = bit_fls(r->node_bitmap);
+	for (int i = first; first >= 0 && i <= last; i++) {
+		node_record_t *node;
+
+		if (!bit_test(r->node_bitmap, i))
+			continue;
+		offset++;
+		if (!bit_test(job->node_bitmap, i) ||
+		    !(node = node_record_table_ptr[i]))
+			continue;
+		if (SL_JOB_WHOLE_NODE(job))
+			SL_GRES_JOB_ALLOC_WHOLE_NODE(
+				job->gres_list_req, &job->gres_list_alloc,
+				node->gres_list, r->nhosts, i, offset,
+				job->job_id, node->name, NULL, new_alloc);
+		else
+			SL_GRES_JOB_ALLOC(job->gres_list_req,
+					  &job->gres_list_alloc, node->gres_list,
+					  r->nhosts, i, offset, job->job_id,
+					  node->name, NULL, new_alloc);
+	}
+	/* What scontrol show job -d lists (JOB_GRES, each node's IDX). */
+	SL_GRES_JOB_BUILD_DETAILS(job);
+}
+
+/* Returns the job's GRES on each node it still holds (or only on node
+ * `only`, a Slurm index, when >= 0). */
+static void _dealloc(job_record_t *job, int only, bool resize)
+{
+	job_resources_t *r = job->job_resrcs;
+	int first, last, offset = -1;
+
+	if (!r || !r->node_bitmap || !job->node_bitmap)
+		return;
+	first = bit_ffs(r->node_bitmap);
+	last = bit_fls(r->node_bitmap);
+	for (int i = first; first >= 0 && i <= last; i++) {
+		node_record_t *node;
+
+		if (!bit_test(r->node_bitmap, i))
+			continue;
+		offset++;
+		/* A node resized away is already out of node_bitmap. */
+		if ((only >= 0 ? i != only : !bit_test(job->node_bitmap, i)) ||
+		    !(node = node_record_table_ptr[i]))
+			continue;
+		SL_GRES_JOB_DEALLOC(job->gres_list_alloc, node->gres_list,
+				    offset, job->job_id, node->name,
+				    job->start_time < slurmctld_config.boot_time,
+				    resize);
+	}
+}
+
+static bool _asks_gres(job_record_t *job)
+{
+	return job->gres_list_req && list_count(job->gres_list_req);
+}
+
+void sl_devices_alloc(job_record_t *job)
+{
+	uint32_t *id;
+
+	if (!_asks_gres(job) || _holds(job->job_id))
+		return;
+	_alloc(job, !job->gres_list_alloc);
+	if (!_holders)
+		_holders = list_create(xfree_ptr);
+	id = xmalloc(sizeof(*id));
+	*id = job->job_id;
+	list_append(_holders, id);
+}
+
+void sl_devices_free(job_record_t *job)
+{
+	if (!_holds(job->job_id))
+		return;
+	_dealloc(job, -1, false);
+	list_delete_all(_holders, _id_match, &job->job_id);
+}
+
+void sl_devices_free_node(job_record_t *job, node_record_t *node)
+{
+	if (_holds(job->job_id))
+		_dealloc(job, node->index, true);
+}
+
+void sl_devices_expand(job_record_t *from, job_record_t *to)
+{
+	job_resources_t *fr = from->job_resrcs, *tr = to->job_resrcs;
+
+	if (!fr || !tr || !fr->node_bitmap || !tr->node_bitmap)
+		return;
+	sl_devices_free(from);
+	sl_devices_free(to);
+	SL_GRES_JOB_MERGE(from->gres_list_req, fr->node_bitmap,
+			  to->gres_list_req, tr->node_bitmap);
+	SL_GRES_JOB_MERGE(from->gres_list_alloc, fr->node_bitmap,
+			  to->gres_list_alloc, tr->node_bitmap);
+}
+
+/*
+ * After a restart or reconfigure the nodes' GRES counts are Slurm's
+ * rebuild, not ours: clear them and record again the devices of every
+ * running or suspended job, as recorded in its saved allocation.
+ */
+void sl_devices_rebuild(void)
+{
+	ListIterator it;
+	job_record_t *job;
+	node_record_t *node;
+
+	FREE_NULL_LIST(_holders);
+	if (!&job_list || !job_list)
+		return;
+	for (int i = 0; (node = next_node(&i)); i++)
+		gres_node_state_dealloc_all(node->gres_list);
+	it = list_iterator_create(job_list);
+	while ((job = list_next(it)))
+		if ((IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job)) &&
+		    job->job_resrcs)
+			sl_devices_alloc(job);
+	list_iterator_destroy(it);
+}
+
+void sl_devices_fini(void)
+{
+	FREE_NULL_LIST(_holders);
+}
