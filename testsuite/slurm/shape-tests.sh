@@ -17,7 +17,10 @@
 #   gpu-sparse  one line per node, GPUs on one node in four (every other
 #               node of every other row); GPU jobs must land on those
 #               where the core picks among them, and start at once under
-#               CompactWait=60 (their reference made on them too)
+#               CompactWait=60 (their reference made on them too); they
+#               must hold their GPUs (scontrol show job -d lists them,
+#               GresUsed counts them) across a slurmctld restart and
+#               while suspended, and give them all back when cancelled
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
 # must land exactly on the nodes the core picks for the same free set
@@ -48,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--only) ONLY=$2; shift 2 ;;
-	-h | --help) sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "shape-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -129,6 +132,7 @@ place() {
 	fi
 	note "$SHAPE: -N$k -p $part $* -> $got (as the core picks)"
 	BUSY="$BUSY,$got"
+	PLACED="$PLACED $id"
 }
 
 # pin NODE... - one-node jobs on the given nodes (fragmentation).
@@ -142,6 +146,88 @@ pin() {
 		}
 		BUSY="$BUSY,$h"
 	done
+}
+
+# --- the devices of GPU jobs -------------------------------------------------
+
+# gres_used NODE - the node's GresUsed (gpu:N...).
+gres_used() {
+	scontrol show node -d "$1" 2>/dev/null |
+		sed -n 's/.*GresUsed=\([^ ]*\).*/\1/p'
+}
+
+# devices_held ID WHEN - job ID holds GPUs on each of its nodes: every
+# node is on a `scontrol show job -d` line listing gpu:N(IDX:...) with
+# N > 0, and counts GPUs used. Sets BAD.
+devices_held() {
+	local id=$1 when=$2 nodes covered="" line n
+	[ -n "$BAD" ] && return
+	nodes=$(expand "$(job_field "$id" NodeList)")
+	while read -r line; do
+		case ${line#* } in
+		gpu:[1-9]*"(IDX:"[0-9]*) covered="$covered,$(expand "${line%% *}")" ;;
+		esac
+	done < <(scontrol show job -d "$id" |
+		sed -n 's/^ *Nodes=\([^ ]*\) .*GRES=\([^ ]*\).*/\1 \2/p')
+	covered=$(echo "${covered#,}" | tr , '\n' | sort -u | paste -sd, -)
+	if [ -z "$nodes" ] || [ "$covered" != "$nodes" ]; then
+		BAD="$when: job $id on $nodes lists GPUs on '$covered' ($(scontrol show job -d "$id" | grep -o 'GRES=[^ ]*' | paste -sd' ' -))"
+		return
+	fi
+	for n in $(echo "$nodes" | tr , ' '); do
+		case $(gres_used "$n") in
+		gpu:[1-9]*) ;;
+		*) BAD="$when: job $id holds $n, whose GresUsed is '$(gres_used "$n")'"
+			return ;;
+		esac
+	done
+}
+
+# gpu_devices GPU_NODES - the GPU jobs placed (PLACED) hold their devices,
+# still after a slurmctld restart (the counts are rebuilt from the job
+# list) and while suspended, and give them all back when they end, with
+# no count underflow.
+gpu_devices() {
+	local id n err suspended
+	for id in $PLACED; do devices_held "$id" "running"; done
+	[ -n "$BAD" ] && return
+	"$CLUSTER" restart-ctld --dir "$CURRENT" >"$RUNROOT/restart.log" 2>&1 ||
+		{ BAD="slurmctld did not restart"; return; }
+	for id in $PLACED; do devices_held "$id" "after a restart"; done
+	[ -n "$BAD" ] && return
+	# Suspended, a job keeps its GPUs: a GPU job that wants its nodes
+	# waits (as under select/linear) and gets them once it ends.
+	suspended=$(echo $PLACED | cut -d" " -f1)
+	scontrol suspend "$suspended" ||
+		{ BAD="scontrol suspend $suspended failed"; return; }
+	id=$(sub -N4 -w "$(job_field "$suspended" NodeList)" --gres=gpu:1 -t 30 600)
+	sleep 3
+	[ "$(job_field "$id" JobState)" = PENDING ] ||
+		{ BAD="job $id is $(job_field "$id" JobState) on the nodes of suspended job $suspended, whose GPUs it holds"; return; }
+	scontrol resume "$suspended"
+	scancel $PLACED
+	for n in $PLACED; do
+		wait_state "$n" CANCELLED 20 ||
+			{ BAD="job $n is $(job_field "$n" JobState) after scancel"; return; }
+	done
+	wait_state "$id" RUNNING 20 ||
+		{ BAD="job $id did not start once the suspended job ended: $(job_field "$id" Reason)"; return; }
+	devices_held "$id" "once the suspended job ended"
+	[ -n "$BAD" ] && return
+	scancel "$id"
+	wait_state "$id" CANCELLED 20 ||
+		{ BAD="job $id is $(job_field "$id" JobState) after scancel"; return; }
+	sleep 2
+	for n in $(echo "$1" | tr , ' '); do
+		case $(gres_used "$n") in
+		gpu:0 | gpu:0\(*) ;;
+		*) BAD="after its jobs ended, $n has GresUsed=$(gres_used "$n")"
+			return ;;
+		esac
+	done
+	# A job's devices returned twice, or never taken, log an underflow.
+	err=$(grep underflow "$CURRENT/log/slurmctld.log" | head -n 1)
+	[ -z "$err" ] || BAD="slurmctld.log: $err"
 }
 
 # --- weights under backfill ------------------------------------------------
@@ -227,7 +313,7 @@ bf_shape() {
 
 run_shape() {
 	local heavy="n[049-064]" light="n[001-048]" k name gpus
-	SHAPE=$1 BAD="" BUSY="" WEIGHTS=()
+	SHAPE=$1 BAD="" BUSY="" WEIGHTS=() PLACED=""
 	name="$SHAPE: every job lands on the nodes the core picks"
 	LCONF=$RUNROOT/locality-$SHAPE.conf
 	conf_for "$SHAPE" "$LCONF"
@@ -283,7 +369,10 @@ run_shape() {
 		[ "$(echo "$gpus" | tr , '\n' | grep -c .)" = 16 ] ||
 			BAD="nodes with GPUs: '$gpus', expected 16"
 		place 4 "$(nodes_not_in "$gpus")" main --gres=gpu:1
-		place 2 "$(nodes_not_in "$gpus")" main --gres=gpu:2 ;;
+		place 2 "$(nodes_not_in "$gpus")" main --gres=gpu:2
+		result "$name" "$BAD"
+		name="$SHAPE: GPU jobs hold their devices, across a restart, and free them"
+		[ -z "$BAD" ] && gpu_devices "$gpus" ;;
 	partitions)
 		for k in 4 6 2; do place "$k" "$(nodes_not_in "n[001-032]")" half; done
 		for k in 8 5; do place "$k" "" main; done

@@ -72,3 +72,16 @@ bool sl_gres_node_serves(node_record_t *node, sl_gres_wants_t *w)
 	}
 	return true;
 }
+
+static int _allocated(void *x, void *arg)
+{
+	gres_node_state_t *ns = ((gres_state_t *)x)->gres_data;
+
+	return (ns && ns->gres_cnt_alloc) ? -1 : 0;
+}
+
+bool sl_gres_node_in_use(node_record_t *node)
+{
+	return node->gres_list &&
+	       list_for_each_ro(node->gres_list, _allocated, NULL) < 0;
+}

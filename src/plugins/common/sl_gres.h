@@ -41,4 +41,9 @@ void sl_gres_wants_free(sl_gres_wants_t *w);
  * none). Walks the node's gres_list once per want, allocating nothing. */
 bool sl_gres_node_serves(node_record_t *node, sl_gres_wants_t *w);
 
+/* Whether some GRES of node is allocated to a job. On a node no running
+ * job holds (select/locality's whole nodes), that is a suspended job's:
+ * it keeps its devices while its nodes are lent out. */
+bool sl_gres_node_in_use(node_record_t *node);
+
 #endif

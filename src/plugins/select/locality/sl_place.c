@@ -93,8 +93,9 @@ static uint64_t _sched_weight(node_record_t *node, bool synced)
  * Fills ok[] from Slurm's candidate bitmap: what slurmctld passed
  * (partition, features, reservations, --exclude already applied), minus
  * nodes whose state or memory rules them out, and those not configured
- * with the GRES the job asks of each node: slurmctld leaves GRES to the
- * select plugin (select/linear tests them in its job_test). TEST_ONLY
+ * with the GRES the job asks of each node, or (RUN_NOW) whose GRES a
+ * suspended job holds: slurmctld leaves GRES to the select plugin
+ * (select/linear tests them in its job_test). TEST_ONLY
  * asks whether the job could ever run, so current state does not count
  * there.
  */
@@ -120,6 +121,10 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 		if (exc && i < bit_size(exc) && bit_test(exc, i))
 			continue;
 		if (!_mem_ok(job, node) || !sl_gres_node_serves(node, &gres))
+			continue;
+		/* A suspended job's devices (sl_devices.c): busy now, as
+		 * select/linear counts them, but not in a plan. */
+		if (run_now && gres.n && sl_gres_node_in_use(node))
 			continue;
 		if (!test_only && !sl_node_usable(node, i, run_now))
 			continue;
