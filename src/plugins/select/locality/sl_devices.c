@@ -31,9 +31,16 @@ static bool _holds(uint32_t job_id)
 	return _holders && list_find_first(_holders, _id_match, &job_id);
 }
 
-/* Allocates (new_alloc) or re-records the job's GRES on each node it still
- * holds; node_offset is the node's place in job_resrcs, as Slurm wants. */
-static void _alloc(job_record_t *job, bool new_alloc)
+/*
+ * The nodes of job to act on: each node of its allocation it still holds
+ * (a node resized away or released is out of node_bitmap), or only Slurm
+ * node `only` when >= 0. Calls fn with the node's Slurm index and its
+ * offset in job_resrcs, the two places Slurm's GRES calls want.
+ */
+typedef void (*_node_fn)(job_record_t *job, node_record_t *node, int index,
+			 int offset, bool flag);
+
+static void _each_node(job_record_t *job, int only, _node_fn fn, bool flag)
 {
 	job_resources_t *r = job->job_resrcs;
 	int first, last, offset = -1;
@@ -48,50 +55,39 @@ static void _alloc(job_record_t *job, bool new_alloc)
 		if (!bit_test(r->node_bitmap, i))
 			continue;
 		offset++;
-		if (!bit_test(job->node_bitmap, i) ||
-		    !(node = node_record_table_ptr[i]))
-			continue;
-		if (SL_JOB_WHOLE_NODE(job))
-			SL_GRES_JOB_ALLOC_WHOLE_NODE(
-				job->gres_list_req, &job->gres_list_alloc,
-				node->gres_list, r->nhosts, i, offset,
-				job->job_id, node->name, NULL, new_alloc);
-		else
-			SL_GRES_JOB_ALLOC(job->gres_list_req,
-					  &job->gres_list_alloc, node->gres_list,
-					  r->nhosts, i, offset, job->job_id,
-					  node->name, NULL, new_alloc);
-	}
-	/* What scontrol show job -d lists (JOB_GRES, each node's IDX). */
-	SL_GRES_JOB_BUILD_DETAILS(job);
-}
-
-/* Returns the job's GRES on each node it still holds (or only on node
- * `only`, a Slurm index, when >= 0). */
-static void _dealloc(job_record_t *job, int only, bool resize)
-{
-	job_resources_t *r = job->job_resrcs;
-	int first, last, offset = -1;
-
-	if (!r || !r->node_bitmap || !job->node_bitmap)
-		return;
-	first = bit_ffs(r->node_bitmap);
-	last = bit_fls(r->node_bitmap);
-	for (int i = first; first >= 0 && i <= last; i++) {
-		node_record_t *node;
-
-		if (!bit_test(r->node_bitmap, i))
-			continue;
-		offset++;
-		/* A node resized away is already out of node_bitmap. */
 		if ((only >= 0 ? i != only : !bit_test(job->node_bitmap, i)) ||
 		    !(node = node_record_table_ptr[i]))
 			continue;
-		SL_GRES_JOB_DEALLOC(job->gres_list_alloc, node->gres_list,
-				    offset, job->job_id, node->name,
-				    job->start_time < slurmctld_config.boot_time,
-				    resize);
+		fn(job, node, i, offset, flag);
 	}
+}
+
+/* Allocates (new_alloc) or re-records the job's GRES on one node. */
+static void _alloc_node(job_record_t *job, node_record_t *node, int index,
+			int offset, bool new_alloc)
+{
+	int nhosts = job->job_resrcs->nhosts;
+
+	if (SL_JOB_WHOLE_NODE(job))
+		SL_GRES_JOB_ALLOC_WHOLE_NODE(job->gres_list_req,
+					     &job->gres_list_alloc,
+					     node->gres_list, nhosts, index,
+					     offset, job->job_id, node->name,
+					     NULL, new_alloc);
+	else
+		SL_GRES_JOB_ALLOC(job->gres_list_req, &job->gres_list_alloc,
+				  node->gres_list, nhosts, index, offset,
+				  job->job_id, node->name, NULL, new_alloc);
+}
+
+/* Returns the job's GRES on one node (resize: the node leaves the job). */
+static void _dealloc_node(job_record_t *job, node_record_t *node, int index,
+			  int offset, bool resize)
+{
+	SL_GRES_JOB_DEALLOC(job->gres_list_alloc, node->gres_list, offset,
+			    job->job_id, node->name,
+			    job->start_time < slurmctld_config.boot_time,
+			    resize);
 }
 
 static bool _asks_gres(job_record_t *job)
@@ -103,9 +99,11 @@ void sl_devices_alloc(job_record_t *job)
 {
 	uint32_t *id;
 
-	if (!_asks_gres(job) || _holds(job->job_id))
+	if (!_asks_gres(job) || !job->job_resrcs || _holds(job->job_id))
 		return;
-	_alloc(job, !job->gres_list_alloc);
+	_each_node(job, -1, _alloc_node, !job->gres_list_alloc);
+	/* What scontrol show job -d lists (JOB_GRES, each node's IDX). */
+	SL_GRES_JOB_BUILD_DETAILS(job);
 	if (!_holders)
 		_holders = list_create(xfree_ptr);
 	id = xmalloc(sizeof(*id));
@@ -117,14 +115,14 @@ void sl_devices_free(job_record_t *job)
 {
 	if (!_holds(job->job_id))
 		return;
-	_dealloc(job, -1, false);
+	_each_node(job, -1, _dealloc_node, false);
 	list_delete_all(_holders, _id_match, &job->job_id);
 }
 
 void sl_devices_free_node(job_record_t *job, node_record_t *node)
 {
 	if (_holds(job->job_id))
-		_dealloc(job, node->index, true);
+		_each_node(job, node->index, _dealloc_node, true);
 }
 
 void sl_devices_expand(job_record_t *from, job_record_t *to)
@@ -159,8 +157,7 @@ void sl_devices_rebuild(void)
 		gres_node_state_dealloc_all(node->gres_list);
 	it = list_iterator_create(job_list);
 	while ((job = list_next(it)))
-		if ((IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job)) &&
-		    job->job_resrcs)
+		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job))
 			sl_devices_alloc(job);
 	list_iterator_destroy(it);
 }
