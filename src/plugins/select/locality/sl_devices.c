@@ -6,13 +6,13 @@
  * which devices of each node a job gets (Slurm's GRES allocation,
  * SL_GRES_JOB_ALLOC in glue/<version>/sl_glue.h), the job's credential
  * names none, slurmd sets no CUDA_VISIBLE_DEVICES and confines the job to
- * no device, and `scontrol show job -d` lists none. Nodes are whole and
- * exclusive, so the devices are always free when a job starts; the
- * counts matter to Slurm's own bookkeeping (sinfo's GresUsed) and to the
- * job's device list.
+ * no device, and `scontrol show job -d` lists none. slurmctld marks every
+ * job of a whole-node plugin whole-node and asks for every GRES of its
+ * nodes, which only Slurm's _whole_node allocation reads.
  *
  * A job keeps its devices while suspended (only its nodes go back to the
- * ledger), as under select/linear. Which jobs hold devices is kept here,
+ * ledger), as under select/linear; meanwhile a GRES job is not started
+ * on them (sl_ctx_fill_ok). Which jobs hold devices is kept here,
  * so that a job ending after a restart, which the rebuild below did not
  * count, is not taken from the nodes' counts twice. Callers hold the
  * plugin mutex.
