@@ -19,8 +19,9 @@
 #               where the core picks among them, and start at once under
 #               CompactWait=60 (their reference made on them too); they
 #               must hold their GPUs (scontrol show job -d lists them,
-#               GresUsed counts them) across a slurmctld restart and
-#               while suspended, and give them all back when cancelled
+#               GresUsed counts them) across a slurmctld restart, a
+#               reconfigure and while suspended, and give them all back
+#               when cancelled
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
 # must land exactly on the nodes the core picks for the same free set
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--only) ONLY=$2; shift 2 ;;
-	-h | --help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "shape-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -184,8 +185,8 @@ devices_held() {
 }
 
 # gpu_devices GPU_NODES - the GPU jobs placed (PLACED) hold their devices,
-# still after a slurmctld restart (the counts are rebuilt from the job
-# list) and while suspended, and give them all back when they end, with
+# still after a slurmctld restart and a reconfigure (the counts are
+# rebuilt from the job list) and while suspended, and give them all back when they end, with
 # no count underflow.
 gpu_devices() {
 	local id n err suspended
@@ -194,6 +195,17 @@ gpu_devices() {
 	"$CLUSTER" restart-ctld --dir "$CURRENT" >"$RUNROOT/restart.log" 2>&1 ||
 		{ BAD="slurmctld did not restart"; return; }
 	for id in $PLACED; do devices_held "$id" "after a restart"; done
+	[ -n "$BAD" ] && return
+	# 22.05 reconfigures in place (the counts rebuilt over Slurm's kept
+	# ones); 24.11 restarts slurmctld.
+	scontrol reconfigure >/dev/null 2>&1 ||
+		{ BAD="scontrol reconfigure failed"; return; }
+	sleep 3
+	for n in $(seq 1 40); do
+		scontrol ping 2>/dev/null | grep -q UP && break
+		sleep 0.5
+	done
+	for id in $PLACED; do devices_held "$id" "after scontrol reconfigure"; done
 	[ -n "$BAD" ] && return
 	# Suspended, a job keeps its GPUs: a GPU job that wants its nodes
 	# waits (as under select/linear) and gets them once it ends.
