@@ -33,6 +33,14 @@
 # Shapes are cluster.sh --shape's: per-node, per-row, weights (per-row,
 # the last two rows Weight=100) and shuffled (a line per node, listed out
 # of wiring order); the wiring (locality.conf) is name order in all.
+# gpu-sparse (a line per node, 2 GPUs on 16 of them, one in four) runs
+# the workload with every other job made a GPU job (label g:
+# -N min(n,4) --gres=gpu:1; the others, label x: -N n; sbatch options of
+# a --workload file are dropped), and its table is live_report.py's
+# --run table with each kind's wait and ratio to the ideal, and a line per
+# row: GPU jobs given a node without GPUs, GPU jobs seen running (polled
+# every 2 s) with no GPU listed by `scontrol show job -d`, and
+# "overallocated" or "underflow" lines in slurmctld.log.
 # Each run takes two to three minutes (the defaults: 20 runs, about an
 # hour). Uses ports 6817 and 17001-17064.
 
@@ -57,7 +65,7 @@ while [ $# -gt 0 ]; do
 	--workload) WLFILE=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -105,6 +113,12 @@ else
 	WHAT="workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --gap $GAP"
 fi
 "$WORKLOAD" to-swf "$WL" >"$OUT/workload.swf" || die "workload.sh to-swf failed"
+# The gpu-sparse shape's workload: every other job a GPU job.
+awk '/^[0-9]/ { k = $2
+	if (NR % 2) { k = k > 4 ? 4 : k
+		print $1, k, $3, $4, "g" NR - 1, "-N", k, "--gres=gpu:1" }
+	else print $1, k, $3, $4, "x" NR - 1, "-N", k }' "$WL" >"$OUT/workload-gpu.txt" ||
+	die "cannot write $OUT/workload-gpu.txt"
 
 # parse_cfg STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][^HOLD][~NODEWEIGHT]
 # - sets S C W CW CT PW PH NW (strategy, curve, walltime mode, CompactWait,
@@ -140,19 +154,50 @@ conf_for() {
 # The ideal for k nodes: the most compact set any of the core's exact or
 # near-exact strategies finds on the empty torus (locality-eval --ideal).
 conf_for mm "$OUT/base.conf"
-awk '$2 > 1 { print $2 }' "$WL" | sort -un | while read -r k; do
+awk '$2 > 1 { print $2 }' "$WL" "$OUT/workload-gpu.txt" | sort -un | while read -r k; do
 	"$EVAL" --conf "$OUT/base.conf" --nodes "$ALLNODES" --ideal -k "$k" ||
 		exit 1
 done >"$OUT/ideal.txt" || die "locality-eval --ideal failed"
 
 # --- the live runs --------------------------------------------------------
 
+# gpu_poll TAG - the running jobs' `scontrol show job -d` lines, every 2 s
+# until TAG.waited exists, into TAG.running.
+gpu_poll() {
+	while [ ! -f "$OUT/$1.waited" ]; do
+		scontrol -d -o show job 2>/dev/null | grep 'JobState=RUNNING'
+		sleep 2
+	done >"$OUT/$1.running"
+}
+
+# gpu_devices TAG - the gpu-sparse checks of a finished run whose cluster
+# is still up, into TAG.gpu.
+gpu_devices() {
+	local tag=$1 gpus nodes off=0 bare
+	gpus=$(scontrol show nodes -o | sed -n 's/^NodeName=\([^ ]*\) .*Gres=gpu:2 .*/\1/p')
+	while read -r nodes; do
+		scontrol show hostnames "$nodes" | grep -qvxF "$gpus" && off=$((off + 1))
+	done < <(sed -n 's/.* Name=g[0-9]* .* NodeList=\([^ ]*\) .*/\1/p' "$OUT/$tag.jobcomp")
+	# The last poll of each GPU job names its devices, or names none.
+	bare=$(grep ' JobName=g[0-9]' "$OUT/$tag.running" |
+		awk '{ id = $1; has[id] = ($0 ~ /GRES=gpu:[1-9][0-9]*\(IDX:/) }
+		     END { for (id in has) if (!has[id]) n++; print n + 0 }')
+	printf '%s: GPU jobs on a node without GPUs %d, GPU jobs seen running with no GPU listed %d (of %d seen), overallocated/underflow lines %d\n' \
+		"$tag" "$off" "$bare" \
+		"$(grep ' JobName=g[0-9]' "$OUT/$tag.running" | awk '{ print $1 }' | sort -u | grep -c .)" \
+		"$(grep -c 'overallocated\|underflow' "$CURRENT/log/slurmctld.log")" >"$OUT/$tag.gpu"
+}
+
 # run SHAPE CONFIG - the workload on a fresh cluster; keeps its records.
 run() {
-	local shape=$1 cfg=$2 tag dir args t0 sel=locality
+	local shape=$1 cfg=$2 tag dir args t0 sel=locality wl=$WL
 	tag=$shape-$(tag_of "$cfg")
 	dir=$OUT/run/$tag
 	args=(start --dir "$dir" --shape "$shape" --debug debug)
+	if [ "$shape" = gpu-sparse ]; then
+		args+=(--gpus 2)
+		wl=$OUT/workload-gpu.txt
+	fi
 	case $cfg in
 	linear | cons_tres) sel=$cfg ;;
 	*) conf_for "$cfg" "$OUT/$tag.conf"
@@ -166,12 +211,17 @@ run() {
 	CURRENT=$dir
 	export SLURM_CONF=$dir/etc/slurm.conf
 	t0=$SECONDS
-	(cd "$dir/out" && "$WORKLOAD" submit "$WL" "$OUT/$tag.ids") ||
+	rm -f "$OUT/$tag.waited"
+	[ "$shape" = gpu-sparse ] && gpu_poll "$tag" &
+	(cd "$dir/out" && "$WORKLOAD" submit "$wl" "$OUT/$tag.ids") ||
 		die "submission failed"
 	"$WORKLOAD" wait "$OUT/$tag.ids" 900 || die "jobs did not finish"
+	touch "$OUT/$tag.waited"
+	wait
 	sleep 1
 	cp "$dir/jobcomp.txt" "$OUT/$tag.jobcomp"
 	cp "$dir/log/slurmctld.log" "$OUT/$tag.slurmctld.log"
+	[ "$shape" = gpu-sparse ] && gpu_devices "$tag"
 	cleanup
 	"$EVAL" --conf "$OUT/base.conf" --nodes "$ALLNODES" \
 		--jobcomp "$OUT/$tag.jobcomp" >"$OUT/$tag.eval" ||
@@ -241,7 +291,7 @@ IFS=, read -r -a shapes <<<"$SHAPES"
 	echo "the core finds for each size on an empty torus (ideal.txt)"
 } >"$OUT/report.txt"
 for shape in "${shapes[@]}"; do
-	live_args=()
+	live_args=() run_args=()
 	for cfg in "${cfgs[@]}"; do
 		run "$shape" "$cfg"
 		tag=$shape-$(tag_of "$cfg")
@@ -250,11 +300,20 @@ for shape in "${shapes[@]}"; do
 		*) name="locality $cfg" ;;
 		esac
 		live_args+=(--live "$name" "$OUT/$tag.jobcomp" "$OUT/$tag.eval")
+		run_args+=(--run "$name" "$OUT/$tag.jobcomp" "$OUT/$tag.eval" "$OUT/$tag.ids")
 	done
 	{
 		echo
-		python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" --nodes 64 \
-			--title "shape $shape" "${live_args[@]}"
+		if [ "$shape" = gpu-sparse ]; then
+			python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" \
+				--title "shape gpu-sparse (workload-gpu.txt)" "${run_args[@]}"
+			for cfg in "${cfgs[@]}"; do
+				cat "$OUT/$shape-$(tag_of "$cfg").gpu"
+			done
+		else
+			python3 "$REPO/bench/live_report.py" --ideal "$OUT/ideal.txt" --nodes 64 \
+				--title "shape $shape" "${live_args[@]}"
+		fi
 	} >>"$OUT/report.txt"
 done
 {
