@@ -40,10 +40,11 @@ typedef struct job_details job_details_t;
  * which the constraint reader (sl_compact_wait.c) refuses already. */
 #define SL_FEATURE_BRACKETED(f) ((void)(f), false)
 
-/* Whether slurmctld gave the job every GRES of its nodes (--exclusive,
- * or an exclusive partition): it then replaced the job's GRES request
- * by each node's whole set, which only the _whole_node allocation
- * reads. */
+/* Whether slurmctld gave the job every GRES of its nodes: it replaced
+ * the job's GRES request by each node's whole set, which only the
+ * _whole_node allocation reads. Every job of this plugin is so marked
+ * (22.05: slurmctld, for a plugin that is not cons_tres; 24.11: job_test,
+ * sl_glue.c); the test keeps Slurm's own condition. */
 #define SL_JOB_WHOLE_NODE(job) \
 	((job)->details && (job)->details->whole_node == WHOLE_NODE_REQUIRED)
 

@@ -43,10 +43,11 @@ typedef list_itr_t *ListIterator;
 /* A feature inside brackets ("[a|b]"), which only slurmctld evaluates. */
 #define SL_FEATURE_BRACKETED(f) ((f)->bracket)
 
-/* Whether slurmctld gave the job every GRES of its nodes (--exclusive,
- * or an exclusive partition): it then replaced the job's GRES request
- * by each node's whole set, which only the _whole_node allocation
- * reads. */
+/* Whether slurmctld gave the job every GRES of its nodes: it replaced
+ * the job's GRES request by each node's whole set, which only the
+ * _whole_node allocation reads. Every job of this plugin is so marked
+ * (22.05: slurmctld, for a plugin that is not cons_tres; 24.11: job_test,
+ * sl_glue.c); the test keeps Slurm's own condition. */
 #define SL_JOB_WHOLE_NODE(job) \
 	((job)->details && \
 	 ((job)->details->whole_node & WHOLE_NODE_REQUIRED))
