@@ -20,8 +20,9 @@
 #               CompactWait=60 (their reference made on them too); they
 #               must hold their GPUs (scontrol show job -d lists them,
 #               GresUsed counts them) across a slurmctld restart, a
-#               reconfigure and while suspended, and give them all back
-#               when cancelled
+#               reconfigure and while suspended (no other job, GPU or
+#               not, starts on a suspended job's GPU nodes), and give
+#               them all back when cancelled
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
 # must land exactly on the nodes the core picks for the same free set
@@ -184,12 +185,26 @@ devices_held() {
 	done
 }
 
+# waits_for_resources ID WHAT SUSPENDED - job ID pends for Resources (the
+# scheduler tried it) beside the suspended job, whose GPUs it would take.
+waits_for_resources() {
+	local n state reason
+	for n in $(seq 1 20); do
+		state=$(job_field "$1" JobState) reason=$(job_field "$1" Reason)
+		[ "$state" = PENDING ] && [ "$reason" = Resources ] && return 0
+		[ "$state" = PENDING ] || break
+		sleep 0.5
+	done
+	BAD="$2 is $state ($reason) on the nodes of suspended job $3, whose GPUs it holds"
+	return 1
+}
+
 # gpu_devices GPU_NODES - the GPU jobs placed (PLACED) hold their devices,
 # still after a slurmctld restart and a reconfigure (the counts are
-# rebuilt from the job list) and while suspended, and give them all back when they end, with
-# no count underflow.
+# rebuilt from the job list) and while suspended, and give them all back
+# when they end, with no count underflow.
 gpu_devices() {
-	local id n err suspended
+	local id n err suspended plain
 	for id in $PLACED; do devices_held "$id" "running"; done
 	[ -n "$BAD" ] && return
 	"$CLUSTER" restart-ctld --dir "$CURRENT" >"$RUNROOT/restart.log" 2>&1 ||
@@ -207,15 +222,19 @@ gpu_devices() {
 	done
 	for id in $PLACED; do devices_held "$id" "after scontrol reconfigure"; done
 	[ -n "$BAD" ] && return
-	# Suspended, a job keeps its GPUs: a GPU job that wants its nodes
-	# waits (as under select/linear) and gets them once it ends.
+	# Suspended, a job keeps its GPUs: a job that wants its nodes waits
+	# for Resources (as a GPU job does under select/linear) and gets them
+	# once it ends. A job without --gres too: slurmctld gives a whole-node
+	# job every device of its nodes, so it would hold the same GPUs twice.
+	# One at a time: a pending job would hold the next one back.
 	suspended=$(echo $PLACED | cut -d" " -f1)
 	scontrol suspend "$suspended" ||
 		{ BAD="scontrol suspend $suspended failed"; return; }
+	plain=$(sub -N4 -w "$(job_field "$suspended" NodeList)" -t 30 600)
+	waits_for_resources "$plain" "job $plain, without --gres," "$suspended" || return
+	scancel "$plain"
 	id=$(sub -N4 -w "$(job_field "$suspended" NodeList)" --gres=gpu:1 -t 30 600)
-	sleep 3
-	[ "$(job_field "$id" JobState)" = PENDING ] ||
-		{ BAD="job $id is $(job_field "$id" JobState) on the nodes of suspended job $suspended, whose GPUs it holds"; return; }
+	waits_for_resources "$id" "GPU job $id" "$suspended" || return
 	scontrol resume "$suspended"
 	scancel $PLACED
 	for n in $PLACED; do

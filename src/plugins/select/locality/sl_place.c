@@ -122,9 +122,10 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 			continue;
 		if (!_mem_ok(job, node) || !sl_gres_node_serves(node, &gres))
 			continue;
-		/* A suspended job's devices (sl_devices.c): busy now, as
-		 * select/linear counts them, but not in a plan. */
-		if (run_now && gres.n && sl_gres_node_in_use(node))
+		/* A suspended job's devices (sl_devices.c): busy now, but
+		 * not in a plan. For every job, not only GPU ones: slurmctld
+		 * gives a whole-node job all the devices of its nodes. */
+		if (run_now && sl_gres_node_in_use(node))
 			continue;
 		if (!test_only && !sl_node_usable(node, i, run_now))
 			continue;
