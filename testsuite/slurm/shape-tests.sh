@@ -21,8 +21,9 @@
 #               must hold their GPUs (scontrol show job -d lists them,
 #               GresUsed counts them) across a slurmctld restart, a
 #               reconfigure and while suspended (no other job, GPU or
-#               not, starts on a suspended job's GPU nodes), and give
-#               them all back when cancelled
+#               not, starts on a suspended job's GPU nodes) and once
+#               shrunk (scontrol update NumNodes=), and give them all
+#               back when cancelled
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
 # must land exactly on the nodes the core picks for the same free set
@@ -201,8 +202,8 @@ waits_for_resources() {
 
 # gpu_devices GPU_NODES - the GPU jobs placed (PLACED) hold their devices,
 # still after a slurmctld restart and a reconfigure (the counts are
-# rebuilt from the job list) and while suspended, and give them all back
-# when they end, with no count underflow.
+# rebuilt from the job list), while suspended and after shrinking, and
+# give them all back when they end, with no count underflow.
 gpu_devices() {
 	local id n err suspended plain
 	for id in $PLACED; do devices_held "$id" "running"; done
@@ -245,6 +246,19 @@ gpu_devices() {
 		{ BAD="job $id did not start once the suspended job ended: $(job_field "$id" Reason)"; return; }
 	devices_held "$id" "once the suspended job ended"
 	[ -n "$BAD" ] && return
+	# Shrunk, it gives back the devices of the nodes it leaves and keeps
+	# the others' (Slurm's per-node GRES records shift down as the node
+	# leaves job_resrcs). Right after the start slurmctld may still be
+	# waiting for the job's accounting record: it asks to try again.
+	for n in $(seq 1 20); do
+		err=$(scontrol update jobid="$id" NumNodes=2 2>&1)
+		case $err in *"try again"*) sleep 1 ;; *) break ;; esac
+	done
+	[ -z "$err" ] || { BAD="scontrol update jobid=$id NumNodes=2: $err"; return; }
+	[ "$(job_field "$id" NumNodes)" = 2 ] ||
+		{ BAD="job $id has $(job_field "$id" NumNodes) nodes after NumNodes=2"; return; }
+	devices_held "$id" "shrunk to 2 nodes"
+	[ -n "$BAD" ] && return
 	scancel "$id"
 	wait_state "$id" CANCELLED 20 ||
 		{ BAD="job $id is $(job_field "$id" JobState) after scancel"; return; }
@@ -256,8 +270,10 @@ gpu_devices() {
 			return ;;
 		esac
 	done
-	# A job's devices returned twice, or never taken, log an underflow.
-	err=$(grep underflow "$CURRENT/log/slurmctld.log" | head -n 1)
+	# A job's devices returned twice, or never taken, log an underflow;
+	# returned at the wrong offset, a bad node_offset.
+	err=$(grep -E "underflow|bad node_offset" "$CURRENT/log/slurmctld.log" |
+		head -n 1)
 	[ -z "$err" ] || BAD="slurmctld.log: $err"
 }
 

@@ -374,7 +374,8 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 				  node_ptr->index) != SLURM_SUCCESS)
 		debug("%s: %pJ did not hold node %s", plugin_type, job_ptr,
 		      node_ptr->name);
-	sl_devices_free_node(job_ptr, node_ptr);
+	sl_devices_free_node(job_ptr, node_ptr,
+			     sl_job_resources_remove_node(job_ptr, node_ptr));
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }

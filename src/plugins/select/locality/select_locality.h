@@ -148,6 +148,12 @@ bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,
  * Returns SLURM_SUCCESS or SLURM_ERROR. */
 int sl_build_job_resources(job_record_t *job, bitstr_t *bitmap);
 
+/* job_resized: takes node out of job->job_resrcs (its CPUs, memory and
+ * place in node_bitmap), as Slurm's GRES arrays and state file count the
+ * job's nodes from there. Returns the node's offset in job_resrcs before
+ * the removal, or -1 when the job did not hold it. */
+int sl_job_resources_remove_node(job_record_t *job, node_record_t *node);
+
 /* ------------------------------------------------------------------ */
 /* sl_devices.c: the GRES a started job holds on its nodes             */
 /* ------------------------------------------------------------------ */
@@ -159,8 +165,10 @@ void sl_devices_alloc(job_record_t *job);
 /* job_fini: returns them; does nothing for a job not recorded here. */
 void sl_devices_free(job_record_t *job);
 
-/* job_resized: returns the job's GRES on one node leaving it. */
-void sl_devices_free_node(job_record_t *job, node_record_t *node);
+/* job_resized: returns the job's GRES on one node leaving it, which was
+ * at offset in job_resrcs (sl_job_resources_remove_node). */
+void sl_devices_free_node(job_record_t *job, node_record_t *node,
+			  int offset);
 
 /* job_expand, before to's job_resrcs is rebuilt: returns both jobs' GRES
  * and merges from's GRES records into to's; sl_devices_alloc(to) after

@@ -33,14 +33,14 @@ static bool _holds(uint32_t job_id)
 
 /*
  * The nodes of job to act on: each node of its allocation it still holds
- * (a node resized away or released is out of node_bitmap), or only Slurm
- * node `only` when >= 0. Calls fn with the node's Slurm index and its
- * offset in job_resrcs, the two places Slurm's GRES calls want.
+ * (a node released is out of node_bitmap; one resized away is out of
+ * job_resrcs too). Calls fn with the node's Slurm index and its offset in
+ * job_resrcs, the two places Slurm's GRES calls want.
  */
 typedef void (*_node_fn)(job_record_t *job, node_record_t *node, int index,
 			 int offset, bool flag);
 
-static void _each_node(job_record_t *job, int only, _node_fn fn, bool flag)
+static void _each_node(job_record_t *job, _node_fn fn, bool flag)
 {
 	job_resources_t *r = job->job_resrcs;
 	int first, last, offset = -1;
@@ -55,7 +55,7 @@ static void _each_node(job_record_t *job, int only, _node_fn fn, bool flag)
 		if (!bit_test(r->node_bitmap, i))
 			continue;
 		offset++;
-		if ((only >= 0 ? i != only : !bit_test(job->node_bitmap, i)) ||
+		if (!bit_test(job->node_bitmap, i) ||
 		    !(node = node_record_table_ptr[i]))
 			continue;
 		fn(job, node, i, offset, flag);
@@ -101,7 +101,7 @@ void sl_devices_alloc(job_record_t *job)
 
 	if (!_asks_gres(job) || !job->job_resrcs || _holds(job->job_id))
 		return;
-	_each_node(job, -1, _alloc_node, !job->gres_list_alloc);
+	_each_node(job, _alloc_node, !job->gres_list_alloc);
 	/* What scontrol show job -d lists (JOB_GRES, each node's IDX). */
 	SL_GRES_JOB_BUILD_DETAILS(job);
 	if (!_holders)
@@ -115,14 +115,19 @@ void sl_devices_free(job_record_t *job)
 {
 	if (!_holds(job->job_id))
 		return;
-	_each_node(job, -1, _dealloc_node, false);
+	_each_node(job, _dealloc_node, false);
 	list_delete_all(_holders, _id_match, &job->job_id);
 }
 
-void sl_devices_free_node(job_record_t *job, node_record_t *node)
+void sl_devices_free_node(job_record_t *job, node_record_t *node,
+			  int offset)
 {
-	if (_holds(job->job_id))
-		_each_node(job, node->index, _dealloc_node, true);
+	if (!_holds(job->job_id) || offset < 0)
+		return;
+	/* Slurm shifts the job's per-node GRES down over this offset, as
+	 * job_resrcs has just dropped the node. */
+	_dealloc_node(job, node, node->index, offset, true);
+	SL_GRES_JOB_BUILD_DETAILS(job);
 }
 
 void sl_devices_expand(job_record_t *from, job_record_t *to)

@@ -57,3 +57,20 @@ int sl_build_job_resources(job_record_t *job, bitstr_t *bitmap)
 		return SLURM_ERROR;
 	return SLURM_SUCCESS;
 }
+
+int sl_job_resources_remove_node(job_record_t *job, node_record_t *node)
+{
+	job_resources_t *r = job->job_resrcs;
+	int offset;
+
+	if (!r || !r->node_bitmap || node->index >= bit_size(r->node_bitmap) ||
+	    !bit_test(r->node_bitmap, node->index))
+		return -1;
+	offset = bit_set_count_range(r->node_bitmap, 0, node->index);
+	if (extract_job_resources_node(r, offset) != SLURM_SUCCESS)
+		error("%s: %pJ: cannot take %s out of its resources",
+		      plugin_type, job, node->name);
+	xfree(r->nodes);
+	r->nodes = bitmap2node_name(r->node_bitmap);
+	return offset;
+}
