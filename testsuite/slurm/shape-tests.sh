@@ -21,8 +21,8 @@
 #               must hold their GPUs (scontrol show job -d lists them,
 #               GresUsed counts them) across a slurmctld restart, a
 #               reconfigure and while suspended (no other job, GPU or
-#               not, starts on a suspended job's GPU nodes) and once
-#               shrunk (scontrol update NumNodes=), and give them all
+#               not, starts on a suspended job's GPU nodes), shrunk and
+#               expanded (scontrol update NumNodes=), and give them all
 #               back when cancelled
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
@@ -200,12 +200,33 @@ waits_for_resources() {
 	return 1
 }
 
+# alloc SBATCH-OPTIONS... - the id of a job granted by salloc --no-shell
+# (no step, no shell), or nothing.
+alloc() {
+	salloc --no-shell "$@" 2>&1 |
+		sed -n 's/.*Granted job allocation \([0-9]*\).*/\1/p'
+}
+
+# update_job ID KEY=VALUE - scontrol update of a running job. Right after
+# its start slurmctld may still wait for the job's accounting record and
+# asks to try again. Sets BAD and fails if the update does not take.
+update_job() {
+	local n out
+	for n in $(seq 1 20); do
+		out=$(scontrol update jobid="$1" "$2" 2>&1)
+		case $out in *"try again"*) sleep 1 ;; *) break ;; esac
+	done
+	[ -z "$out" ] && return 0
+	BAD="scontrol update jobid=$1 $2: $out"
+	return 1
+}
+
 # gpu_devices GPU_NODES - the GPU jobs placed (PLACED) hold their devices,
 # still after a slurmctld restart and a reconfigure (the counts are
-# rebuilt from the job list), while suspended and after shrinking, and
+# rebuilt from the job list), while suspended, shrunk and expanded, and
 # give them all back when they end, with no count underflow.
 gpu_devices() {
-	local id n err suspended plain
+	local id n err suspended plain taker giver
 	for id in $PLACED; do devices_held "$id" "running"; done
 	[ -n "$BAD" ] && return
 	"$CLUSTER" restart-ctld --dir "$CURRENT" >"$RUNROOT/restart.log" 2>&1 ||
@@ -248,17 +269,32 @@ gpu_devices() {
 	[ -n "$BAD" ] && return
 	# Shrunk, it gives back the devices of the nodes it leaves and keeps
 	# the others' (Slurm's per-node GRES records shift down as the node
-	# leaves job_resrcs). Right after the start slurmctld may still be
-	# waiting for the job's accounting record: it asks to try again.
-	for n in $(seq 1 20); do
-		err=$(scontrol update jobid="$id" NumNodes=2 2>&1)
-		case $err in *"try again"*) sleep 1 ;; *) break ;; esac
-	done
-	[ -z "$err" ] || { BAD="scontrol update jobid=$id NumNodes=2: $err"; return; }
+	# leaves job_resrcs).
+	update_job "$id" NumNodes=2 || return
 	[ "$(job_field "$id" NumNodes)" = 2 ] ||
 		{ BAD="job $id has $(job_field "$id" NumNodes) nodes after NumNodes=2"; return; }
 	devices_held "$id" "shrunk to 2 nodes"
 	[ -n "$BAD" ] && return
+	# Expanded (--dependency=expand, permit_job_expansion), a job holds
+	# the devices of both jobs' nodes; the job that gave its nodes away
+	# ends with none (else slurmctld logs a node_cnt underflow). The
+	# giver's NumNodes=0 does the merge; the taker's NumNodes=ALL, which
+	# Slurm's docs add, only refreshes its counts, and slurmctld refuses
+	# a resized job's updates without slurmdbd (it waits for an accounting
+	# record that never comes), hence two new jobs, not job $id. salloc:
+	# a batch job's step would forbid the merge.
+	taker=$(alloc -N2 --gres=gpu:1 -t 30)
+	giver=$(alloc -N2 --gres=gpu:1 -t 30 --dependency=expand:"$taker")
+	[ -n "$taker" ] && [ -n "$giver" ] ||
+		{ BAD="salloc --no-shell of two GPU jobs, one to expand the other, was not granted"; return; }
+	update_job "$giver" NumNodes=0 || return
+	[ "$(job_field "$taker" NumNodes)" = 4 ] ||
+		{ BAD="job $taker has $(job_field "$taker" NumNodes) nodes after taking job $giver's 2"; return; }
+	devices_held "$taker" "expanded to 4 nodes"
+	[ -n "$BAD" ] && return
+	scancel "$taker"
+	wait_state "$taker" CANCELLED 20 ||
+		{ BAD="job $taker is $(job_field "$taker" JobState) after scancel"; return; }
 	scancel "$id"
 	wait_state "$id" CANCELLED 20 ||
 		{ BAD="job $id is $(job_field "$id" JobState) after scancel"; return; }
@@ -365,8 +401,10 @@ run_shape() {
 	LCONF=$RUNROOT/locality-$SHAPE.conf
 	conf_for "$SHAPE" "$LCONF"
 	ORDER=$ALLNODES
+	local extra=()
+	[ "$SHAPE" = gpu-sparse ] && extra=(SchedulerParameters=permit_job_expansion)
 	if ! CLUSTER_GPUS=$([ "$SHAPE" = gpu-sparse ] && echo 2) CLUSTER_SHAPE=$SHAPE \
-		start_cluster "shape-$SHAPE" locality "$LCONF"; then
+		start_cluster "shape-$SHAPE" locality "$LCONF" "${extra[@]}"; then
 		not_ok "$name" "cluster did not start"
 		return
 	fi

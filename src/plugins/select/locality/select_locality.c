@@ -349,12 +349,19 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 		if (r->node_bitmap)
 			bit_clear_all(r->node_bitmap);
 		r->nhosts = 0;
+		r->ncpus = 0;
 		xfree(r->nodes);
 		r->nodes = xstrdup("");
 	}
+	/* No nodes and no CPUs is how slurmctld knows a job that gave all
+	 * to another (make_node_idle: else a node_cnt underflow). */
 	from_job_ptr->node_cnt = from_job_ptr->total_nodes = 0;
-	if (from_job_ptr->details)
+	from_job_ptr->total_cpus = 0;
+	if (from_job_ptr->details) {
 		from_job_ptr->details->min_nodes = 0;
+		from_job_ptr->details->min_cpus = 0;
+		from_job_ptr->details->max_cpus = 0;
+	}
 	xfree(from_job_ptr->nodes);
 	from_job_ptr->nodes = xstrdup("");
 	(void)sl_ledger_add(l, to_job_ptr, false);
