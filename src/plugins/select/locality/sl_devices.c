@@ -11,11 +11,10 @@
  * nodes, which only Slurm's _whole_node allocation reads.
  *
  * A job keeps its devices while suspended (only its nodes go back to the
- * ledger), as under select/linear; meanwhile a GRES job is not started
- * on them (sl_ctx_fill_ok). Which jobs hold devices is kept here,
- * so that a job ending after a restart, which the rebuild below did not
- * count, is not taken from the nodes' counts twice. Callers hold the
- * plugin mutex.
+ * ledger), as under select/linear; meanwhile no job is started on them
+ * (sl_ctx_fill_ok). Which jobs hold devices is kept here, so that a job
+ * ending after a restart, which the rebuild below did not count, is not
+ * taken from the nodes' counts twice. Callers hold the plugin mutex.
  */
 #include "select_locality.h"
 
