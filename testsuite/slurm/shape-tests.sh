@@ -248,13 +248,18 @@ gpu_devices() {
 	# for Resources (as a GPU job does under select/linear) and gets them
 	# once it ends. A job without --gres too: slurmctld gives a whole-node
 	# job every device of its nodes, so it would hold the same GPUs twice.
-	# One at a time: a pending job would hold the next one back.
+	# One at a time: a pending job would hold the next one back. The
+	# second one after a restart, which rebuilds the list of suspended
+	# jobs that hold devices from the job list.
 	suspended=$(echo $PLACED | cut -d" " -f1)
 	scontrol suspend "$suspended" ||
 		{ BAD="scontrol suspend $suspended failed"; return; }
 	plain=$(sub -N4 -w "$(job_field "$suspended" NodeList)" -t 30 600)
 	waits_for_resources "$plain" "job $plain, without --gres," "$suspended" || return
 	scancel "$plain"
+	# A restart forgets which jobs are suspended but for the job list.
+	"$CLUSTER" restart-ctld --dir "$CURRENT" >>"$RUNROOT/restart.log" 2>&1 ||
+		{ BAD="slurmctld did not restart beside suspended job $suspended"; return; }
 	id=$(sub -N4 -w "$(job_field "$suspended" NodeList)" --gres=gpu:1 -t 30 600)
 	waits_for_resources "$id" "GPU job $id" "$suspended" || return
 	scontrol resume "$suspended"

@@ -416,6 +416,7 @@ extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&_lock);
 	(void)sl_ledger_remove(_ledger_get(), job_ptr->job_id);
+	sl_devices_suspend(job_ptr);
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }
@@ -430,6 +431,7 @@ extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 	l = _ledger_get();
 	if (!sl_ledger_find(l, job_ptr->job_id))
 		(void)sl_ledger_add(l, job_ptr, true);
+	sl_devices_resume(job_ptr);
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }

@@ -175,6 +175,13 @@ void sl_devices_free_node(job_record_t *job, node_record_t *node,
  * the rebuild records them again on the joined nodes. */
 void sl_devices_expand(job_record_t *from, job_record_t *to);
 
+/* scontrol suspend and resume: whether a job's devices sit on nodes the
+ * ledger calls free. Only then is a node's GRES list worth walking to
+ * start a job (sl_ctx_fill_ok). */
+void sl_devices_suspend(job_record_t *job);
+void sl_devices_resume(job_record_t *job);
+bool sl_devices_any_suspended(void);
+
 /* After a restart or reconfigure: clears every node's GRES counts and
  * records again those of each running or suspended job. */
 void sl_devices_rebuild(void);

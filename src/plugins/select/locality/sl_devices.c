@@ -12,22 +12,39 @@
  *
  * A job keeps its devices while suspended (only its nodes go back to the
  * ledger), as under select/linear; meanwhile no job is started on them
- * (sl_ctx_fill_ok). Which jobs hold devices is kept here, so that a job
+ * (sl_ctx_fill_ok, which walks the nodes' GRES only while such a job
+ * exists). Which jobs hold devices is kept here, so that a job
  * ending after a restart, which the rebuild below did not count, is not
  * taken from the nodes' counts twice. Callers hold the plugin mutex.
  */
 #include "select_locality.h"
 
-static List _holders; /* uint32_t job ids whose GRES are on their nodes */
+static List _holders;   /* uint32_t job ids whose GRES are on their nodes */
+static List _suspended; /* those of them suspended (scontrol suspend) */
 
 static int _id_match(void *x, void *key)
 {
 	return *(uint32_t *)x == *(uint32_t *)key;
 }
 
+static bool _in(List ids, uint32_t job_id)
+{
+	return ids && list_find_first(ids, _id_match, &job_id);
+}
+
 static bool _holds(uint32_t job_id)
 {
-	return _holders && list_find_first(_holders, _id_match, &job_id);
+	return _in(_holders, job_id);
+}
+
+static void _add(List *ids, uint32_t job_id)
+{
+	uint32_t *id = xmalloc(sizeof(*id));
+
+	*id = job_id;
+	if (!*ids)
+		*ids = list_create(xfree_ptr);
+	list_append(*ids, id);
 }
 
 /*
@@ -96,18 +113,12 @@ static bool _asks_gres(job_record_t *job)
 
 void sl_devices_alloc(job_record_t *job)
 {
-	uint32_t *id;
-
 	if (!_asks_gres(job) || !job->job_resrcs || _holds(job->job_id))
 		return;
 	_each_node(job, _alloc_node, !job->gres_list_alloc);
 	/* What scontrol show job -d lists (JOB_GRES, each node's IDX). */
 	SL_GRES_JOB_BUILD_DETAILS(job);
-	if (!_holders)
-		_holders = list_create(xfree_ptr);
-	id = xmalloc(sizeof(*id));
-	*id = job->job_id;
-	list_append(_holders, id);
+	_add(&_holders, job->job_id);
 }
 
 void sl_devices_free(job_record_t *job)
@@ -116,6 +127,25 @@ void sl_devices_free(job_record_t *job)
 		return;
 	_each_node(job, _dealloc_node, false);
 	list_delete_all(_holders, _id_match, &job->job_id);
+	if (_suspended)
+		list_delete_all(_suspended, _id_match, &job->job_id);
+}
+
+void sl_devices_suspend(job_record_t *job)
+{
+	if (_holds(job->job_id) && !_in(_suspended, job->job_id))
+		_add(&_suspended, job->job_id);
+}
+
+void sl_devices_resume(job_record_t *job)
+{
+	if (_suspended)
+		list_delete_all(_suspended, _id_match, &job->job_id);
+}
+
+bool sl_devices_any_suspended(void)
+{
+	return _suspended && list_count(_suspended);
 }
 
 void sl_devices_free_node(job_record_t *job, node_record_t *node,
@@ -155,18 +185,23 @@ void sl_devices_rebuild(void)
 	node_record_t *node;
 
 	FREE_NULL_LIST(_holders);
+	FREE_NULL_LIST(_suspended);
 	if (!&job_list || !job_list)
 		return;
 	for (int i = 0; (node = next_node(&i)); i++)
 		gres_node_state_dealloc_all(node->gres_list);
 	it = list_iterator_create(job_list);
 	while ((job = list_next(it)))
-		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job))
+		if (IS_JOB_RUNNING(job) || IS_JOB_SUSPENDED(job)) {
 			sl_devices_alloc(job);
+			if (IS_JOB_SUSPENDED(job))
+				sl_devices_suspend(job);
+		}
 	list_iterator_destroy(it);
 }
 
 void sl_devices_fini(void)
 {
 	FREE_NULL_LIST(_holders);
+	FREE_NULL_LIST(_suspended);
 }

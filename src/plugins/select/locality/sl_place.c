@@ -106,6 +106,7 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 	int first = bit_ffs(bitmap), last = bit_fls(bitmap);
 	bool test_only = (c->mode & SELECT_MODE_BASE) == SELECT_MODE_TEST_ONLY;
 	bool run_now = (c->mode & SELECT_MODE_BASE) == SELECT_MODE_RUN_NOW;
+	bool parked = run_now && sl_devices_any_suspended();
 	sl_gres_wants_t gres;
 
 	sl_gres_wants_read(job, &gres);
@@ -125,7 +126,7 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 		/* A suspended job's devices (sl_devices.c): busy now, but
 		 * not in a plan. For every job, not only GPU ones: slurmctld
 		 * gives a whole-node job all the devices of its nodes. */
-		if (run_now && sl_gres_node_in_use(node))
+		if (parked && sl_gres_node_in_use(node))
 			continue;
 		if (!test_only && !sl_node_usable(node, i, run_now))
 			continue;
