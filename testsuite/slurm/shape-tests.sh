@@ -200,6 +200,22 @@ waits_for_resources() {
 	return 1
 }
 
+# plans_from_end SUSPENDED - sbatch --test-only (WILL_RUN, what
+# sched/backfill asks) of a job on the suspended job's nodes answers no
+# earlier than its EndTime, when their devices are expected back: the
+# suspended job's nodes are free in the ledger, and a plan that counted
+# on them now would start nothing (RUN_NOW skips them). select/linear
+# answers now.
+plans_from_end() {
+	local nodes end out start
+	nodes=$(job_field "$1" NodeList) end=$(job_field "$1" EndTime)
+	out=$(sbatch --test-only -N4 -w "$nodes" -t 30 --wrap true 2>&1)
+	start=$(echo "$out" | sed -n 's/.* to start at \([^ ]*\) .*/\1/p')
+	[ -n "$start" ] && ! [[ $start < $end ]] && return 0
+	BAD="sbatch --test-only of a job on the nodes of suspended job $1 (EndTime $end): $out"
+	return 1
+}
+
 # alloc SBATCH-OPTIONS... - the id of a job granted by salloc --no-shell
 # (no step, no shell), or nothing.
 alloc() {
@@ -257,6 +273,7 @@ gpu_devices() {
 	plain=$(sub -N4 -w "$(job_field "$suspended" NodeList)" -t 30 600)
 	waits_for_resources "$plain" "job $plain, without --gres," "$suspended" || return
 	scancel "$plain"
+	plans_from_end "$suspended" || return
 	# A restart forgets which jobs are suspended but for the job list.
 	"$CLUSTER" restart-ctld --dir "$CURRENT" >>"$RUNROOT/restart.log" 2>&1 ||
 		{ BAD="slurmctld did not restart beside suspended job $suspended"; return; }

@@ -112,7 +112,7 @@ void sl_machine_destroy(sl_machine_t *m)
 	loc_tiers_fini(&m->scratch.tiers);
 	xfree(m->scratch.unheld);
 	xfree(m->scratch.in_hold);
-	xfree(m->scratch.settling);
+	xfree(m->scratch.late);
 	xfree(m->scratch.cand_now);
 	xfree(m->scratch.cpus);
 	loc_planner_destroy(m->scratch.planner);

@@ -60,7 +60,7 @@ typedef struct sl_scratch {
 			    * by sl_ctx_apply_holds() alone */
 	uint8_t *in_hold;  /* PF: the candidates inside the job's own hold,
 			    * written by its placement there alone */
-	uint8_t *settling; /* WILL_RUN: free nodes still completing a job */
+	uint8_t *late;     /* WILL_RUN: free nodes that join later (sl_modes.c) */
 	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
 	uint32_t *cpus;    /* usable nodes' CPU counts (node counts) */
 	loc_planner_t *planner;        /* WILL_RUN's earliest start */

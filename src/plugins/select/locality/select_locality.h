@@ -177,10 +177,13 @@ void sl_devices_expand(job_record_t *from, job_record_t *to);
 
 /* scontrol suspend and resume: whether a job's devices sit on nodes the
  * ledger calls free. Only then is a node's GRES list worth walking to
- * start a job (sl_ctx_fill_ok). */
+ * start or plan a job (sl_ctx_fill_ok, sl_modes.c). */
 void sl_devices_suspend(job_record_t *job);
 void sl_devices_resume(job_record_t *job);
 bool sl_devices_any_suspended(void);
+/* The latest end_time of those jobs (0: none), when WILL_RUN counts
+ * their nodes free. */
+time_t sl_devices_suspended_end(void);
 
 /* After a restart or reconfigure: clears every node's GRES counts and
  * records again those of each running or suspended job. */

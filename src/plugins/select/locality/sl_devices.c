@@ -148,6 +148,25 @@ bool sl_devices_any_suspended(void)
 	return _suspended && list_count(_suspended);
 }
 
+static int _latest_end(void *x, void *arg)
+{
+	job_record_t *job = find_job_record(*(uint32_t *)x);
+	time_t *end = arg;
+
+	if (job && job->end_time > *end)
+		*end = job->end_time;
+	return 0;
+}
+
+time_t sl_devices_suspended_end(void)
+{
+	time_t end = 0;
+
+	if (_suspended)
+		(void)list_for_each_ro(_suspended, _latest_end, &end);
+	return end;
+}
+
 void sl_devices_free_node(job_record_t *job, node_record_t *node,
 			  int offset)
 {

@@ -5,6 +5,7 @@
  * engine of sl_place.c.
  */
 #include "sl_ctx.h"
+#include "sl_gres.h"
 
 /*
  * PF: a job that was given a hold tries its held region first. The
@@ -99,7 +100,12 @@ typedef struct will_run {
 	bool holds_dropped;
 	int settle;   /* the release index of the settling nodes, or -1 */
 	bool settled; /* ... released */
+	int park;     /* the release index of the parked nodes, or -1 */
+	bool unparked; /* ... released */
 } will_run_t;
+
+/* Free nodes that join the projection later than now (scratch.late). */
+enum { LATE_NO, LATE_SETTLING, LATE_PARKED };
 
 static int _plan_place(void *arg, int64_t t, int *out, int *k)
 {
@@ -114,59 +120,79 @@ static int _plan_place(void *arg, int64_t t, int *out, int *k)
 }
 
 /*
- * Free nodes still completing a job (epilog, slurmd's report) are no
- * candidates now: RUN_NOW cannot take them, and sched/backfill does not
- * start a job whose nodes include one, but moves its start a second on
- * and reserves the nodes it was given, free ones too, meanwhile. They join
- * the projection as a release of their own a second from now, so a job
- * that fits on the settled free nodes starts on them, and one that wants
- * the completing ones gets its start then. Returns how many there are.
+ * Free nodes no job can take now, each kind joining the projection as a
+ * release of its own:
+ * - settling: still completing a job (epilog, slurmd's report). RUN_NOW
+ *   cannot take them, and sched/backfill does not start a job whose
+ *   nodes include one, but moves its start a second on and reserves the
+ *   nodes it was given, free ones too, meanwhile. They join a second from
+ *   now, so a job that fits on the settled free nodes starts on them, and
+ *   one that wants the completing ones gets its start then.
+ * - parked: their devices held by a suspended job (sl_devices.c), which
+ *   RUN_NOW skips. They join when the last suspended job that holds
+ *   devices is expected to end (its end_time, as Slurm's own select
+ *   plugins plan a suspended job), so a plan does not count on them now.
+ * Fills scratch.late; returns whether any node is settling (*parked:
+ * whether any is parked).
  */
-static int _settling(will_run_t *w)
+static bool _late(will_run_t *w, bool *parked)
 {
 	sl_ctx_t *c = w->c;
-	uint8_t *settling = c->m->scratch.settling;
-	int n = 0;
+	uint8_t *late = c->m->scratch.late;
+	bool devices = sl_devices_any_suspended(), settling = false;
 
+	*parked = false;
 	for (int g = 0; g < c->m->ncore; g++) {
 		node_record_t *node;
 
+		late[g] = LATE_NO;
 		/* ok[] nodes are slurmctld's (sl_ctx_fill_ok). */
-		settling[g] = c->ok[g] && !c->held[g] &&
-			      (node = node_record_table_ptr[c->m->to_slurm[g]]) &&
-			      IS_NODE_COMPLETING(node);
-		if (settling[g]) {
-			/* Released a second from now, for PlanHold too. */
-			c->cand[g] = c->m->scratch.cand_now[g] = 0;
-			n++;
-		}
+		if (!c->ok[g] || c->held[g] ||
+		    !(node = node_record_table_ptr[c->m->to_slurm[g]]))
+			continue;
+		if (devices && sl_gres_node_in_use(node))
+			late[g] = LATE_PARKED;
+		else if (IS_NODE_COMPLETING(node))
+			late[g] = LATE_SETTLING;
+		else
+			continue;
+		/* Released later, for PlanHold too. */
+		c->cand[g] = c->m->scratch.cand_now[g] = 0;
+		settling |= late[g] == LATE_SETTLING;
+		*parked |= late[g] == LATE_PARKED;
 	}
-	return n;
+	return settling;
+}
+
+static bool _joined(const will_run_t *w, uint8_t late)
+{
+	return late == LATE_NO || (late == LATE_SETTLING && w->settled) ||
+	       (late == LATE_PARKED && w->unparked);
 }
 
 /* PF holds are short: they bind now, and later times ignore them; the
- * settling nodes join at their own release. */
+ * late nodes join at their own release. */
 static int _plan_release(void *arg, int i)
 {
 	will_run_t *w = arg;
 	sl_ctx_t *c = w->c;
-	const uint8_t *settling = c->m->scratch.settling;
+	const uint8_t *late = c->m->scratch.late;
+	bool own = i == w->settle || i == w->park;
 	int n = 0;
 
-	if (i == w->settle)
-		w->settled = true;
-	if (!w->holds_dropped || i == w->settle) {
+	w->settled |= i == w->settle;
+	w->unparked |= i == w->park;
+	if (!w->holds_dropped || own) {
 		for (int g = 0; g < c->m->ncore; g++) {
 			uint8_t was = c->cand[g];
 
 			c->cand[g] = c->ok[g] && !c->held[g] &&
-				     (w->settled || w->settle < 0 ||
-				      !settling[g]);
+				     _joined(w, late[g]);
 			n += c->cand[g] && !was;
 		}
 		w->holds_dropped = true;
 	}
-	if (i == w->settle)
+	if (own)
 		return n;
 	return n + sl_ctx_release(c, c->m->scratch.running[i]);
 }
@@ -214,7 +240,7 @@ static int _plan_widen_now(void *arg)
 }
 
 /* The ledger's jobs and their expected ends, in scratch, with room for
- * one more release after them. Returns the count. */
+ * the two late releases after them (_late). Returns the count. */
 static int _running(sl_ctx_t *c)
 {
 	sl_scratch_t *s = &c->m->scratch;
@@ -222,9 +248,9 @@ static int _running(sl_ctx_t *c)
 	ListIterator it;
 	sl_ledger_job_t *j;
 
-	if (n + 1 > s->nrunning_cap) {
+	if (n + 2 > s->nrunning_cap) {
 		/* Grown once: a machine rarely runs more jobs than nodes. */
-		s->nrunning_cap = MAX(n + 1, c->m->ncore + 1);
+		s->nrunning_cap = MAX(n + 2, c->m->ncore + 2);
 		xrecalloc(s->running, s->nrunning_cap, sizeof(*s->running));
 		xrecalloc(s->ends, s->nrunning_cap, sizeof(*s->ends));
 	}
@@ -252,7 +278,8 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	sl_scratch_t *s = &c->m->scratch;
 	will_run_t w = { .c = c,
 			 .preemptee_candidates = preemptee_candidates,
-			 .settle = -1 };
+			 .settle = -1,
+			 .park = -1 };
 	loc_plan_ops_t ops = {
 		.place = _plan_place,
 		.release = _plan_release,
@@ -266,6 +293,7 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	};
 	loc_plan_request_t req = { .now = c->now, .need = c->lo };
 	loc_plan_answer_t ans;
+	bool parked;
 	int rc;
 
 	if (!s->planner &&
@@ -280,9 +308,14 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 		memcpy(s->cand_now, c->cand, c->m->ncore);
 	sl_ctx_apply_holds(c);
 	req.nrunning = _running(c);
-	if (_settling(&w)) {
+	if (_late(&w, &parked)) {
 		w.settle = req.nrunning++;
 		s->ends[w.settle] = c->now + 1;
+	}
+	if (parked) {
+		w.park = req.nrunning++;
+		s->ends[w.park] = MAX((int64_t)sl_devices_suspended_end(),
+				      c->now + 1);
 	}
 	req.ncand = sl_count(c->cand, c->m->ncore);
 	req.ends = s->ends;

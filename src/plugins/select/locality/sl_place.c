@@ -34,7 +34,7 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->weight = xcalloc(n, sizeof(uint64_t));
 		s->unheld = xcalloc(n, sizeof(uint8_t));
 		s->in_hold = xcalloc(n, sizeof(uint8_t));
-		s->settling = xcalloc(n, sizeof(uint8_t));
+		s->late = xcalloc(n, sizeof(uint8_t));
 		s->cand_now = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(*s->cpus));
 		/* Out of memory here is fatal, as it is for xcalloc. */
@@ -123,9 +123,10 @@ void sl_ctx_fill_ok(sl_ctx_t *c, bitstr_t *bitmap)
 			continue;
 		if (!_mem_ok(job, node) || !sl_gres_node_serves(node, &gres))
 			continue;
-		/* A suspended job's devices (sl_devices.c): busy now, but
-		 * not in a plan. For every job, not only GPU ones: slurmctld
-		 * gives a whole-node job all the devices of its nodes. */
+		/* A suspended job's devices (sl_devices.c): busy now; a
+		 * plan counts them free from its end (sl_modes.c). For every
+		 * job, not only GPU ones: slurmctld gives a whole-node job
+		 * all the devices of its nodes. */
 		if (parked && sl_gres_node_in_use(node))
 			continue;
 		if (!test_only && !sl_node_usable(node, i, run_now))
