@@ -21,9 +21,10 @@
 #               must hold their GPUs (scontrol show job -d lists them,
 #               GresUsed counts them) across a slurmctld restart, a
 #               reconfigure and while suspended (no other job, GPU or
-#               not, starts on a suspended job's GPU nodes), shrunk and
-#               expanded (scontrol update NumNodes=), and give them all
-#               back when cancelled
+#               not, starts on a suspended job's GPU nodes, also after a
+#               restart, and sbatch --test-only plans none there before
+#               its EndTime), shrunk and expanded (scontrol update
+#               NumNodes=), and give them all back when cancelled
 # (cluster.sh --shape). In each shape a few pinned jobs fragment the
 # machine, then a sequence of jobs is submitted one at a time, and each
 # must land exactly on the nodes the core picks for the same free set
