@@ -197,6 +197,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_SACCT_CPUS,
 		O_ROUND,
 		O_LIMIT,
+		O_ARRIVAL,
 		O_STRICT,
 		O_SCHED,
 		O_PRIO,
@@ -244,6 +245,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "sacct-cpus", no_argument, 0, O_SACCT_CPUS },
 		{ "round", required_argument, 0, O_ROUND },
 		{ "limit", required_argument, 0, O_LIMIT },
+		{ "arrival-scale", required_argument, 0, O_ARRIVAL },
 		{ "strict", no_argument, 0, O_STRICT },
 		{ "drop-too-large", no_argument, 0, O_DROP },
 		{ "objective", required_argument, 0, O_OBJECTIVE },
@@ -384,6 +386,14 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			break;
 		case O_LIMIT:
 			o->limit = (int)_int_arg("--limit", optarg, 0, 1 << 30);
+			break;
+		case O_ARRIVAL:
+			o->arrival_scale =
+				rp_real_arg("--arrival-scale", optarg, 0.01);
+			if (o->arrival_scale > 100)
+				rp_usage_error("--arrival-scale: '%s' is above "
+					       "100",
+					       optarg);
 			break;
 		case O_STRICT:
 			o->topts.strict = true;

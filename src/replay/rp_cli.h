@@ -52,6 +52,8 @@ typedef struct rp_opts {
 	int machine_nodes;
 	rp_round_t round;
 	int limit;
+	double arrival_scale;  /* --arrival-scale: submit gaps divided by it
+				* (0: unset, as 1) */
 	char *strategies, *walltime, *decision;
 	/* locality.conf keys for every row, over the config's: the key
 	 * options (--compact-wait ...) and --set KEY=VALUE */

@@ -210,7 +210,8 @@ static void _help_advise(void)
 	       "--format F,\n"
 	       "  --procs-per-node X, --scale-to N, --sacct-cpus, --round R, "
 	       "--limit N,\n"
-	       "  --strict, --drop-too-large, --sched S, --priority P,\n"
+	       "  --arrival-scale F, --strict, --drop-too-large, --sched S, "
+	       "--priority P,\n"
 	       "  --pf-max-nodes N, --turnaround S, --loc-le, and the "
 	       "locality.conf keys:\n",
 	       PROG);
@@ -285,6 +286,10 @@ static void _help_replay(void)
 	       "the grid)\n"
 	       "      --limit N           replay only the first N jobs by "
 	       "submit time\n"
+	       "      --arrival-scale F   divide each job's time since the "
+	       "first submit by F\n"
+	       "                          (F > 1: the same jobs arrive F "
+	       "times as densely)\n"
 	       "      --strict            the first malformed trace line is "
 	       "fatal\n"
 	       "      --drop-too-large    replay without jobs larger than the "

@@ -16,7 +16,8 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 	snprintf(buf, len,
 		 "{\"sched\": \"%s\", \"priority\": \"%s\", "
 		 "\"procs_per_node\": %.6f, "
-		 "\"round\": \"%s\", \"limit\": %d, \"loc_le\": %s, "
+		 "\"round\": \"%s\", \"limit\": %d, "
+		 "\"arrival_scale\": %g, \"loc_le\": %s, "
 		 "\"pf_max_nodes\": %d, \"turnaround_s\": %lld, "
 		 "\"strict\": %s}",
 		 rp_sched_name(o->sched),
@@ -24,7 +25,8 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 o->round == RP_ROUND_POW2  ? "pow2"
 		 : o->round == RP_ROUND_BOX ? "box"
 					    : "none",
-		 o->limit, o->loc_le ? "true" : "false", o->pf_max_nodes,
+		 o->limit, o->arrival_scale > 0 ? o->arrival_scale : 1,
+		 o->loc_le ? "true" : "false", o->pf_max_nodes,
 		 (long long)o->turnaround, o->topts.strict ? "true" : "false");
 }
 

@@ -110,6 +110,7 @@ int rp_input_load(rp_opts_t *o, rp_input_t *in, loc_error_t *err)
 	}
 	wo.round = o->round;
 	wo.limit = o->limit;
+	wo.arrival_scale = o->arrival_scale;
 	wo.machine_nodes = in->m ? in->m->nnodes : 0;
 	wo.shape = in->m ? loc_grid_shape(in->m->grid) : NULL;
 	in->w = rp_workload_create(trace, &wo, err);

@@ -78,6 +78,9 @@ typedef enum rp_round {
 typedef struct rp_workload_opts {
 	rp_round_t round;
 	int limit;         /* keep only the first N jobs by submit (0 = all) */
+	/* > 0 and not 1: each job's time since the first submit divided by
+	 * it (2: arrivals twice as dense, the same jobs in half the span) */
+	double arrival_scale;
 	int machine_nodes; /* jobs above this are rejected */
 	const loc_shape_t *shape; /* the grid, for RP_ROUND_BOX */
 } rp_workload_opts_t;

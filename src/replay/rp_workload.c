@@ -2,6 +2,7 @@
 /*
  * rp_workload.c - a trace turned into jobs the simulator can run.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,6 +158,16 @@ rp_workload_t *rp_workload_create(const loc_trace_t *trace,
 		}
 	}
 	qsort(w->jobs, n, sizeof(rp_job_t), _cmp_job);
+	/* A monotone map of submit times keeps the order just sorted. */
+	if (n && opts->arrival_scale > 0 && opts->arrival_scale != 1) {
+		int64_t first = w->jobs[0].submit;
+
+		for (int i = 0; i < n; i++)
+			w->jobs[i].submit =
+				first + llround((double)(w->jobs[i].submit -
+							 first) /
+						opts->arrival_scale);
+	}
 	if (opts->limit > 0 && opts->limit < n)
 		n = opts->limit;
 	w->njobs = n;

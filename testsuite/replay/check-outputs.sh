@@ -131,6 +131,23 @@ expect swf-pow2 swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16
 3 50 0 600 8 8
 6 350 90 60 64 33" -t "$swf" --round pow2
+# --arrival-scale divides each time since the first submit (order kept,
+# odd halves round away from zero); with --limit, the first N jobs
+expect swf-arrival-2 swf "2 0 60 -1 4 4
+1 25 3600 7200 16 16
+3 25 0 600 8 8
+6 175 90 60 33 33" -t "$swf" --arrival-scale 2
+expect swf-arrival-3-limit swf "2 0 60 -1 4 4
+1 17 3600 7200 16 16
+3 17 0 600 8 8" -t "$swf" --arrival-scale 3 --limit 3
+expect swf-arrival-half swf "2 0 60 -1 4 4
+1 100 3600 7200 16 16
+3 100 0 600 8 8
+6 700 90 60 33 33" -t "$swf" --arrival-scale 0.5
+for bad in 0 -1 abc 101; do
+	"$bin" -q --export-jobs - -t "$swf" --arrival-scale $bad >/dev/null 2>&1
+	[ $? = 1 ] || fail "--arrival-scale $bad must exit 1"
+done
 # on a 16-node machine job 6 (33 nodes) is left out
 expect swf-pow2-machine swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16
