@@ -164,8 +164,9 @@ void loc_alloc_destroy(loc_alloc_t *alloc);
 
 /*
  * Forgets the answers alloc's strategy keeps to give again to the same
- * question (pack's last answers), so the next call searches: for timing
- * decisions. Answers never change by it. Accepts NULL.
+ * question (the last answers of pack and the mm family), so the next
+ * call searches: for timing decisions. Answers never change by it.
+ * Accepts NULL.
  */
 void loc_alloc_forget(loc_alloc_t *alloc);
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include "loc_test_util.h"
 #include "loc_strategy.h"
@@ -52,6 +53,94 @@ static loc_alloc_t *make_alloc(const loc_grid_t *g, int strategy)
 		fail_msg("cannot create %s allocator: %s",
 			 loc_strategy_kind_name(strategy), err.text);
 	return a;
+}
+
+/*
+ * A strategy's answer is a function of the question alone, whatever the
+ * allocator was asked before: strategies that keep state between
+ * decisions (indexes, memos of their last answers, free maps updated by
+ * changes) must answer a question asked after many others exactly as a
+ * fresh allocator does. Twenty questions forward, then backward, span
+ * more than a memo's slots; each answer is compared with a fresh one.
+ * Questions come in pairs on one map, with two sizes; loc_alloc_forget()
+ * comes midway.
+ */
+#define HISTORY_QUESTIONS 20
+
+static void test_answers_do_not_depend_on_earlier_questions(void **state)
+{
+	(void)state;
+	for (int s = 0; s < LOC_STRATEGY_COUNT; s++) {
+		int compared = 0;
+
+		for (int sc = 0; sc < NSHAPES; sc++) {
+			loc_grid_t *g = make_grid(&shapes[sc]);
+			loc_alloc_t *a = make_alloc(g, s);
+			int n = loc_grid_nnodes(g);
+			uint8_t *cand = malloc((size_t)n * HISTORY_QUESTIONS);
+			int *out = malloc(sizeof(int) * n);
+			int *fresh_out = malloc(sizeof(int) * n);
+			int k[HISTORY_QUESTIONS];
+
+			for (int q = 0; q < HISTORY_QUESTIONS; q++) {
+				uint64_t rs = q * 7919 + sc * 104729 + s;
+				int nfree;
+
+				/* pairs share a map, with sizes of their own */
+				if (q % 2)
+					memcpy(cand + (size_t)q * n,
+					       cand + (size_t)(q - 1) * n, n);
+				else
+					tu_fragmented(cand + (size_t)q * n, n,
+						      0.2 + 0.6 * (q % 5) / 5.0,
+						      q + 31 * sc + 7 * s);
+				nfree = tu_count(cand + (size_t)q * n, n);
+				k[q] = nfree ? 1 + tu_below(&rs, nfree) : 1;
+			}
+			for (int pass = 0; pass < 2 * HISTORY_QUESTIONS;
+			     pass++) {
+				int q = pass < HISTORY_QUESTIONS ?
+						pass :
+						2 * HISTORY_QUESTIONS - 1 - pass;
+				loc_request_t req = { .nodes = k[q] };
+				loc_view_t view = {
+					.candidate = cand + (size_t)q * n
+				};
+				loc_alloc_t *fresh = make_alloc(g, s);
+				int rc;
+
+				/* midway, the answers kept are dropped */
+				if (pass == HISTORY_QUESTIONS + 5)
+					loc_alloc_forget(a);
+				rc = loc_alloc_select(a, &req, &view, out, NULL);
+
+				assert_int_equal(loc_alloc_select(fresh, &req,
+								  &view,
+								  fresh_out,
+								  NULL),
+						 rc);
+				if (!rc) {
+					if (memcmp(out, fresh_out,
+						   sizeof(int) * k[q]))
+						fail_msg("%s on shape %d: "
+							 "question %d asked "
+							 "at %d differs from "
+							 "a fresh answer",
+							 loc_strategy_kind_name(
+								 s),
+							 sc, q, pass);
+					compared++;
+				}
+				loc_alloc_destroy(fresh);
+			}
+			free(cand);
+			free(out);
+			free(fresh_out);
+			loc_alloc_destroy(a);
+			loc_grid_destroy(g);
+		}
+		assert_true(compared > 0);
+	}
 }
 
 /* Returns the number of connected components of nodes on the grid. */
@@ -323,6 +412,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_strategy_returns_k_distinct_candidates),
+		cmocka_unit_test(test_answers_do_not_depend_on_earlier_questions),
 		cmocka_unit_test(test_required_nodes_are_honoured),
 		cmocka_unit_test(test_required_completion_grows_around_pinned_node),
 		cmocka_unit_test(test_contiguous_results_are_connected),

@@ -16,7 +16,7 @@
  *   sets: never worse than mm's;
  * - questions asked again, after others or in another order, get the
  *   answer a fresh allocator gives (pack remembers its last answers:
- *   st_pack_memo.c), also with more distinct questions than it keeps,
+ *   st_memo.c), also with more distinct questions than it keeps,
  *   and after loc_alloc_forget();
  * - PackTolerance is parsed from locality.conf (and described).
  */

@@ -46,6 +46,7 @@
 #include "loc_offer.h"
 #include "loc_policy_internal.h"
 #include "loc_strategy_ops.h"
+#include "st_memo.h"
 #include "st_mm.h"
 #include "st_shells.h"
 
@@ -66,6 +67,7 @@ static void _mm_fini(void *state)
 	if (!st)
 		return;
 	loc__shells_destroy(st->sh);
+	loc__memo_destroy(st->memo);
 	free(st->coord);
 	free(st->tab);
 	free(st->off);
@@ -207,6 +209,8 @@ static int _mm_init(const loc_grid_t *grid, const loc_curve_t *curve,
 		for (int d = 0; d < st->nd; d++)
 			st->coord[p * st->nd + d] = c.c[d];
 	}
+	/* NULL: out of memory, every question is searched afresh. */
+	st->memo = loc__memo_create(st->nnodes);
 	*state = st;
 	return 0;
 nomem:
@@ -240,15 +244,33 @@ static void _mm_keep(_mm_pick_t *pick, int *n, int a, int64_t cost,
 
 /*
  * Evaluates the ranked centres exactly; pick[] receives the best distinct
- * sets (first evaluated wins ties). Returns how many.
+ * sets (first evaluated wins ties). Returns how many. The picks are a
+ * function of the free map, k, a and the family member alone, so the
+ * memo answers a repeated question (EASY's reservations ask many); the
+ * candidates are listed either way, as the walks that offer the picks
+ * read the free counts they load.
  */
 static int _mm_search(loc__ctx_t *ctx, loc__mm_t *st, bool genalg,
 		      _mm_pick_t *pick, int a)
 {
 	int ncand = loc__mm_candidates(ctx, st, genalg), m, npick = 0;
+	const int64_t q[LOC__MEMO_PARAMS] = { ctx->k, a, genalg, 0 };
+	const uint64_t *bits = NULL;
+	uint64_t hash = 0;
+	const void *known;
+	size_t len;
 
 	if (!ncand)
 		return 0;
+	if (st->memo) {
+		bits = loc__rank_bits(ctx);
+		hash = loc__map_hash(ctx);
+		known = loc__memo_find(st->memo, hash, bits, q, &len);
+		if (known) {
+			memcpy(pick, known, len);
+			return (int)(len / sizeof(*pick));
+		}
+	}
 	m = loc__mm_rank(ctx, st, ncand);
 	for (int i = 0; i < m; i++) {
 		int64_t cost;
@@ -263,6 +285,8 @@ static int _mm_search(loc__ctx_t *ctx, loc__mm_t *st, bool genalg,
 		_mm_keep(pick, &npick, a, cost,
 			 a > 1 ? loc__mm_walk_hash(st) : 0, st->eval[i]);
 	}
+	loc__memo_store(st->memo, hash, bits, q, pick,
+			sizeof(*pick) * (size_t)npick);
 	return npick;
 }
 
@@ -402,11 +426,17 @@ static int _mm_inc_select(loc__ctx_t *ctx)
 	return _mm_offer_rest(ctx, st, pick, 1, n);
 }
 
+static void _mm_forget(void *state)
+{
+	loc__memo_clear(((loc__mm_t *)state)->memo);
+}
+
 const loc__strategy_ops_t loc__st_mm = {
 	.name = "mm",
 	.select = _mm_select,
 	.init = _mm_init,
 	.fini = _mm_fini,
+	.forget = _mm_forget,
 };
 
 const loc__strategy_ops_t loc__st_mm_inc = {
@@ -414,6 +444,7 @@ const loc__strategy_ops_t loc__st_mm_inc = {
 	.select = _mm_inc_select,
 	.init = _mm_init,
 	.fini = _mm_fini,
+	.forget = _mm_forget,
 };
 
 const loc__strategy_ops_t loc__st_genalg = {
@@ -421,4 +452,5 @@ const loc__strategy_ops_t loc__st_genalg = {
 	.select = _genalg_select,
 	.init = _mm_init,
 	.fini = _mm_fini,
+	.forget = _mm_forget,
 };

@@ -116,6 +116,8 @@ typedef struct loc__mm {
 	int *inc_u, *inc_v;      /* [nnodes] filtered swap candidates */
 	int64_t *phi;            /* [nd * maxlen] per-axis hops to the set */
 	int64_t *pre;            /* [2 * (2 * maxlen + 1)] prefix sums */
+	struct loc__memo *memo;  /* the search's last answers (st_memo.h);
+				  * NULL: each one searched afresh */
 } loc__mm_t;
 
 /* Sets tab[d] to the axis tables seen from point. */

@@ -282,7 +282,9 @@ static int _pack_select(loc__ctx_t *ctx)
 	double tol = ctx->policy->pack_tolerance;
 	pack_plan_t pl;
 	const uint64_t *bits;
-	const int *known;
+	const uint8_t *known;
+	int64_t q[LOC__MEMO_PARAMS] = { k }; /* k, PackTolerance's bits */
+	size_t len;
 	uint64_t hash;
 	int rc;
 
@@ -296,9 +298,14 @@ static int _pack_select(loc__ctx_t *ctx)
 	 * them): its answer again, without the search. */
 	bits = loc__rank_bits(ctx);
 	hash = loc__map_hash(ctx);
-	known = loc__pack_memo_find(s->memo, hash, bits, k, tol, &best_total);
-	if (known)
-		return loc__offer(ctx, known, (double)best_total);
+	memcpy(&q[1], &tol, sizeof(tol));
+	known = loc__memo_find(s->memo, hash, bits, q, &len);
+	if (known) {
+		memcpy(&best_total, known, sizeof(best_total));
+		memcpy(s->best, known + sizeof(best_total),
+		       len - sizeof(best_total));
+		return loc__offer(ctx, s->best, (double)best_total);
+	}
 	loc__pack_index_sync(s, ctx);
 	/* Free nodes in curve order (ranks first, then nodes). */
 	nf = loc__bits_ones(bits, 0, ctx->nnodes, freel, ctx->nnodes);
@@ -406,7 +413,13 @@ static int _pack_select(loc__ctx_t *ctx)
 				    pl.mode == PACK_WHOLE,
 				    PACK_SWAP_WORK);
 	_clear_in(s, s->best, k);
-	loc__pack_memo_store(s->memo, hash, bits, k, tol, s->best, best_total);
+	if (s->memo) {
+		memcpy(s->memo_answer, &best_total, sizeof(best_total));
+		memcpy(s->memo_answer + sizeof(best_total), s->best,
+		       sizeof(int) * (size_t)k);
+		loc__memo_store(s->memo, hash, bits, q, s->memo_answer,
+				sizeof(best_total) + sizeof(int) * (size_t)k);
+	}
 	return loc__offer(ctx, s->best, (double)best_total);
 }
 
@@ -414,7 +427,7 @@ static void _pack_forget(void *p)
 {
 	loc__pack_t *s = p;
 
-	loc__pack_memo_clear(s->memo);
+	loc__memo_clear(s->memo);
 }
 
 const loc__strategy_ops_t loc__st_pack = {

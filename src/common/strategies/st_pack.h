@@ -10,11 +10,13 @@
  *   st_pack_swap.c   improving swaps on the winning set
  *   st_pack_index.c  busy neighbours and one-node answers, kept between
  *                    decisions
+ * Its last answers are kept in a memo (st_memo.h), as mm's are.
  */
 #ifndef LOC_ST_PACK_H
 #define LOC_ST_PACK_H
 
 #include "loc_ctx.h"
+#include "st_memo.h"
 #include "st_shells.h"
 
 /* A swap candidate: its (signed) sum of hops to the set and its pool
@@ -25,7 +27,6 @@ typedef struct loc__pack_key {
 } loc__pack_key_t;
 
 typedef struct loc__pack_index loc__pack_index_t;
-typedef struct loc__pack_memo loc__pack_memo_t;
 
 typedef struct loc__pack {
 	int n, np, nd;
@@ -85,8 +86,10 @@ typedef struct loc__pack {
 	bool index_failed;        /* ... could not be: count instead */
 	const int *busy;          /* [n] busy neighbours of each node, from
 				   * the index (NULL without it) */
-	loc__pack_memo_t *memo;   /* the last answers (st_pack_memo.c); NULL:
+	loc__memo_t *memo;        /* the last answers (st_memo.h); NULL:
 				   * none kept */
+	uint8_t *memo_answer;     /* [8 + 4n] an answer as kept: its total,
+				   * then its set */
 	int *first_pick;          /* [n] a centre's second node, in this
 				   * decision (where first_mark is current) */
 	int *first_mark;          /* [n] first_pick's stamp per centre */
@@ -227,33 +230,5 @@ int loc__pack_enclosed(const loc__pack_t *s, int want, int *ranks);
 
 /* Frees the index; accepts NULL. */
 void loc__pack_index_destroy(loc__pack_index_t *index);
-
-/* ---- st_pack_memo.c ------------------------------------------------ */
-
-/* A memo of pack's last answers for nnodes nodes; NULL when out of
- * memory (pack then answers every question afresh). */
-loc__pack_memo_t *loc__pack_memo_create(int nnodes);
-
-/* Frees the memo; accepts NULL. */
-void loc__pack_memo_destroy(loc__pack_memo_t *m);
-
-/* Forgets every answer kept; accepts NULL. */
-void loc__pack_memo_clear(loc__pack_memo_t *m);
-
-/*
- * The answer kept for the free map of rank bitmap bits (hash: its
- * loc__map_hash()), k nodes and that PackTolerance: returns the set (k
- * nodes, borrowed until the next store) and sets *total, or NULL.
- */
-const int *loc__pack_memo_find(const loc__pack_memo_t *m, uint64_t hash,
-			       const uint64_t *bits, int k, double tolerance,
-			       int64_t *total);
-
-/* Keeps set[0..k) and its total as the answer to that question, in place
- * of the oldest one kept. Returns nothing; a failed allocation keeps
- * nothing. */
-void loc__pack_memo_store(loc__pack_memo_t *m, uint64_t hash,
-			  const uint64_t *bits, int k, double tolerance,
-			  const int *set, int64_t total);
 
 #endif /* LOC_ST_PACK_H */

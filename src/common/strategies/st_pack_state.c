@@ -54,7 +54,8 @@ void loc__pack_destroy(void *p)
 	free(s->cand);
 	free(s->rank);
 	loc__pack_index_destroy(s->index);
-	loc__pack_memo_destroy(s->memo);
+	loc__memo_destroy(s->memo);
+	free(s->memo_answer);
 	free(s->first_pick);
 	free(s->first_mark);
 	free(s->pt_hops);
@@ -248,7 +249,12 @@ int loc__pack_create(const loc_grid_t *grid, const loc_curve_t *curve,
 	 * evenly along the curve instead of ranked. */
 	s->sh = loc__shells_create(grid);
 	/* NULL: out of memory, every question is answered afresh. */
-	s->memo = loc__pack_memo_create(n);
+	s->memo = loc__memo_create(n);
+	s->memo_answer = malloc(sizeof(int64_t) + sizeof(int) * (size_t)n);
+	if (!s->memo_answer) {
+		loc__memo_destroy(s->memo);
+		s->memo = NULL;
+	}
 	*state = s;
 	return 0;
 nomem:
