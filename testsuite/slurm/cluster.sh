@@ -45,8 +45,9 @@
 #   features    per-row lines; even rows Features=ssd, odd rows hdd
 #   partitions  per-row lines; partition main (all nodes, default) and an
 #               overlapping partition half (the first half of the nodes)
-#   shuffled    one NodeName line per node, in a scrambled order, so the
-#               node table is not in name (nor wiring) order
+#   shuffled    one NodeName line per node, in a scrambled order (slurmctld
+#               sorts its node table by name; 22.05 offers select/linear
+#               one line at a time in this order, 24.11 merges the lines)
 #   gpu-sparse  one NodeName line per node; with --gpus, only the nodes of
 #               even rows at even places in their row have GPUs (one in
 #               four, every other node of every other row)
