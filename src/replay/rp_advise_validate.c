@@ -103,6 +103,92 @@ nomem:
 	return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
 }
 
+/* One noise draw: the advised and the current row on the workload
+ * jittered with seed, their figures over the held-out jobs (in_held,
+ * by trace index) the draw's current ran, folded into v->noise_*. */
+static int _noise_draw(rp_validation_t *v, const rp_advice_row_t *adv,
+		       const rp_advice_row_t *cur, const rp_opts_t *o,
+		       const rp_input_t *in, const uint8_t *in_held,
+		       uint8_t *mask, uint64_t seed, loc_error_t *err)
+{
+	rp_input_t jin = *in;
+	rp_rowset_t *set = rp_rowset_create();
+	rp_row_t *crow, *rrow;
+	rp_summary_t rs, cs;
+	double fig[RP_VAL_COUNT];
+	int rc = LOC_ENOMEM, cur_row, adv_row = -1;
+
+	jin.w = rp_input_workload(o, in, v->noise_jitter_s, seed, err);
+	if (!set || !jin.w)
+		goto nomem;
+	/* the same jobs as the replay above (--limit cuts the jittered
+	 * order, which may swap a job at the edge) */
+	jin.w->njobs = jin.w->njobs < in->w->njobs ? jin.w->njobs
+						   : in->w->njobs;
+	cur_row = rp_rowset_add(set, cur->spec, NULL);
+	if (adv->spec && adv != cur)
+		adv_row = rp_rowset_add(set, adv->spec, NULL);
+	if ((rc = rp_rowset_run(set, o, &jin, err)) != 0)
+		goto out;
+	crow = &set->rows[cur_row];
+	rrow = adv_row >= 0 ? &set->rows[adv_row] : crow;
+	memset(mask, 0, (size_t)in->trace->njobs + 1);
+	for (int i = 0; i < crow->njobs; i++) {
+		int t = crow->jobs[i].trace_index;
+
+		mask[t] = in_held[t];
+	}
+	rs = rrow->sum;
+	cs = crow->sum;
+	if (rp_summary_compute(rrow, mask, in->m->nnodes, o->loc_le, &rs) ||
+	    rp_summary_compute(crow, mask, in->m->nnodes, o->loc_le, &cs))
+		goto nomem;
+	_figures(fig, &rs, &cs);
+	for (int i = 0; i < RP_VAL_COUNT; i++) {
+		if (fig[i] < v->noise_min[i])
+			v->noise_min[i] = fig[i];
+		if (fig[i] > v->noise_max[i])
+			v->noise_max[i] = fig[i];
+	}
+	v->noise_draws++;
+	rc = 0;
+	goto out;
+nomem:
+	rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+out:
+	rp_workload_destroy(jin.w);
+	rp_rowset_free(set);
+	return rc;
+}
+
+/* v->noise_*: RP_VAL_NOISE_DRAWS draws after the replay above. */
+static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
+		  const rp_advice_row_t *cur, const rp_opts_t *o,
+		  const rp_input_t *in, int fit_jobs, loc_error_t *err)
+{
+	size_t len = (size_t)in->trace->njobs + 1;
+	uint8_t *in_held = calloc(len, 1), *mask = calloc(len, 1);
+	int rc = 0;
+
+	for (int i = 0; i < RP_VAL_COUNT; i++)
+		v->noise_min[i] = v->noise_max[i] = v->replayed[i];
+	v->noise_jitter_s = o->arrival_jitter > 0 ? o->arrival_jitter
+						  : RP_VAL_NOISE_JITTER_S;
+	if (!in_held || !mask) {
+		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
+		goto out;
+	}
+	for (int i = fit_jobs; i < in->w->njobs; i++)
+		in_held[in->w->jobs[i].trace_index] = 1;
+	for (int d = 1; !rc && d <= RP_VAL_NOISE_DRAWS; d++)
+		rc = _noise_draw(v, adv, cur, o, in, in_held, mask,
+				 o->jitter_seed + (uint64_t)d, err);
+out:
+	free(in_held);
+	free(mask);
+	return rc;
+}
+
 int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 		    const rp_opts_t *o, rp_input_t *in, int fit_jobs,
 		    loc_error_t *err)
@@ -171,6 +257,9 @@ int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 		goto out;
 	}
 	_figures(v->replayed, &rs, &cs);
+	if (cur->spec &&
+	    (rc = _noise(v, adv, cur, o, in, fit_jobs, err)) != 0)
+		goto out;
 	/* held is free now: the windows' scratch */
 	rc = _spread(v, rrow, crow, w, fit_jobs, ran, held,
 		     (size_t)in->trace->njobs + 1, in->m->nnodes, o->loc_le,
@@ -229,6 +318,27 @@ static void _print_spread(FILE *f, const rp_validation_t *v)
 		   "that range is within the history's own spread)\n");
 }
 
+/* The replay's noise, under the spread. */
+static void _print_noise(FILE *f, const rp_validation_t *v)
+{
+	if (!v->noise_draws) {
+		fprintf(f, "no noise draws: the current placement is the "
+			   "trace's recorded one\n");
+		return;
+	}
+	fprintf(f, "the held-out replay again with every submit moved by up "
+		   "to %d s (%d draws):",
+		v->noise_jitter_s, v->noise_draws);
+	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++)
+		if (_fig[i].claim)
+			fprintf(f, "%s %s %.3f-%.3f", n++ ? "," : "",
+				_fig[i].name, v->noise_min[i],
+				v->noise_max[i]);
+	fprintf(f, "\n(the replay's own noise: a prediction inside that "
+		   "range is as close as a replay\nof the held-out period "
+		   "can tell)\n");
+}
+
 void rp_validate_print(FILE *f, const rp_validation_t *v)
 {
 	const double day = 86400.0;
@@ -272,6 +382,7 @@ void rp_validate_print(FILE *f, const rp_validation_t *v)
 						     : "no ratio");
 	}
 	_print_spread(f, v);
+	_print_noise(f, v);
 	fprintf(f, "validate: row=%s current=%s advised=%d fit_jobs=%d "
 		   "held_out_jobs=%d compared_jobs=%d not_served=%d\n",
 		v->row, v->current, v->advised, v->fit_jobs,
@@ -285,6 +396,14 @@ void rp_validate_print(FILE *f, const rp_validation_t *v)
 				v->window_jobs, v->window_step,
 				v->windows ? v->window_min[i] : NAN,
 				v->windows ? v->window_max[i] : NAN);
+	for (int i = 0; i < RP_VAL_COUNT; i++)
+		if (_fig[i].claim)
+			fprintf(f, "validate: noise figure=%s draws=%d "
+				   "jitter_s=%d min=%.6f max=%.6f\n",
+				_fig[i].name, v->noise_draws,
+				v->noise_jitter_s,
+				v->noise_draws ? v->noise_min[i] : NAN,
+				v->noise_draws ? v->noise_max[i] : NAN);
 	for (int i = 0; i < RP_VAL_COUNT; i++)
 		fprintf(f, "validate: figure=%s claim=%d predicted=%.6f "
 			   "replayed=%.6f rel_error=%.6f target=%.2f "
@@ -303,7 +422,7 @@ int rp_validate_write_csv(const char *path, const rp_validation_t *v,
 		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
 				     strerror(errno));
 	fprintf(f, "figure,row,claim,predicted,replayed,rel_error,target,"
-		   "within_target\n");
+		   "within_target,noise_min,noise_max\n");
 	for (int i = 0; i < RP_VAL_COUNT; i++) {
 		double e = rp_validate_rel_error(v, i);
 
@@ -314,7 +433,12 @@ int rp_validate_write_csv(const char *path, const rp_validation_t *v,
 			fprintf(f, ",");
 		else
 			fprintf(f, "%.6f,", e);
-		fprintf(f, "%.2f,%s\n", _target(i), _met(v, i));
+		fprintf(f, "%.2f,%s,", _target(i), _met(v, i));
+		if (v->noise_draws)
+			fprintf(f, "%.6f,%.6f\n", v->noise_min[i],
+				v->noise_max[i]);
+		else
+			fprintf(f, ",\n");
 	}
 	if (ferror(f) | fclose(f))
 		return loc_error_set(err, LOC_EIO, path, 0, "write failed");

@@ -23,6 +23,14 @@
  * one (on Sandia-Ross, pack's hops_x over 3,000-job windows of the
  * fitted months ranged 0.567-0.613 around the 0.575 predicted; the
  * held-out month gave 0.614).
+ *
+ * And the replay's own noise: the held-out figures again with every
+ * submit moved by up to a second (a few draws), as the history could as
+ * well have been recorded. A busy period's figures can move far under
+ * that (on a backed-up month of LLNL-Thunder one row's held-out hops_x
+ * ranged 0.49-0.72 under shifts of a few seconds, its fitted figures
+ * not at all): a prediction inside that range is as close as a replay
+ * of that period can tell.
  */
 #ifndef RP_ADVISE_VALIDATE_H
 #define RP_ADVISE_VALIDATE_H
@@ -43,6 +51,11 @@ enum {
 	RP_VAL_CUR_WAIT, /* the current's mean wait (s) */
 	RP_VAL_COUNT
 };
+
+/* The noise draws: how many, and the jitter (s) when --arrival-jitter
+ * sets none. */
+#define RP_VAL_NOISE_DRAWS 4
+#define RP_VAL_NOISE_JITTER_S 1
 
 /* The targets: hops within 5%, wait within 15%. */
 #define RP_VAL_HOPS_TARGET 0.05
@@ -74,6 +87,15 @@ typedef struct rp_validation {
 	int windows, window_jobs, window_step;
 	double window_min[RP_VAL_COUNT];
 	double window_max[RP_VAL_COUNT];
+	/* The replay's noise: each figure's least and greatest value on the
+	 * held-out jobs over the replay above and noise_draws more, with
+	 * every submit moved by up to noise_jitter_s seconds (seeds
+	 * --jitter-seed + 1 ...), over the held-out jobs each draw's current
+	 * ran; noise_draws is 0 when the current is the trace's recorded
+	 * placement (it has nothing to replay). */
+	int noise_draws, noise_jitter_s;
+	double noise_min[RP_VAL_COUNT];
+	double noise_max[RP_VAL_COUNT];
 } rp_validation_t;
 
 /* The number of jobs fitted on for fraction f of njobs (floor). */
@@ -98,7 +120,8 @@ double rp_validate_rel_error(const rp_validation_t *v, int i);
 void rp_validate_print(FILE *f, const rp_validation_t *v);
 
 /* validation.csv: figure,row,claim,predicted,replayed,rel_error,target,
- * within_target, one line per figure. Returns 0 or LOC_EIO. */
+ * within_target,noise_min,noise_max, one line per figure. Returns 0 or
+ * LOC_EIO. */
 int rp_validate_write_csv(const char *path, const rp_validation_t *v,
 			  loc_error_t *err);
 

@@ -198,6 +198,8 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_ROUND,
 		O_LIMIT,
 		O_ARRIVAL,
+		O_JITTER,
+		O_JITTER_SEED,
 		O_STRICT,
 		O_SCHED,
 		O_PRIO,
@@ -246,6 +248,8 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "round", required_argument, 0, O_ROUND },
 		{ "limit", required_argument, 0, O_LIMIT },
 		{ "arrival-scale", required_argument, 0, O_ARRIVAL },
+		{ "arrival-jitter", required_argument, 0, O_JITTER },
+		{ "jitter-seed", required_argument, 0, O_JITTER_SEED },
 		{ "strict", no_argument, 0, O_STRICT },
 		{ "drop-too-large", no_argument, 0, O_DROP },
 		{ "objective", required_argument, 0, O_OBJECTIVE },
@@ -300,6 +304,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	o->sched = RP_SCHED_EASY;
 	o->prio = RP_PRIO_FCFS;
 	o->nsnaps = 3;
+	o->jitter_seed = 1;
 	o->threads = 2;
 	o->progress = -1;
 	while ((c = getopt_long(argc, argv, "c:t:s:w:o:j:qhV", lo, NULL)) !=
@@ -394,6 +399,14 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 				rp_usage_error("--arrival-scale: '%s' is above "
 					       "100",
 					       optarg);
+			break;
+		case O_JITTER:
+			o->arrival_jitter = (int)_int_arg("--arrival-jitter",
+							  optarg, 0, 86400);
+			break;
+		case O_JITTER_SEED:
+			o->jitter_seed = (uint64_t)_int_arg(
+				"--jitter-seed", optarg, 1, 2147483647L);
 			break;
 		case O_STRICT:
 			o->topts.strict = true;

@@ -54,6 +54,8 @@ typedef struct rp_opts {
 	int limit;
 	double arrival_scale;  /* --arrival-scale: submit gaps divided by it
 				* (0: unset, as 1) */
+	int arrival_jitter;    /* --arrival-jitter: seconds (0: none) */
+	uint64_t jitter_seed;  /* --jitter-seed: the draw (default 1) */
 	char *strategies, *walltime, *decision;
 	/* locality.conf keys for every row, over the config's: the key
 	 * options (--compact-wait ...) and --set KEY=VALUE */

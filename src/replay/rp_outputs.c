@@ -17,7 +17,8 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 "{\"sched\": \"%s\", \"priority\": \"%s\", "
 		 "\"procs_per_node\": %.6f, "
 		 "\"round\": \"%s\", \"limit\": %d, "
-		 "\"arrival_scale\": %g, \"loc_le\": %s, "
+		 "\"arrival_scale\": %g, \"arrival_jitter_s\": %d, "
+		 "\"jitter_seed\": %llu, \"loc_le\": %s, "
 		 "\"pf_max_nodes\": %d, \"turnaround_s\": %lld, "
 		 "\"strict\": %s}",
 		 rp_sched_name(o->sched),
@@ -26,6 +27,7 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 : o->round == RP_ROUND_BOX ? "box"
 					    : "none",
 		 o->limit, o->arrival_scale > 0 ? o->arrival_scale : 1,
+		 o->arrival_jitter, (unsigned long long)o->jitter_seed,
 		 o->loc_le ? "true" : "false", o->pf_max_nodes,
 		 (long long)o->turnaround, o->topts.strict ? "true" : "false");
 }

@@ -63,10 +63,24 @@ static int _derive_nodes(const rp_opts_t *o, const loc_trace_t *trace,
 	return n;
 }
 
+rp_workload_t *rp_input_workload(const rp_opts_t *o, const rp_input_t *in,
+				 int jitter_s, uint64_t seed, loc_error_t *err)
+{
+	rp_workload_opts_t wo = { 0 };
+
+	wo.round = o->round;
+	wo.limit = o->limit;
+	wo.arrival_scale = o->arrival_scale;
+	wo.arrival_jitter = jitter_s;
+	wo.jitter_seed = seed;
+	wo.machine_nodes = in->m ? in->m->nnodes : 0;
+	wo.shape = in->m ? loc_grid_shape(in->m->grid) : NULL;
+	return rp_workload_create(in->trace, &wo, err);
+}
+
 int rp_input_load(rp_opts_t *o, rp_input_t *in, loc_error_t *err)
 {
 	loc_trace_t *trace;
-	rp_workload_opts_t wo = { 0 };
 	int rc;
 
 	memset(in, 0, sizeof(*in));
@@ -108,12 +122,8 @@ int rp_input_load(rp_opts_t *o, rp_input_t *in, loc_error_t *err)
 				"%s:%d: note: GresName lines apply to no job in a replay (a trace does not say which jobs asked for GRES)\n",
 				in->m->conf->path, in->m->conf->gres[0].line);
 	}
-	wo.round = o->round;
-	wo.limit = o->limit;
-	wo.arrival_scale = o->arrival_scale;
-	wo.machine_nodes = in->m ? in->m->nnodes : 0;
-	wo.shape = in->m ? loc_grid_shape(in->m->grid) : NULL;
-	in->w = rp_workload_create(trace, &wo, err);
+	in->w = rp_input_workload(o, in, o->arrival_jitter, o->jitter_seed,
+				  err);
 	if (!in->w) {
 		rc = err->code ? err->code : LOC_ENOMEM;
 		goto fail;

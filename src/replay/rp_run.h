@@ -36,6 +36,14 @@ typedef struct rp_input {
 int rp_input_load(rp_opts_t *o, rp_input_t *in, loc_error_t *err);
 void rp_input_free(rp_input_t *in);
 
+/* The workload of in's trace and machine under o's options, with its
+ * arrival jitter (--arrival-jitter) jitter_s and seed instead of o's:
+ * rp_input_load's, and locality-advise --validate's draws. NULL on
+ * ENOMEM; free with rp_workload_destroy. */
+rp_workload_t *rp_input_workload(const rp_opts_t *o, const rp_input_t *in,
+				 int jitter_s, uint64_t seed,
+				 loc_error_t *err);
+
 /*
  * Checks that the workload can be replayed as asked: at least one job,
  * and no job larger than the machine unless o->drop_too_large. Returns 0,

@@ -81,6 +81,11 @@ typedef struct rp_workload_opts {
 	/* > 0 and not 1: each job's time since the first submit divided by
 	 * it (2: arrivals twice as dense, the same jobs in half the span) */
 	double arrival_scale;
+	/* > 0: each job's submit moved by a whole number of seconds in
+	 * [-arrival_jitter, arrival_jitter], drawn from jitter_seed and the
+	 * job's place in the trace (the same shift whatever --limit) */
+	int arrival_jitter;
+	uint64_t jitter_seed;
 	int machine_nodes; /* jobs above this are rejected */
 	const loc_shape_t *shape; /* the grid, for RP_ROUND_BOX */
 } rp_workload_opts_t;

@@ -57,6 +57,19 @@ loc_walltime_mode_t rp_wmode_policy(rp_wmode_t mode)
 	}
 }
 
+/* A job's jitter in [-max_s, max_s]: splitmix64 of the seed and the
+ * job's place in the trace, so a draw does not depend on the other jobs. */
+static int64_t _jitter(uint64_t seed, int trace_index, int max_s)
+{
+	uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (uint64_t)trace_index +
+		     0x9E3779B97F4A7C15ULL;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	return (int64_t)(z % (uint64_t)(2 * max_s + 1)) - max_s;
+}
+
 /* Sort key: submit time, then trace order (a stable sort by hand). */
 static int _cmp_job(const void *a, const void *b)
 {
@@ -167,6 +180,15 @@ rp_workload_t *rp_workload_create(const loc_trace_t *trace,
 				first + llround((double)(w->jobs[i].submit -
 							 first) /
 						opts->arrival_scale);
+	}
+	/* After the scaling, so F and S compose; the jitter reorders jobs
+	 * whose submits it brings within S s of each other. */
+	if (n && opts->arrival_jitter > 0) {
+		for (int i = 0; i < n; i++)
+			w->jobs[i].submit += _jitter(opts->jitter_seed,
+						     w->jobs[i].trace_index,
+						     opts->arrival_jitter);
+		qsort(w->jobs, n, sizeof(rp_job_t), _cmp_job);
 	}
 	if (opts->limit > 0 && opts->limit < n)
 		n = opts->limit;

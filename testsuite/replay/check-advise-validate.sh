@@ -48,7 +48,7 @@ for f in advice.txt ranking.csv validation.csv tradeoff.svg summary.json; do
 	[ -s "$tmp/v/$f" ] || fail "no $f"
 done
 [ "$(sed -n 1p "$tmp/v/validation.csv")" = \
-	"figure,row,claim,predicted,replayed,rel_error,target,within_target" ] ||
+	"figure,row,claim,predicted,replayed,rel_error,target,within_target,noise_min,noise_max" ] ||
 	fail "validation.csv header: $(sed -n 1p "$tmp/v/validation.csv")"
 [ "$(grep -c '^validate: figure=' "$tmp/v/advice.txt")" = 6 ] ||
 	fail "advice.txt: not 6 'validate: figure=' lines"
@@ -188,6 +188,54 @@ grep -q '^validate: spread figure=hops_x fitted=[0-9.]* windows=0 window_jobs=14
 	fail "--validate 0.4: no 'windows=0 window_jobs=144' spread line"
 grep -q '^fewer jobs fitted than held out' "$tmp/v40/advice.txt" ||
 	fail "--validate 0.4: the missing windows are not said"
+
+# 4b. the replay's noise: the held-out figures again with every submit
+# moved, least and greatest over the replay and 4 draws, recomputed from
+# locality-replay's CSVs. By default 1 s; --arrival-jitter 600 moves the
+# replay itself (seed 1) and sets the draws' jitter (seeds 2-5). The
+# held-out jobs are ranks 181-240 of the replay's current in submit order,
+# counted where each draw's current ran them.
+grep -q '^validate: noise figure=hops_x draws=4 jitter_s=1 min=[0-9.]* max=[0-9.]*$' "$tmp/v75/advice.txt" ||
+	fail "advice.txt: no 'validate: noise figure=hops_x draws=4 jitter_s=1' line"
+grep -q '^the held-out replay again with every submit moved by up to 1 s (4 draws): hops_x ' "$tmp/v75/advice.txt" ||
+	fail "advice.txt: no noise line"
+[ "$(sed -n 1p "$tmp/v75/validation.csv")" = \
+	"figure,row,claim,predicted,replayed,rel_error,target,within_target,noise_min,noise_max" ] ||
+	fail "validation.csv header: $(sed -n 1p "$tmp/v75/validation.csv")"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/vj" --validate 0.75 --arrival-jitter 600 -q > /dev/null ||
+	fail "--validate 0.75 --arrival-jitter 600 exited $?"
+bestj=$(awk -F, '$1 == "hops_x" { print $2 }' "$tmp/vj/validation.csv")
+noise=$(for seed in 1 2 3 4 5; do
+	rm -rf "$tmp/rn" "$tmp/cn"
+	"$replay" -c "$conf" -t "$sacct" $(row_opts "$bestj") --arrival-jitter 600 --jitter-seed $seed \
+		--no-recorded --no-svg -q -o "$tmp/rn" || fail "replay of '$bestj' seed $seed exited $?"
+	"$replay" -c "$conf" -t "$sacct" -s bestfit/rowmajor --arrival-jitter 600 --jitter-seed $seed \
+		--no-recorded --no-svg -q -o "$tmp/cn" || fail "replay of bestfit/rowmajor seed $seed exited $?"
+	if [ $seed = 1 ]; then
+		awk -F, 'NR > 1 { print $1, $2 }' "$tmp"/cn/*.csv | sort -k2,2n > "$tmp/cn1.jobs"
+		awk 'NR == 180 { s = $2 } NR == 181 && $2 == s { exit 1 }' "$tmp/cn1.jobs" ||
+			fail "jittered submit tie at the split: the test is ambiguous"
+		awk 'NR > 180 { print $1 }' "$tmp/cn1.jobs" > "$tmp/heldj"
+	fi
+	awk -F, 'FILENAME ~ /heldj$/ { h[$1] = 1; next }
+		FNR == 1 { f++; next }
+		f == 1 { rh[$1] = $7; rw[$1] = $3 - $2; next }
+		h[$1] { a += rh[$1]; b += $7; c += rw[$1]; d += $3 - $2 }
+		END { print a / b, c / d }' "$tmp/heldj" "$tmp"/rn/*.csv "$tmp"/cn/*.csv
+done | awk '{ if (NR == 1 || $1 < h0) h0 = $1; if (NR == 1 || $1 > h1) h1 = $1
+	if (NR == 1 || $2 < w0) w0 = $2; if (NR == 1 || $2 > w1) w1 = $2 }
+	END { print "hops_x", h0, h1; print "wait_x", w0, w1 }')
+for fig in hops_x wait_x; do
+	set -- $(sed -n "s/^validate: noise figure=$fig draws=\([^ ]*\) jitter_s=\([^ ]*\) min=\([^ ]*\) max=\([^ ]*\)\$/\1 \2 \3 \4/p" "$tmp/vj/advice.txt")
+	[ $# = 4 ] || { fail "--arrival-jitter 600: no 'validate: noise figure=$fig' line"; continue; }
+	[ "$1 $2" = "4 600" ] || fail "$fig: noise draws=$1 jitter_s=$2, want 4 600"
+	set -- "$3" "$4" $(echo "$noise" | awk -v f=$fig '$1 == f { print $2, $3 }')
+	close "$1" "$3" 1e-5 || fail "$fig: least under jitter $1, locality-replay $3"
+	close "$2" "$4" 1e-5 || fail "$fig: greatest under jitter $2, locality-replay $4"
+done
+# the check means something only if the draws moved the figures
+echo "$noise" | awk '{ if (!($3 > $2)) bad = 1 } END { exit bad }' ||
+	fail "the jitter did not move both figures on the example: the noise check is void ($noise)"
 
 # 5. a current placement that is the trace's own: it runs, and names it
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/rec" --validate 0.5 --current recorded -q ||

@@ -148,6 +148,53 @@ for bad in 0 -1 abc 101; do
 	"$bin" -q --export-jobs - -t "$swf" --arrival-scale $bad >/dev/null 2>&1
 	[ $? = 1 ] || fail "--arrival-scale $bad must exit 1"
 done
+# --arrival-jitter S moves each submit by a whole number of seconds in
+# [-S, S], the same draw for a seed whatever the other options: 60 jobs
+# 100 s apart (no reordering at S=5), exported submits compared job by job
+# (the export counts from the first submit, so shifts are compared with
+# each other: they span at most 2S)
+awk 'BEGIN { print "; MaxProcs: 4"; for (i = 1; i <= 60; i++)
+	print i, 100 * i, 0, 50, 1, -1, -1, 1, 60, -1, 1, 1, -1, -1, -1, -1, -1, -1 }' > "$tmp/jit.swf"
+jobs_of() { "$bin" -q --export-jobs - -t "$tmp/jit.swf" "$@" | grep -v '^#'; }
+jobs_of > "$tmp/jit.0" || fail "--export-jobs on jit.swf exited $?"
+jobs_of --arrival-jitter 0 | cmp -s - "$tmp/jit.0" || fail "--arrival-jitter 0 moved submits"
+jobs_of --arrival-jitter 5 > "$tmp/jit.1" || fail "--arrival-jitter 5 exited $?"
+jobs_of --arrival-jitter 5 --jitter-seed 1 | cmp -s - "$tmp/jit.1" ||
+	fail "--arrival-jitter 5: the default seed is not 1, or a draw is not repeatable"
+jobs_of --arrival-jitter 5 --jitter-seed 2 | cmp -s - "$tmp/jit.1" &&
+	fail "--arrival-jitter 5: seeds 1 and 2 drew the same shifts"
+awk 'NR == FNR { t[$1] = $2; next }
+	{ d = $2 - t[$1]; n++; seen[d] = 1
+	  if (n == 1 || d < lo) lo = d; if (n == 1 || d > hi) hi = d }
+	END { for (d in seen) k++
+	      if (n != 60 || hi - lo > 10 || k < 5) print n " jobs, shifts " lo ".." hi ", " k " distinct" }' \
+	"$tmp/jit.0" "$tmp/jit.1" > "$tmp/bad"
+[ -s "$tmp/bad" ] && fail "--arrival-jitter 5: $(cat "$tmp/bad")"
+# jobs 1 s apart are reordered by some draw; the export stays in submit
+# order, and --limit keeps the first N of the jittered order
+awk 'BEGIN { print "; MaxProcs: 4"; for (i = 1; i <= 8; i++)
+	print i, i, 0, 50, 1, -1, -1, 1, 60, -1, 1, 1, -1, -1, -1, -1, -1, -1 }' > "$tmp/jit2.swf"
+swapped=0
+for seed in 1 2 3 4 5 6 7 8; do
+	"$bin" -q --export-jobs - -t "$tmp/jit2.swf" --arrival-jitter 3 --jitter-seed $seed |
+		grep -v '^#' > "$tmp/j8"
+	awk 'NR > 1 && $2 < p { bad = 1 } { p = $2 } END { exit bad }' "$tmp/j8" ||
+		fail "--arrival-jitter 3 --jitter-seed $seed: export out of submit order"
+	awk '{ print $1 }' "$tmp/j8" | tr '\n' ' ' | grep -qv '^1 2 3 4 5 6 7 8 $' && swapped=1
+	"$bin" -q --export-jobs - -t "$tmp/jit2.swf" --arrival-jitter 3 --jitter-seed $seed --limit 5 |
+		grep -v '^#' | awk '{ print $1 }' > "$tmp/j5"
+	awk 'NR <= 5 { print $1 }' "$tmp/j8" | cmp -s - "$tmp/j5" ||
+		fail "--arrival-jitter 3 --jitter-seed $seed --limit 5: not the first 5 of the jittered order"
+done
+[ $swapped = 1 ] || fail "--arrival-jitter 3: no seed of 8 reordered jobs 1 s apart"
+for bad in -1 abc 86401 1.5; do
+	"$bin" -q --export-jobs - -t "$tmp/jit.swf" --arrival-jitter $bad >/dev/null 2>&1
+	[ $? = 1 ] || fail "--arrival-jitter $bad must exit 1"
+done
+for bad in 0 -3 abc; do
+	"$bin" -q --export-jobs - -t "$tmp/jit.swf" --arrival-jitter 1 --jitter-seed $bad >/dev/null 2>&1
+	[ $? = 1 ] || fail "--jitter-seed $bad must exit 1"
+done
 # on a 16-node machine job 6 (33 nodes) is left out
 expect swf-pow2-machine swf "2 0 60 -1 4 4
 1 50 3600 7200 16 16
