@@ -13,6 +13,7 @@
 #include "rp_advise.h"
 #include "rp_advise_sbatch.h"
 #include "rp_advise_sweep.h"
+#include "rp_advise_noise.h"
 #include "rp_advise_validate.h"
 #include "rp_cli.h"
 #include "rp_outdir.h"
@@ -125,6 +126,7 @@ int main(int argc, char **argv)
 	int current_row = -1, nrows, all_jobs, fit_jobs;
 	rp_validation_t *val = NULL;
 	rp_sweep_t sweep = { 0 };
+	rp_noise_t noise;
 	double t_start = rp_now();
 
 	rp_sbatch_args(&argc, &argv);
@@ -228,6 +230,12 @@ int main(int argc, char **argv)
 				PROG, set->nrows - before);
 		nrows = rp_rowset_all(set, rows);
 	}
+	/* the replay's noise around the top rows, on the fitted jobs */
+	if (!o.quiet && o.noise_draws > 0)
+		fprintf(stderr, "%s: %d noise draws of the top rows\n", PROG,
+			o.noise_draws);
+	if (rp_advise_noise(&noise, adv, &o, &in, &err))
+		rp_die_err(EXIT_RUNTIME, &err);
 	if (o.validate > 0) {
 		in.w->njobs = all_jobs;
 		val = calloc(1, sizeof(*val));
@@ -271,6 +279,7 @@ int main(int argc, char **argv)
 		}
 		rp_advise_print(f, adv, &o, &in);
 		_print_sweep(f, &o, &sweep);
+		rp_advise_noise_print(f, &noise, adv);
 		if (val)
 			rp_validate_print(f, val);
 		if (ferror(f) | fclose(f)) {
@@ -283,6 +292,7 @@ int main(int argc, char **argv)
 	if (!o.quiet) {
 		rp_advise_print(stdout, adv, &o, &in);
 		_print_sweep(stdout, &o, &sweep);
+		rp_advise_noise_print(stdout, &noise, adv);
 		if (val)
 			rp_validate_print(stdout, val);
 		fprintf(stderr, "%s: %d rows in %.2f s with %d threads; "

@@ -111,6 +111,7 @@ static int _noise_draw(rp_validation_t *v, const rp_advice_row_t *adv,
 		       const rp_input_t *in, const uint8_t *in_held,
 		       uint8_t *mask, uint64_t seed, loc_error_t *err)
 {
+	rp_opts_t quiet = *o; /* the held-out replay's bar only */
 	rp_input_t jin = *in;
 	rp_rowset_t *set = rp_rowset_create();
 	rp_row_t *crow, *rrow;
@@ -118,6 +119,7 @@ static int _noise_draw(rp_validation_t *v, const rp_advice_row_t *adv,
 	double fig[RP_VAL_COUNT];
 	int rc = LOC_ENOMEM, cur_row, adv_row = -1;
 
+	quiet.progress = 0;
 	jin.w = rp_input_workload(o, in, v->noise_jitter_s, seed, err);
 	if (!set || !jin.w)
 		goto nomem;
@@ -128,7 +130,7 @@ static int _noise_draw(rp_validation_t *v, const rp_advice_row_t *adv,
 	cur_row = rp_rowset_add(set, cur->spec, NULL);
 	if (adv->spec && adv != cur)
 		adv_row = rp_rowset_add(set, adv->spec, NULL);
-	if ((rc = rp_rowset_run(set, o, &jin, err)) != 0)
+	if ((rc = rp_rowset_run(set, &quiet, &jin, err)) != 0)
 		goto out;
 	crow = &set->rows[cur_row];
 	rrow = adv_row >= 0 ? &set->rows[adv_row] : crow;
@@ -161,7 +163,7 @@ out:
 	return rc;
 }
 
-/* v->noise_*: RP_VAL_NOISE_DRAWS draws after the replay above. */
+/* v->noise_*: --noise-draws draws after the replay above. */
 static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 		  const rp_advice_row_t *cur, const rp_opts_t *o,
 		  const rp_input_t *in, int fit_jobs, loc_error_t *err)
@@ -173,14 +175,14 @@ static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 	for (int i = 0; i < RP_VAL_COUNT; i++)
 		v->noise_min[i] = v->noise_max[i] = v->replayed[i];
 	v->noise_jitter_s = o->arrival_jitter > 0 ? o->arrival_jitter
-						  : RP_VAL_NOISE_JITTER_S;
+						  : RP_NOISE_JITTER_S;
 	if (!in_held || !mask) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
 		goto out;
 	}
 	for (int i = fit_jobs; i < in->w->njobs; i++)
 		in_held[in->w->jobs[i].trace_index] = 1;
-	for (int d = 1; !rc && d <= RP_VAL_NOISE_DRAWS; d++)
+	for (int d = 1; !rc && d <= o->noise_draws; d++)
 		rc = _noise_draw(v, adv, cur, o, in, in_held, mask,
 				 o->jitter_seed + (uint64_t)d, err);
 out:
@@ -322,8 +324,10 @@ static void _print_spread(FILE *f, const rp_validation_t *v)
 static void _print_noise(FILE *f, const rp_validation_t *v)
 {
 	if (!v->noise_draws) {
-		fprintf(f, "no noise draws: the current placement is the "
-			   "trace's recorded one\n");
+		fprintf(f, "no noise draws: %s\n",
+			v->noise_jitter_s ? "--noise-draws 0"
+					  : "the current placement is the "
+					    "trace's recorded one");
 		return;
 	}
 	fprintf(f, "the held-out replay again with every submit moved by up "

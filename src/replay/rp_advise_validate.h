@@ -40,6 +40,7 @@
 #include <stdio.h>
 
 #include "rp_advise.h"
+#include "rp_advise_noise.h"
 
 /* The figures checked, in table order. */
 enum {
@@ -51,11 +52,6 @@ enum {
 	RP_VAL_CUR_WAIT, /* the current's mean wait (s) */
 	RP_VAL_COUNT
 };
-
-/* The noise draws: how many, and the jitter (s) when --arrival-jitter
- * sets none. */
-#define RP_VAL_NOISE_DRAWS 4
-#define RP_VAL_NOISE_JITTER_S 1
 
 /* The targets: hops within 5%, wait within 15%. */
 #define RP_VAL_HOPS_TARGET 0.05
@@ -88,11 +84,12 @@ typedef struct rp_validation {
 	double window_min[RP_VAL_COUNT];
 	double window_max[RP_VAL_COUNT];
 	/* The replay's noise: each figure's least and greatest value on the
-	 * held-out jobs over the replay above and noise_draws more, with
-	 * every submit moved by up to noise_jitter_s seconds (seeds
-	 * --jitter-seed + 1 ...), over the held-out jobs each draw's current
-	 * ran; noise_draws is 0 when the current is the trace's recorded
-	 * placement (it has nothing to replay). */
+	 * held-out jobs over the replay above and noise_draws more
+	 * (--noise-draws), with every submit moved by up to noise_jitter_s
+	 * seconds (seeds --jitter-seed + 1 ...), over the held-out jobs each
+	 * draw's current ran; noise_draws is 0 with --noise-draws 0 or when
+	 * the current is the trace's recorded placement (nothing to
+	 * replay). */
 	int noise_draws, noise_jitter_s;
 	double noise_min[RP_VAL_COUNT];
 	double noise_max[RP_VAL_COUNT];

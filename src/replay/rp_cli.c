@@ -224,6 +224,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_MAXWAIT,
 		O_CURRENT,
 		O_VALIDATE,
+		O_NOISE,
 		O_NOSWEEP,
 		O_PLUGIN,
 		O_KEY_FIRST, /* + the index in rp_key_options */
@@ -256,6 +257,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "max-wait-ratio", required_argument, 0, O_MAXWAIT },
 		{ "current", required_argument, 0, O_CURRENT },
 		{ "validate", required_argument, 0, O_VALIDATE },
+		{ "noise-draws", required_argument, 0, O_NOISE },
 		{ "no-sweep", no_argument, 0, O_NOSWEEP },
 		{ "plugin", required_argument, 0, O_PLUGIN },
 		{ "strategies", required_argument, 0, 's' },
@@ -305,6 +307,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	o->prio = RP_PRIO_FCFS;
 	o->nsnaps = 3;
 	o->jitter_seed = 1;
+	o->noise_draws = 4;
 	o->threads = 2;
 	o->progress = -1;
 	while ((c = getopt_long(argc, argv, "c:t:s:w:o:j:qhV", lo, NULL)) !=
@@ -448,6 +451,12 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					       "of the jobs strictly between 0 "
 					       "and 1",
 					       optarg);
+			break;
+		case O_NOISE:
+			if (!advise)
+				goto advise_only;
+			o->noise_draws = (int)_int_arg("--noise-draws", optarg,
+						       0, RP_NOISE_MAX_DRAWS);
 			break;
 		case O_NOSWEEP:
 			if (!advise)

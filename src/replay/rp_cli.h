@@ -43,6 +43,9 @@ enum {
 #define MAX_ROWS 256
 #define MAX_SNAPS 64
 
+/* --noise-draws' upper bound (locality-advise) */
+#define RP_NOISE_MAX_DRAWS 16
+
 typedef struct rp_opts {
 	rp_machine_opts_t machine;
 	const char *machines_file;
@@ -88,6 +91,9 @@ typedef struct rp_opts {
 	double validate;         /* --validate F: fit on the first F of the
 				  * jobs, check on the rest (0 = off) */
 	bool no_sweep;           /* no CompactWait/... sweep around the best */
+	int noise_draws;         /* --noise-draws: jittered replays of the
+				  * top rows (and --validate's held-out
+				  * ones); 0 = none */
 	bool topology_site;      /* --plugin topology: rows topology/locality
 				  * honours (no walltime mode, PlanWindow);
 				  * its backfill under --sched conservative */

@@ -311,6 +311,96 @@ grep -q '^PlanWindow=\|^WalltimeAware=[a-z]*[^e]$' "$tmp/topo/advice.txt" &&
 "$advise" --help | grep -q -- '--plugin select|topology' || fail "--help does not name --plugin"
 grep -q '\\-\\-plugin' "$top/doc/locality-advise.1" || fail "locality-advise.1 does not document --plugin"
 
+# 2e. the replay's noise: rank 1, rank 5 and the current replayed again
+# by locality-replay with every submit moved by up to 1 s (seeds 2-5,
+# after --jitter-seed's 1); each "noise:" line's least, median and
+# greatest hops_x and wait_x over that and the ranked replay, recomputed
+# with awk over the jobs each draw's current ran; ties from those ranges
+noise_opts() { # "STRATEGY[+MODE] [cw=S] [ct=X] [pw=W] [hold=H]" -> replay options
+	set -- $1
+	case $1 in *+*) echo "-s ${1%+*} -w ${1#*+}" ;; *) echo "-s $1 -w none" ;; esac
+	shift
+	for kv in "$@"; do
+		case $kv in
+		cw=*) echo "--compact-wait ${kv#*=}" ;;
+		ct=*) echo "--compact-tolerance ${kv#*=}" ;;
+		pw=*) echo "--plan-window ${kv#*=}" ;;
+		hold=*) echo "--plan-hold ${kv#*=}" ;;
+		*) fail "noise_opts: unknown key '$kv'" ;;
+		esac
+	done
+}
+noise_field() { # RANK KEY -> value on that rank's noise: line
+	sed -n "s/^noise: rank=$1 row=.* $2=\([^ ]*\) .*/\1/p" "$tmp/ex/advice.txt"
+}
+grep -q '^noise: draws=4 jitter_s=1 rows=5 tied=[0-9]*$' "$tmp/ex/advice.txt" ||
+	fail "advice.txt: no 'noise: draws=4 jitter_s=1 rows=5' line"
+for rank in 1 5; do
+	row=$(sed -n "s/^noise: rank=$rank row=\(.*\) hops_x=.*/\1/p" "$tmp/ex/advice.txt")
+	[ -n "$row" ] || { fail "no noise: line for rank $rank"; continue; }
+	want=$(for seed in 0 2 3 4 5; do
+		jit=""
+		[ $seed = 0 ] || jit="--arrival-jitter 1 --jitter-seed $seed"
+		rm -rf "$tmp/nr" "$tmp/nc"
+		"$replay" -c "$conf" -t "$sacct" $(noise_opts "$row") $jit --no-recorded --no-svg -q -o "$tmp/nr" ||
+			fail "replay of '$row' $jit exited $?"
+		"$replay" -c "$conf" -t "$sacct" -s bestfit/rowmajor $jit --no-recorded --no-svg -q -o "$tmp/nc" ||
+			fail "replay of bestfit/rowmajor $jit exited $?"
+		awk -F, 'FNR == 1 { f++; next }
+			f == 1 { rh[$1] = $7; rw[$1] = $3 - $2; next }
+			{ a += rh[$1]; b += $7; c += rw[$1]; d += $3 - $2 }
+			END { print a / b, c / d }' "$tmp"/nr/*.csv "$tmp"/nc/*.csv
+	done | awk '{ h[NR] = $1; w[NR] = $2 }
+		function stats(x, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+			return x[1] " " x[int((n + 1) / 2)] " " x[n]
+		}
+		END { print stats(h, NR), stats(w, NR) }')
+	set -- $want
+	got="$(noise_field $rank hops_x_min) $(noise_field $rank hops_x_median) $(noise_field $rank hops_x_max)"
+	got="$got $(noise_field $rank wait_x_min) $(noise_field $rank wait_x_median) $(noise_field $rank wait_x_max)"
+	i=0
+	for g in $got; do
+		i=$((i + 1))
+		eval w=\${$i}
+		awk -v a="$g" -v b="$w" 'BEGIN { d = a - b; exit !(a != "" && (d < 0 ? -d : d) <= 1e-5) }' ||
+			fail "noise rank $rank ($row): field $i is $g, locality-replay gives $w"
+	done
+	if [ $rank = 1 ]; then
+		echo "$want" | awk '{ exit !($3 > $1 || $6 > $4) }' ||
+			fail "the jitter moved no figure of rank 1 on the example: the check is void"
+	fi
+done
+# a row ties when its least objective ratio is at most rank 1's greatest
+awk '/^noise: rank=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	if (v["rank"] == 1) hi = v["objective_x_max"]
+	else if ((v["objective_x_min"] <= hi) != v["tied"]) print "rank " v["rank"] " tied=" v["tied"] }' \
+	"$tmp/ex/advice.txt" > "$tmp/bad"
+[ -s "$tmp/bad" ] && fail "noise ties: $(cat "$tmp/bad")"
+grep -q '^noise: rank=[2-5] .* tied=0$' "$tmp/ex/advice.txt" ||
+	fail "the example has no untied row among ranks 2-5: the tie check is void"
+# --noise-draws: 0 draws none and changes nothing else; 2 draws two
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/n0" --noise-draws 0 -q || fail "--noise-draws 0 exited $?"
+cmp -s "$tmp/n0/ranking.csv" "$tmp/ex/ranking.csv" || fail "--noise-draws 0 changed ranking.csv"
+grep -q "^the replay's noise: not drawn (--noise-draws 0)" "$tmp/n0/advice.txt" ||
+	fail "--noise-draws 0: the advice does not say the noise was not drawn"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/n2" --noise-draws 2 -q || fail "--noise-draws 2 exited $?"
+grep -q '^noise: draws=2 jitter_s=1 rows=5 ' "$tmp/n2/advice.txt" || fail "--noise-draws 2: not 2 draws"
+for bad in -1 17 abc; do
+	"$advise" -c "$conf" -t "$sacct" -o "$tmp/nb" --noise-draws $bad -q >/dev/null 2>&1
+	[ $? = 1 ] || fail "--noise-draws $bad must exit 1"
+done
+[ -e "$tmp/nb" ] && fail "a bad --noise-draws wrote $tmp/nb"
+"$replay" -c "$conf" -t "$sacct" -o "$tmp/nb" --noise-draws 2 -q >/dev/null 2>&1
+[ $? = 1 ] || fail "locality-replay --noise-draws must exit 1 (locality-advise only)"
+"$advise" --help | grep -q -- '--noise-draws N' || fail "--help does not name --noise-draws"
+for opt in noise-draws arrival-jitter jitter-seed; do
+	grep -qF -- "\\-\\-$(echo $opt | sed 's/-/\\-/')" "$top/doc/locality-advise.1" ||
+		fail "locality-advise.1 does not document --$opt"
+done
+grep -qF -- '\-\-arrival\-jitter' "$top/doc/locality-replay.1" || fail "locality-replay.1 does not document --arrival-jitter"
+
 # 3. the progress bar: on stderr only, with --progress or on a terminal
 # (never here: make check's stderr is a file). Each redraw is
 # "\r[###   ] PCT%  rows DONE/ROWS  NAME"; the last one reaches 100% and
