@@ -247,7 +247,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: replaying the advised and the "
 					"current row on all %d jobs\n",
 				PROG, all_jobs);
-		if (rp_validate_run(val, adv, &o, &in, fit_jobs, &err))
+		if (rp_validate_run(val, adv, &noise, &o, &in, fit_jobs,
+				    &err))
 			rp_die_err(err.code == LOC_ENOENT ? EXIT_INPUT
 							  : EXIT_RUNTIME,
 				   &err);

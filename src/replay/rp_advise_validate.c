@@ -105,18 +105,18 @@ nomem:
 
 /* One noise draw: the advised and the current row on the workload
  * jittered with seed, their figures over the held-out jobs (in_held,
- * by trace index) the draw's current ran, folded into v->noise_*. */
-static int _noise_draw(rp_validation_t *v, const rp_advice_row_t *adv,
-		       const rp_advice_row_t *cur, const rp_opts_t *o,
-		       const rp_input_t *in, const uint8_t *in_held,
-		       uint8_t *mask, uint64_t seed, loc_error_t *err)
+ * by trace index) the draw's current ran, into fig. */
+static int _noise_draw(double *fig, const rp_validation_t *v,
+		       const rp_advice_row_t *adv, const rp_advice_row_t *cur,
+		       const rp_opts_t *o, const rp_input_t *in,
+		       const uint8_t *in_held, uint8_t *mask, uint64_t seed,
+		       loc_error_t *err)
 {
 	rp_opts_t quiet = *o; /* the held-out replay's bar only */
 	rp_input_t jin = *in;
 	rp_rowset_t *set = rp_rowset_create();
 	rp_row_t *crow, *rrow;
 	rp_summary_t rs, cs;
-	double fig[RP_VAL_COUNT];
 	int rc = LOC_ENOMEM, cur_row, adv_row = -1;
 
 	quiet.progress = 0;
@@ -146,13 +146,6 @@ static int _noise_draw(rp_validation_t *v, const rp_advice_row_t *adv,
 	    rp_summary_compute(crow, mask, in->m->nnodes, o->loc_le, &cs))
 		goto nomem;
 	_figures(fig, &rs, &cs);
-	for (int i = 0; i < RP_VAL_COUNT; i++) {
-		if (fig[i] < v->noise_min[i])
-			v->noise_min[i] = fig[i];
-		if (fig[i] > v->noise_max[i])
-			v->noise_max[i] = fig[i];
-	}
-	v->noise_draws++;
 	rc = 0;
 	goto out;
 nomem:
@@ -163,6 +156,28 @@ out:
 	return rc;
 }
 
+static int _cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* least, median and greatest of figure i over the n values in x[.][i]
+ * (NAN sorts as it falls: a figure without a ratio is NAN throughout) */
+static void _fold(rp_validation_t *v, double (*x)[RP_VAL_COUNT], int n,
+		  int i)
+{
+	double s[RP_NOISE_MAX_DRAWS + 1];
+
+	for (int d = 0; d < n; d++)
+		s[d] = x[d][i];
+	qsort(s, (size_t)n, sizeof(s[0]), _cmp_double);
+	v->noise_min[i] = s[0];
+	v->noise_max[i] = s[n - 1];
+	v->noise_median[i] = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 /* v->noise_*: --noise-draws draws after the replay above. */
 static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 		  const rp_advice_row_t *cur, const rp_opts_t *o,
@@ -170,10 +185,10 @@ static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 {
 	size_t len = (size_t)in->trace->njobs + 1;
 	uint8_t *in_held = calloc(len, 1), *mask = calloc(len, 1);
+	double x[RP_NOISE_MAX_DRAWS + 1][RP_VAL_COUNT];
 	int rc = 0;
 
-	for (int i = 0; i < RP_VAL_COUNT; i++)
-		v->noise_min[i] = v->noise_max[i] = v->replayed[i];
+	memcpy(x[0], v->replayed, sizeof(x[0]));
 	v->noise_jitter_s = o->arrival_jitter > 0 ? o->arrival_jitter
 						  : RP_NOISE_JITTER_S;
 	if (!in_held || !mask) {
@@ -183,8 +198,13 @@ static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 	for (int i = fit_jobs; i < in->w->njobs; i++)
 		in_held[in->w->jobs[i].trace_index] = 1;
 	for (int d = 1; !rc && d <= o->noise_draws; d++)
-		rc = _noise_draw(v, adv, cur, o, in, in_held, mask,
+		rc = _noise_draw(x[d], v, adv, cur, o, in, in_held, mask,
 				 o->jitter_seed + (uint64_t)d, err);
+	if (!rc && o->noise_draws > 0) {
+		v->noise_draws = o->noise_draws;
+		for (int i = 0; i < RP_VAL_COUNT; i++)
+			_fold(v, x, v->noise_draws + 1, i);
+	}
 out:
 	free(in_held);
 	free(mask);
@@ -192,8 +212,8 @@ out:
 }
 
 int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
-		    const rp_opts_t *o, rp_input_t *in, int fit_jobs,
-		    loc_error_t *err)
+		    const rp_noise_t *fit_noise, const rp_opts_t *o,
+		    rp_input_t *in, int fit_jobs, loc_error_t *err)
 {
 	const rp_advice_row_t *cur = &fit->rows[fit->current];
 	const rp_advice_row_t *adv =
@@ -262,6 +282,18 @@ int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
 	if (cur->spec &&
 	    (rc = _noise(v, adv, cur, o, in, fit_jobs, err)) != 0)
 		goto out;
+	/* the fit's own draws of the same row: rank 1 of its noise table */
+	if (v->noise_draws && fit_noise && fit_noise->draws &&
+	    fit_noise->nrows && fit->best >= 0 &&
+	    fit_noise->rows[0].a == &fit->rows[fit->best]) {
+		const rp_noise_row_t *nr = &fit_noise->rows[0];
+
+		v->have_fit_median = true;
+		for (int i = 0; i < RP_VAL_COUNT; i++)
+			v->fit_median[i] = NAN;
+		v->fit_median[RP_VAL_HOPS_X] = nr->median[RP_NOISE_HOPS_X];
+		v->fit_median[RP_VAL_WAIT_X] = nr->median[RP_NOISE_WAIT_X];
+	}
 	/* held is free now: the windows' scratch */
 	rc = _spread(v, rrow, crow, w, fit_jobs, ran, held,
 		     (size_t)in->trace->njobs + 1, in->m->nnodes, o->loc_le,
@@ -280,17 +312,28 @@ double rp_validate_rel_error(const rp_validation_t *v, int i)
 	return (v->replayed[i] - v->predicted[i]) / v->predicted[i];
 }
 
+double rp_validate_median_error(const rp_validation_t *v, int i)
+{
+	if (!v->have_fit_median || !(v->fit_median[i] != 0) ||
+	    isnan(v->noise_median[i]))
+		return NAN;
+	return (v->noise_median[i] - v->fit_median[i]) / v->fit_median[i];
+}
+
 static double _target(int i)
 {
 	return _fig[i].wait ? RP_VAL_WAIT_TARGET : RP_VAL_HOPS_TARGET;
 }
 
 /* "yes", "no" or "-" (no relative error) */
+static const char *_met_e(double e, int i)
+{
+	return isnan(e) ? "-" : fabs(e) <= _target(i) ? "yes" : "no";
+}
+
 static const char *_met(const rp_validation_t *v, int i)
 {
-	double e = rp_validate_rel_error(v, i);
-
-	return isnan(e) ? "-" : fabs(e) <= _target(i) ? "yes" : "no";
+	return _met_e(rp_validate_rel_error(v, i), i);
 }
 
 /* The claims' spread over the fitted history, under the table. */
@@ -341,6 +384,24 @@ static void _print_noise(FILE *f, const rp_validation_t *v)
 	fprintf(f, "\n(the replay's own noise: a prediction inside that "
 		   "range is as close as a replay\nof the held-out period "
 		   "can tell)\n");
+	if (!v->have_fit_median)
+		return;
+	fprintf(f, "medians over the draws, fitted -> held out (the ranked "
+		   "replay is the luckiest\nof the rows it beat; the medians "
+		   "are not):");
+	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++) {
+		double e = rp_validate_median_error(v, i);
+
+		if (!_fig[i].claim)
+			continue;
+		fprintf(f, "%s %s %.3f -> %.3f", n++ ? "," : "", _fig[i].name,
+			v->fit_median[i], v->noise_median[i]);
+		if (!isnan(e))
+			fprintf(f, " (%+.1f%%, %s)", 100 * e,
+				!strcmp(_met_e(e, i), "yes") ? "within target"
+							     : "misses target");
+	}
+	fprintf(f, "\n");
 }
 
 void rp_validate_print(FILE *f, const rp_validation_t *v)
@@ -403,11 +464,17 @@ void rp_validate_print(FILE *f, const rp_validation_t *v)
 	for (int i = 0; i < RP_VAL_COUNT; i++)
 		if (_fig[i].claim)
 			fprintf(f, "validate: noise figure=%s draws=%d "
-				   "jitter_s=%d min=%.6f max=%.6f\n",
+				   "jitter_s=%d min=%.6f max=%.6f median=%.6f "
+				   "fitted_median=%.6f median_rel_error=%.6f "
+				   "median_within_target=%s\n",
 				_fig[i].name, v->noise_draws,
 				v->noise_jitter_s,
 				v->noise_draws ? v->noise_min[i] : NAN,
-				v->noise_draws ? v->noise_max[i] : NAN);
+				v->noise_draws ? v->noise_max[i] : NAN,
+				v->noise_draws ? v->noise_median[i] : NAN,
+				v->have_fit_median ? v->fit_median[i] : NAN,
+				rp_validate_median_error(v, i),
+				_met_e(rp_validate_median_error(v, i), i));
 	for (int i = 0; i < RP_VAL_COUNT; i++)
 		fprintf(f, "validate: figure=%s claim=%d predicted=%.6f "
 			   "replayed=%.6f rel_error=%.6f target=%.2f "
@@ -426,7 +493,8 @@ int rp_validate_write_csv(const char *path, const rp_validation_t *v,
 		return loc_error_set(err, LOC_EIO, path, 0, "cannot write: %s",
 				     strerror(errno));
 	fprintf(f, "figure,row,claim,predicted,replayed,rel_error,target,"
-		   "within_target,noise_min,noise_max\n");
+		   "within_target,noise_min,noise_max,noise_median,"
+		   "fitted_median\n");
 	for (int i = 0; i < RP_VAL_COUNT; i++) {
 		double e = rp_validate_rel_error(v, i);
 
@@ -439,10 +507,14 @@ int rp_validate_write_csv(const char *path, const rp_validation_t *v,
 			fprintf(f, "%.6f,", e);
 		fprintf(f, "%.2f,%s,", _target(i), _met(v, i));
 		if (v->noise_draws)
-			fprintf(f, "%.6f,%.6f\n", v->noise_min[i],
-				v->noise_max[i]);
+			fprintf(f, "%.6f,%.6f,%.6f,", v->noise_min[i],
+				v->noise_max[i], v->noise_median[i]);
 		else
-			fprintf(f, ",\n");
+			fprintf(f, ",,,");
+		if (v->have_fit_median && !isnan(v->fit_median[i]))
+			fprintf(f, "%.6f\n", v->fit_median[i]);
+		else
+			fprintf(f, "\n");
 	}
 	if (ferror(f) | fclose(f))
 		return loc_error_set(err, LOC_EIO, path, 0, "write failed");

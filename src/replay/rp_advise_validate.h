@@ -93,6 +93,13 @@ typedef struct rp_validation {
 	int noise_draws, noise_jitter_s;
 	double noise_min[RP_VAL_COUNT];
 	double noise_max[RP_VAL_COUNT];
+	double noise_median[RP_VAL_COUNT];
+	/* The claims' medians over the fit's own draws (the advice's noise
+	 * table, rank 1), against noise_median: the ranked replay is the
+	 * luckiest of the rows it beat, so its figure is biased; the
+	 * medians are not. have_fit_median is false without those draws. */
+	bool have_fit_median;
+	double fit_median[RP_VAL_COUNT];
 } rp_validation_t;
 
 /* The number of jobs fitted on for fraction f of njobs (floor). */
@@ -102,12 +109,17 @@ int rp_validate_split(double f, int njobs);
  * Replays the advised row of fit (its rank 1 within the wait limit, or
  * the current when there is none) and the current placement on the
  * whole workload of in (in->w->njobs must be the whole count) and fills
- * v, fit_jobs being the K fit was ranked on. Returns 0, or a LOC_E* code
- * with err filled (LOC_ENOENT: no held-out job the current ran).
+ * v, fit_jobs being the K fit was ranked on; fit_noise (or NULL) is the
+ * fit's noise table, whose rank 1 gives the fitted medians. Returns 0,
+ * or a LOC_E* code with err filled (LOC_ENOENT: no held-out job the
+ * current ran).
  */
 int rp_validate_run(rp_validation_t *v, const rp_advice_t *fit,
-		    const rp_opts_t *o, rp_input_t *in, int fit_jobs,
-		    loc_error_t *err);
+		    const rp_noise_t *fit_noise, const rp_opts_t *o,
+		    rp_input_t *in, int fit_jobs, loc_error_t *err);
+
+/* The relative error of the medians of claim i: NAN without them. */
+double rp_validate_median_error(const rp_validation_t *v, int i);
 
 /* The relative error of figure i: (replayed - predicted) / predicted,
  * NAN when the prediction is 0. */

@@ -48,7 +48,7 @@ for f in advice.txt ranking.csv validation.csv tradeoff.svg summary.json; do
 	[ -s "$tmp/v/$f" ] || fail "no $f"
 done
 [ "$(sed -n 1p "$tmp/v/validation.csv")" = \
-	"figure,row,claim,predicted,replayed,rel_error,target,within_target,noise_min,noise_max" ] ||
+	"figure,row,claim,predicted,replayed,rel_error,target,within_target,noise_min,noise_max,noise_median,fitted_median" ] ||
 	fail "validation.csv header: $(sed -n 1p "$tmp/v/validation.csv")"
 [ "$(grep -c '^validate: figure=' "$tmp/v/advice.txt")" = 6 ] ||
 	fail "advice.txt: not 6 'validate: figure=' lines"
@@ -195,12 +195,12 @@ grep -q '^fewer jobs fitted than held out' "$tmp/v40/advice.txt" ||
 # replay itself (seed 1) and sets the draws' jitter (seeds 2-5). The
 # held-out jobs are ranks 181-240 of the replay's current in submit order,
 # counted where each draw's current ran them.
-grep -q '^validate: noise figure=hops_x draws=4 jitter_s=1 min=[0-9.]* max=[0-9.]*$' "$tmp/v75/advice.txt" ||
+grep -q '^validate: noise figure=hops_x draws=4 jitter_s=1 min=[0-9.]* max=[0-9.]* median=[0-9.]* fitted_median=[0-9.]* ' "$tmp/v75/advice.txt" ||
 	fail "advice.txt: no 'validate: noise figure=hops_x draws=4 jitter_s=1' line"
 grep -q '^the held-out replay again with every submit moved by up to 1 s (4 draws): hops_x ' "$tmp/v75/advice.txt" ||
 	fail "advice.txt: no noise line"
 [ "$(sed -n 1p "$tmp/v75/validation.csv")" = \
-	"figure,row,claim,predicted,replayed,rel_error,target,within_target,noise_min,noise_max" ] ||
+	"figure,row,claim,predicted,replayed,rel_error,target,within_target,noise_min,noise_max,noise_median,fitted_median" ] ||
 	fail "validation.csv header: $(sed -n 1p "$tmp/v75/validation.csv")"
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/vj" --validate 0.75 --arrival-jitter 600 -q > /dev/null ||
 	fail "--validate 0.75 --arrival-jitter 600 exited $?"
@@ -222,16 +222,27 @@ noise=$(for seed in 1 2 3 4 5; do
 		f == 1 { rh[$1] = $7; rw[$1] = $3 - $2; next }
 		h[$1] { a += rh[$1]; b += $7; c += rw[$1]; d += $3 - $2 }
 		END { print a / b, c / d }' "$tmp/heldj" "$tmp"/rn/*.csv "$tmp"/cn/*.csv
-done | awk '{ if (NR == 1 || $1 < h0) h0 = $1; if (NR == 1 || $1 > h1) h1 = $1
-	if (NR == 1 || $2 < w0) w0 = $2; if (NR == 1 || $2 > w1) w1 = $2 }
-	END { print "hops_x", h0, h1; print "wait_x", w0, w1 }')
+done | awk '{ h[NR] = $1; w[NR] = $2 }
+	function stats(x, n,   i, j, t) {
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+		return x[1] " " x[n] " " x[int((n + 1) / 2)]
+	}
+	END { print "hops_x", stats(h, NR); print "wait_x", stats(w, NR) }')
+# the fitted medians are rank 1's in the advice's noise table (whose
+# figures check-advise recomputes); the median error follows
 for fig in hops_x wait_x; do
-	set -- $(sed -n "s/^validate: noise figure=$fig draws=\([^ ]*\) jitter_s=\([^ ]*\) min=\([^ ]*\) max=\([^ ]*\)\$/\1 \2 \3 \4/p" "$tmp/vj/advice.txt")
-	[ $# = 4 ] || { fail "--arrival-jitter 600: no 'validate: noise figure=$fig' line"; continue; }
+	set -- $(sed -n "s/^validate: noise figure=$fig draws=\([^ ]*\) jitter_s=\([^ ]*\) min=\([^ ]*\) max=\([^ ]*\) median=\([^ ]*\) fitted_median=\([^ ]*\) median_rel_error=\([^ ]*\) .*/\1 \2 \3 \4 \5 \6 \7/p" "$tmp/vj/advice.txt")
+	[ $# = 7 ] || { fail "--arrival-jitter 600: no 'validate: noise figure=$fig' line"; continue; }
 	[ "$1 $2" = "4 600" ] || fail "$fig: noise draws=$1 jitter_s=$2, want 4 600"
-	set -- "$3" "$4" $(echo "$noise" | awk -v f=$fig '$1 == f { print $2, $3 }')
-	close "$1" "$3" 1e-5 || fail "$fig: least under jitter $1, locality-replay $3"
-	close "$2" "$4" 1e-5 || fail "$fig: greatest under jitter $2, locality-replay $4"
+	fitmed=$(sed -n "s/^noise: rank=1 row=.* ${fig}_median=\([^ ]*\) .*/\1/p" "$tmp/vj/advice.txt")
+	close "$6" "$fitmed" 1e-6 || fail "$fig: fitted_median $6, the noise table's rank 1 $fitmed"
+	close "$7" "$(awk -v m="$5" -v f="$6" 'BEGIN { print (m - f) / f }')" 1e-5 ||
+		fail "$fig: median_rel_error $7 is not (median - fitted_median) / fitted_median"
+	set -- "$3" "$4" "$5" $(echo "$noise" | awk -v f=$fig '$1 == f { print $2, $3, $4 }')
+	close "$1" "$4" 1e-5 || fail "$fig: least under jitter $1, locality-replay $4"
+	close "$2" "$5" 1e-5 || fail "$fig: greatest under jitter $2, locality-replay $5"
+	close "$3" "$6" 1e-5 || fail "$fig: median under jitter $3, locality-replay $6"
 done
 # the check means something only if the draws moved the figures
 echo "$noise" | awk '{ if (!($3 > $2)) bad = 1 } END { exit bad }' ||
