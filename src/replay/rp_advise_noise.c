@@ -30,54 +30,62 @@ static void _ratios(double *out, const rp_summary_t *s,
 	out[RP_NOISE_SCORE_X] = _ratio(_score(s, obj), _score(cur, obj));
 }
 
-/* One draw: the rows and the current on the workload jittered with
- * seed, compared on the jobs the draw's current ran; fills v[.][d]. */
-static int _draw(rp_noise_t *nz, const rp_advice_t *adv, const rp_opts_t *o,
-		 const rp_input_t *in, uint8_t *ran, int d, uint64_t seed,
-		 loc_error_t *err)
+int rp_noise_draw(const rp_opts_t *o, const rp_input_t *in, int jitter_s,
+		  uint64_t seed, const rp_spec_t *cur,
+		  const rp_spec_t *const *specs, int n, const uint8_t *basis,
+		  rp_summary_t *out_cur, rp_summary_t *out, loc_error_t *err)
 {
-	const rp_advice_row_t *cur = &adv->rows[adv->current];
 	rp_opts_t quiet = *o; /* the ranked replay's bar only */
 	rp_input_t jin = *in;
-	rp_rowset_t *set = rp_rowset_create();
+	rp_rowset_t *set;
+	uint8_t *ran;
 	int idx[RP_NOISE_TOP], cur_idx, rc = LOC_ENOMEM;
-	rp_summary_t cs;
+	const rp_row_t *crow;
 
+	if (n > RP_NOISE_TOP)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "rp_noise_draw: %d rows, at most %d", n,
+				     RP_NOISE_TOP);
 	quiet.progress = 0;
-	jin.w = rp_input_workload(o, in, nz->jitter_s, seed, err);
-	if (!set || !jin.w)
+	set = rp_rowset_create();
+	ran = calloc((size_t)in->trace->njobs + 1, 1);
+	jin.w = rp_input_workload(o, in, jitter_s, seed, err);
+	if (!set || !jin.w || !ran)
 		goto nomem;
-	cur_idx = rp_rowset_add(set, cur->spec, NULL);
-	for (int r = 0; r < nz->nrows; r++) {
-		int dup = -1, i = rp_rowset_add(set, nz->rows[r].a->spec, &dup);
+	/* the same count as the unjittered workload: the fitted jobs during
+	 * a fit (--limit cuts the jittered order, which may swap a job at
+	 * the edge) */
+	if (jin.w->njobs > in->w->njobs)
+		jin.w->njobs = in->w->njobs;
+	cur_idx = rp_rowset_add(set, cur, NULL);
+	for (int r = 0; r < n; r++) {
+		int dup = -1, k = rp_rowset_add(set, specs[r], &dup);
 
-		idx[r] = i >= 0 ? i : dup; /* the current may be a top row */
+		idx[r] = k >= 0 ? k : dup; /* the current may be among them */
 	}
 	if ((rc = rp_rowset_run(set, &quiet, &jin, err)) != 0)
 		goto out;
-	memset(ran, 0, (size_t)in->trace->njobs + 1);
-	for (int i = 0; i < set->rows[cur_idx].njobs; i++)
-		ran[set->rows[cur_idx].jobs[i].trace_index] = 1;
-	cs = set->rows[cur_idx].sum;
-	if (rp_summary_compute(&set->rows[cur_idx], ran, in->m->nnodes,
-			       o->loc_le, &cs))
-		goto nomem;
-	for (int r = 0; r < nz->nrows; r++) {
-		rp_summary_t s = set->rows[idx[r]].sum;
-		double x[RP_NOISE_FIGS];
+	crow = &set->rows[cur_idx];
+	for (int i = 0; i < crow->njobs; i++) {
+		int t = crow->jobs[i].trace_index;
 
+		ran[t] = basis ? basis[t] : 1;
+	}
+	*out_cur = crow->sum;
+	if (rp_summary_compute(crow, ran, in->m->nnodes, o->loc_le, out_cur))
+		goto nomem;
+	for (int r = 0; r < n; r++) {
+		out[r] = set->rows[idx[r]].sum;
 		if (rp_summary_compute(&set->rows[idx[r]], ran, in->m->nnodes,
-				       o->loc_le, &s))
+				       o->loc_le, &out[r]))
 			goto nomem;
-		_ratios(x, &s, &cs, adv->objective);
-		for (int k = 0; k < RP_NOISE_FIGS; k++)
-			nz->rows[r].v[k][d] = x[k];
 	}
 	rc = 0;
 	goto out;
 nomem:
 	rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
 out:
+	free(ran);
 	rp_workload_destroy(jin.w);
 	rp_rowset_free(set);
 	return rc;
@@ -90,19 +98,47 @@ static int _cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* least, median and greatest of each figure over the n replays */
+void rp_noise_fold(const double *x, int n, double *lo, double *median,
+		   double *hi)
+{
+	double s[RP_NOISE_MAX_DRAWS + 1];
+
+	memcpy(s, x, (size_t)n * sizeof(s[0]));
+	qsort(s, (size_t)n, sizeof(s[0]), _cmp_double);
+	*lo = s[0];
+	*hi = s[n - 1];
+	*median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* One draw of the advice's rows: fills v[.][d]. */
+static int _draw(rp_noise_t *nz, const rp_advice_t *adv, const rp_opts_t *o,
+		 const rp_input_t *in, int d, uint64_t seed, loc_error_t *err)
+{
+	const rp_spec_t *specs[RP_NOISE_TOP];
+	rp_summary_t cs, s[RP_NOISE_TOP];
+	int rc;
+
+	for (int r = 0; r < nz->nrows; r++)
+		specs[r] = nz->rows[r].a->spec;
+	rc = rp_noise_draw(o, in, nz->jitter_s, seed,
+			   adv->rows[adv->current].spec, specs, nz->nrows,
+			   NULL, &cs, s, err);
+	for (int r = 0; !rc && r < nz->nrows; r++) {
+		double x[RP_NOISE_FIGS];
+
+		_ratios(x, &s[r], &cs, adv->objective);
+		for (int k = 0; k < RP_NOISE_FIGS; k++)
+			nz->rows[r].v[k][d] = x[k];
+	}
+	return rc;
+}
+
+/* each figure's range over the n replays, and the draws over the limit */
 static void _fold(rp_noise_row_t *nr, int n, double limit)
 {
-	for (int k = 0; k < RP_NOISE_FIGS; k++) {
-		double s[RP_NOISE_MAX_DRAWS + 1];
-
-		memcpy(s, nr->v[k], (size_t)n * sizeof(s[0]));
-		qsort(s, (size_t)n, sizeof(s[0]), _cmp_double);
-		nr->lo[k] = s[0];
-		nr->hi[k] = s[n - 1];
-		nr->median[k] = n % 2 ? s[n / 2]
-				      : (s[n / 2 - 1] + s[n / 2]) / 2;
-	}
+	for (int k = 0; k < RP_NOISE_FIGS; k++)
+		rp_noise_fold(nr->v[k], n, &nr->lo[k], &nr->median[k],
+			      &nr->hi[k]);
 	nr->over_limit = 0;
 	for (int d = 0; d < n; d++)
 		nr->over_limit += nr->v[RP_NOISE_WAIT_X][d] > limit;
@@ -113,7 +149,6 @@ int rp_advise_noise(rp_noise_t *nz, const rp_advice_t *adv,
 		    loc_error_t *err)
 {
 	const rp_advice_row_t *cur = &adv->rows[adv->current];
-	uint8_t *ran;
 	int rc = 0;
 
 	memset(nz, 0, sizeof(*nz));
@@ -139,13 +174,9 @@ int rp_advise_noise(rp_noise_t *nz, const rp_advice_t *adv,
 			nz->rows[nz->nrows].v[k][0] = x[k];
 		nz->nrows++;
 	}
-	ran = calloc((size_t)in->trace->njobs + 1, 1);
-	if (!ran)
-		return loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
 	for (int d = 1; !rc && d <= o->noise_draws; d++)
-		rc = _draw(nz, adv, o, in, ran, d,
-			   o->jitter_seed + (uint64_t)d, err);
-	free(ran);
+		rc = _draw(nz, adv, o, in, d, o->jitter_seed + (uint64_t)d,
+			   err);
 	if (rc)
 		return rc;
 	nz->draws = o->noise_draws;

@@ -52,6 +52,24 @@ typedef struct rp_noise {
 } rp_noise_t;
 
 /*
+ * One draw: the current (cur) and the rows specs[0..n) replayed on in's
+ * workload with every submit moved by up to jitter_s seconds (seed),
+ * over the same number of jobs as in->w->njobs (the fitted ones during
+ * a fit), each summarised into out_cur and out[0..n) over the jobs the
+ * draw's current ran that basis flags (by trace index; NULL: all of
+ * them). A spec may repeat the current's. Returns 0 or a LOC_E* code.
+ */
+int rp_noise_draw(const rp_opts_t *o, const rp_input_t *in, int jitter_s,
+		  uint64_t seed, const rp_spec_t *cur,
+		  const rp_spec_t *const *specs, int n, const uint8_t *basis,
+		  rp_summary_t *out_cur, rp_summary_t *out,
+		  loc_error_t *err);
+
+/* Least, median and greatest of x[0..n) (n >= 1). */
+void rp_noise_fold(const double *x, int n, double *lo, double *median,
+		   double *hi);
+
+/*
  * Draws o->noise_draws more replays of the advice's best RP_NOISE_TOP
  * ranked rows within the wait limit and of the current, on in's workload
  * with every submit jittered (seeds o->jitter_seed + 1 ...). No draw when

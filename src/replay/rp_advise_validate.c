@@ -109,62 +109,22 @@ nomem:
 static int _noise_draw(double *fig, const rp_validation_t *v,
 		       const rp_advice_row_t *adv, const rp_advice_row_t *cur,
 		       const rp_opts_t *o, const rp_input_t *in,
-		       const uint8_t *in_held, uint8_t *mask, uint64_t seed,
-		       loc_error_t *err)
+		       const uint8_t *in_held, uint64_t seed, loc_error_t *err)
 {
-	rp_opts_t quiet = *o; /* the held-out replay's bar only */
-	rp_input_t jin = *in;
-	rp_rowset_t *set = rp_rowset_create();
-	rp_row_t *crow, *rrow;
+	const rp_spec_t *spec = adv->spec;
 	rp_summary_t rs, cs;
-	int rc = LOC_ENOMEM, cur_row, adv_row = -1;
+	int rc;
 
-	quiet.progress = 0;
-	jin.w = rp_input_workload(o, in, v->noise_jitter_s, seed, err);
-	if (!set || !jin.w)
-		goto nomem;
-	/* the same jobs as the replay above (--limit cuts the jittered
-	 * order, which may swap a job at the edge) */
-	jin.w->njobs = jin.w->njobs < in->w->njobs ? jin.w->njobs
-						   : in->w->njobs;
-	cur_row = rp_rowset_add(set, cur->spec, NULL);
-	if (adv->spec && adv != cur)
-		adv_row = rp_rowset_add(set, adv->spec, NULL);
-	if ((rc = rp_rowset_run(set, &quiet, &jin, err)) != 0)
-		goto out;
-	crow = &set->rows[cur_row];
-	rrow = adv_row >= 0 ? &set->rows[adv_row] : crow;
-	memset(mask, 0, (size_t)in->trace->njobs + 1);
-	for (int i = 0; i < crow->njobs; i++) {
-		int t = crow->jobs[i].trace_index;
-
-		mask[t] = in_held[t];
-	}
-	rs = rrow->sum;
-	cs = crow->sum;
-	if (rp_summary_compute(rrow, mask, in->m->nnodes, o->loc_le, &rs) ||
-	    rp_summary_compute(crow, mask, in->m->nnodes, o->loc_le, &cs))
-		goto nomem;
-	_figures(fig, &rs, &cs);
-	rc = 0;
-	goto out;
-nomem:
-	rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
-out:
-	rp_workload_destroy(jin.w);
-	rp_rowset_free(set);
+	rc = rp_noise_draw(o, in, v->noise_jitter_s, seed, cur->spec, &spec,
+			   adv != cur && adv->spec ? 1 : 0, in_held, &cs, &rs,
+			   err);
+	if (!rc)
+		_figures(fig, adv != cur && adv->spec ? &rs : &cs, &cs);
 	return rc;
 }
 
-static int _cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* least, median and greatest of figure i over the n values in x[.][i]
- * (NAN sorts as it falls: a figure without a ratio is NAN throughout) */
+ * (a figure without a ratio is NAN throughout) */
 static void _fold(rp_validation_t *v, double (*x)[RP_VAL_COUNT], int n,
 		  int i)
 {
@@ -172,10 +132,8 @@ static void _fold(rp_validation_t *v, double (*x)[RP_VAL_COUNT], int n,
 
 	for (int d = 0; d < n; d++)
 		s[d] = x[d][i];
-	qsort(s, (size_t)n, sizeof(s[0]), _cmp_double);
-	v->noise_min[i] = s[0];
-	v->noise_max[i] = s[n - 1];
-	v->noise_median[i] = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	rp_noise_fold(s, n, &v->noise_min[i], &v->noise_median[i],
+		      &v->noise_max[i]);
 }
 
 /* v->noise_*: --noise-draws draws after the replay above. */
@@ -183,22 +141,21 @@ static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 		  const rp_advice_row_t *cur, const rp_opts_t *o,
 		  const rp_input_t *in, int fit_jobs, loc_error_t *err)
 {
-	size_t len = (size_t)in->trace->njobs + 1;
-	uint8_t *in_held = calloc(len, 1), *mask = calloc(len, 1);
+	uint8_t *in_held = calloc((size_t)in->trace->njobs + 1, 1);
 	double x[RP_NOISE_MAX_DRAWS + 1][RP_VAL_COUNT];
 	int rc = 0;
 
 	memcpy(x[0], v->replayed, sizeof(x[0]));
 	v->noise_jitter_s = o->arrival_jitter > 0 ? o->arrival_jitter
 						  : RP_NOISE_JITTER_S;
-	if (!in_held || !mask) {
+	if (!in_held) {
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0, "out of memory");
 		goto out;
 	}
 	for (int i = fit_jobs; i < in->w->njobs; i++)
 		in_held[in->w->jobs[i].trace_index] = 1;
 	for (int d = 1; !rc && d <= o->noise_draws; d++)
-		rc = _noise_draw(x[d], v, adv, cur, o, in, in_held, mask,
+		rc = _noise_draw(x[d], v, adv, cur, o, in, in_held,
 				 o->jitter_seed + (uint64_t)d, err);
 	if (!rc && o->noise_draws > 0) {
 		v->noise_draws = o->noise_draws;
@@ -207,7 +164,6 @@ static int _noise(rp_validation_t *v, const rp_advice_row_t *adv,
 	}
 out:
 	free(in_held);
-	free(mask);
 	return rc;
 }
 
