@@ -27,6 +27,7 @@ fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))
 }
+. "$top/testsuite/replay/row-opts.sh"
 
 for bin in "$advise" "$replay"; do
 	[ -x "$bin" ] || { echo "check-advise-validate: $bin not built" >&2; exit 99; }
@@ -117,20 +118,6 @@ awk -F, 'NR > 1 { e = ($5 - $4) / $4; d = e - $6; if (d < 0) d = -d
 # whole-trace replays measured on the 180 fitted jobs, and on windows of
 # 60 of them, one every 15 (9 windows), recomputed with awk from
 # locality-replay's CSVs of the advised row and the current
-row_opts() { # "STRATEGY[+MODE] [cw=S] [ct=X] [pw=W] [hold=H]" -> replay options
-	set -- $1
-	case $1 in *+*) echo "-s ${1%+*} -w ${1#*+}" ;; *) echo "-s $1 -w none" ;; esac
-	shift
-	for kv in "$@"; do
-		case $kv in
-		cw=*) echo "--compact-wait ${kv#*=}" ;;
-		ct=*) echo "--compact-tolerance ${kv#*=}" ;;
-		pw=*) echo "--plan-window ${kv#*=}" ;;
-		hold=*) echo "--plan-hold ${kv#*=}" ;;
-		*) fail "row_opts: unknown key '$kv'" ;;
-		esac
-	done
-}
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/v75" --validate 0.75 -q > /dev/null ||
 	fail "--validate 0.75 exited $?"
 spread() { # FIGURE -> "fitted windows window_jobs window_step min max"

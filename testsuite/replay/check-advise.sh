@@ -28,6 +28,7 @@ fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))
 }
+. "$top/testsuite/replay/row-opts.sh"
 
 for bin in "$advise" "$replay"; do
 	[ -x "$bin" ] || { echo "check-advise: $bin not built" >&2; exit 99; }
@@ -316,20 +317,6 @@ grep -q '\\-\\-plugin' "$top/doc/locality-advise.1" || fail "locality-advise.1 d
 # after --jitter-seed's 1); each "noise:" line's least, median and
 # greatest hops_x and wait_x over that and the ranked replay, recomputed
 # with awk over the jobs each draw's current ran; ties from those ranges
-noise_opts() { # "STRATEGY[+MODE] [cw=S] [ct=X] [pw=W] [hold=H]" -> replay options
-	set -- $1
-	case $1 in *+*) echo "-s ${1%+*} -w ${1#*+}" ;; *) echo "-s $1 -w none" ;; esac
-	shift
-	for kv in "$@"; do
-		case $kv in
-		cw=*) echo "--compact-wait ${kv#*=}" ;;
-		ct=*) echo "--compact-tolerance ${kv#*=}" ;;
-		pw=*) echo "--plan-window ${kv#*=}" ;;
-		hold=*) echo "--plan-hold ${kv#*=}" ;;
-		*) fail "noise_opts: unknown key '$kv'" ;;
-		esac
-	done
-}
 noise_field() { # RANK KEY -> value on that rank's noise: line
 	sed -n "s/^noise: rank=$1 row=.* $2=\([^ ]*\) .*/\1/p" "$tmp/ex/advice.txt"
 }
@@ -342,7 +329,7 @@ for rank in 1 5; do
 		jit=""
 		[ $seed = 0 ] || jit="--arrival-jitter 1 --jitter-seed $seed"
 		rm -rf "$tmp/nr" "$tmp/nc"
-		"$replay" -c "$conf" -t "$sacct" $(noise_opts "$row") $jit --no-recorded --no-svg -q -o "$tmp/nr" ||
+		"$replay" -c "$conf" -t "$sacct" $(row_opts "$row") $jit --no-recorded --no-svg -q -o "$tmp/nr" ||
 			fail "replay of '$row' $jit exited $?"
 		"$replay" -c "$conf" -t "$sacct" -s bestfit/rowmajor $jit --no-recorded --no-svg -q -o "$tmp/nc" ||
 			fail "replay of bestfit/rowmajor $jit exited $?"
