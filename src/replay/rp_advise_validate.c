@@ -342,9 +342,9 @@ static void _print_noise(FILE *f, const rp_validation_t *v)
 		   "can tell)\n");
 	if (!v->have_fit_median)
 		return;
-	fprintf(f, "medians over the draws, fitted -> held out (the ranked "
-		   "replay is the luckiest\nof the rows it beat; the medians "
-		   "are not):");
+	fprintf(f, "medians over the draws, fitted -> held out (rank 1 won "
+		   "on one replay, which\ncan be a lucky one; the medians "
+		   "are not chosen by the ranking):");
 	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++) {
 		double e = rp_validate_median_error(v, i);
 

@@ -95,9 +95,10 @@ typedef struct rp_validation {
 	double noise_max[RP_VAL_COUNT];
 	double noise_median[RP_VAL_COUNT];
 	/* The claims' medians over the fit's own draws (the advice's noise
-	 * table, rank 1), against noise_median: the ranked replay is the
-	 * luckiest of the rows it beat, so its figure is biased; the
-	 * medians are not. have_fit_median is false without those draws. */
+	 * table, rank 1), against noise_median: rank 1 won on one replay,
+	 * which can be a lucky one (its figure biased low); the medians
+	 * are not chosen by the ranking. have_fit_median is false without
+	 * those draws. */
 	bool have_fit_median;
 	double fit_median[RP_VAL_COUNT];
 } rp_validation_t;
