@@ -292,6 +292,15 @@ static const char *_met(const rp_validation_t *v, int i)
 	return _met_e(rp_validate_rel_error(v, i), i);
 }
 
+/* " hops_x LO-HI, wait_x LO-HI": each claim's range */
+static void _print_ranges(FILE *f, const double *lo, const double *hi)
+{
+	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++)
+		if (_fig[i].claim)
+			fprintf(f, "%s %s %.3f-%.3f", n++ ? "," : "",
+				_fig[i].name, lo[i], hi[i]);
+}
+
 /* The claims' spread over the fitted history, under the table. */
 static void _print_spread(FILE *f, const rp_validation_t *v)
 {
@@ -309,11 +318,7 @@ static void _print_spread(FILE *f, const rp_validation_t *v)
 	}
 	fprintf(f, "over %d windows of %d fitted jobs (one every %d):",
 		v->windows, v->window_jobs, v->window_step);
-	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++)
-		if (_fig[i].claim)
-			fprintf(f, "%s %s %.3f-%.3f", n++ ? "," : "",
-				_fig[i].name, v->window_min[i],
-				v->window_max[i]);
+	_print_ranges(f, v->window_min, v->window_max);
 	fprintf(f, "\n(how much a period of the fitted history differs from "
 		   "another under the same\nmodel: a held-out figure inside "
 		   "that range is within the history's own spread)\n");
@@ -332,11 +337,7 @@ static void _print_noise(FILE *f, const rp_validation_t *v)
 	fprintf(f, "the held-out replay again with every submit moved by up "
 		   "to %d s (%d draws):",
 		v->noise_jitter_s, v->noise_draws);
-	for (int i = 0, n = 0; i < RP_VAL_COUNT; i++)
-		if (_fig[i].claim)
-			fprintf(f, "%s %s %.3f-%.3f", n++ ? "," : "",
-				_fig[i].name, v->noise_min[i],
-				v->noise_max[i]);
+	_print_ranges(f, v->noise_min, v->noise_max);
 	fprintf(f, "\n(the replay's own noise: a prediction inside that "
 		   "range is as close as a replay\nof the held-out period "
 		   "can tell)\n");
