@@ -23,7 +23,7 @@ const char *rp_objective_name(rp_objective_t obj)
 	}
 }
 
-static double _score(const rp_summary_t *s, rp_objective_t obj)
+double rp_advise_score(const rp_summary_t *s, rp_objective_t obj)
 {
 	switch (obj) {
 	case RP_OBJ_WAIT:
@@ -123,7 +123,7 @@ int rp_advise_rank(rp_advice_t *adv, rp_rowset_t *set, int current_row,
 			free(cur_ran);
 			return LOC_ENOMEM;
 		}
-		a->score = _score(&a->compared, obj);
+		a->score = rp_advise_score(&a->compared, obj);
 	}
 	free(cur_ran);
 	adv->wait_limit_s =

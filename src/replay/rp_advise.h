@@ -61,6 +61,10 @@ typedef struct rp_advice {
 /* The objective's name ("hops", "wait", "slowdown"). */
 const char *rp_objective_name(rp_objective_t obj);
 
+/* The objective's figure of a summary: mean hops, mean wait (s) or mean
+ * bounded slowdown. Lower is better. */
+double rp_advise_score(const rp_summary_t *s, rp_objective_t obj);
+
 /*
  * Ranks the rows of set (the recorded one included when present) with
  * current_row the index of the current placement among

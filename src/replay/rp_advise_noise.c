@@ -14,20 +14,13 @@ static double _ratio(double a, double b)
 	return b > 0 ? a / b : NAN;
 }
 
-static double _score(const rp_summary_t *s, rp_objective_t obj)
-{
-	return obj == RP_OBJ_WAIT	? s->mean_wait_s
-	       : obj == RP_OBJ_SLOWDOWN ? s->mean_bsd
-					: s->hops.mean;
-}
-
 /* a row's three ratios to the current's */
 static void _ratios(double *out, const rp_summary_t *s,
 		    const rp_summary_t *cur, rp_objective_t obj)
 {
 	out[RP_NOISE_HOPS_X] = _ratio(s->hops.mean, cur->hops.mean);
 	out[RP_NOISE_WAIT_X] = _ratio(s->mean_wait_s, cur->mean_wait_s);
-	out[RP_NOISE_SCORE_X] = _ratio(_score(s, obj), _score(cur, obj));
+	out[RP_NOISE_SCORE_X] = _ratio(rp_advise_score(s, obj), rp_advise_score(cur, obj));
 }
 
 int rp_noise_draw(const rp_opts_t *o, const rp_input_t *in, int jitter_s,
