@@ -27,7 +27,7 @@ fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))
 }
-. "$top/testsuite/replay/row-opts.sh"
+. "$top/testsuite/replay/advise-helpers.sh"
 
 for bin in "$advise" "$replay"; do
 	[ -x "$bin" ] || { echo "check-advise-validate: $bin not built" >&2; exit 99; }
@@ -204,18 +204,8 @@ noise=$(for seed in 1 2 3 4 5; do
 			fail "jittered submit tie at the split: the test is ambiguous"
 		awk 'NR > 180 { print $1 }' "$tmp/cn1.jobs" > "$tmp/heldj"
 	fi
-	awk -F, 'FILENAME ~ /heldj$/ { h[$1] = 1; next }
-		FNR == 1 { f++; next }
-		f == 1 { rh[$1] = $7; rw[$1] = $3 - $2; next }
-		h[$1] { a += rh[$1]; b += $7; c += rw[$1]; d += $3 - $2 }
-		END { print a / b, c / d }' "$tmp/heldj" "$tmp"/rn/*.csv "$tmp"/cn/*.csv
-done | awk '{ h[NR] = $1; w[NR] = $2 }
-	function stats(x, n,   i, j, t) {
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-			if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-		return x[1] " " x[n] " " x[int((n + 1) / 2)]
-	}
-	END { print "hops_x", stats(h, NR); print "wait_x", stats(w, NR) }')
+	draw_ratios "$tmp/rn" "$tmp/cn" "$tmp/heldj"
+done | draw_spread)
 # the fitted medians are rank 1's in the advice's noise table, and that
 # table's draws replay the fitted jobs alone: the first 180 of each
 # draw's jittered order (--limit 180), recomputed here
@@ -225,34 +215,29 @@ fitted=$(for seed in 1 2 3 4 5; do
 		--limit 180 --no-recorded --no-svg -q -o "$tmp/rn" || fail "fit replay of '$bestj' seed $seed exited $?"
 	"$replay" -c "$conf" -t "$sacct" -s bestfit/rowmajor --arrival-jitter 600 --jitter-seed $seed \
 		--limit 180 --no-recorded --no-svg -q -o "$tmp/cn" || fail "fit replay of bestfit/rowmajor seed $seed exited $?"
-	awk -F, 'FNR == 1 { f++; next }
-		f == 1 { rh[$1] = $7; rw[$1] = $3 - $2; next }
-		{ a += rh[$1]; b += $7; c += rw[$1]; d += $3 - $2 }
-		END { print a / b, c / d }' "$tmp"/rn/*.csv "$tmp"/cn/*.csv
-done | awk '{ h[NR] = $1; w[NR] = $2 }
-	function med(x, n,   i, j, t) {
-		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
-			if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-		return x[int((n + 1) / 2)]
-	}
-	END { print "hops_x", med(h, NR); print "wait_x", med(w, NR) }')
+	draw_ratios "$tmp/rn" "$tmp/cn"
+done | draw_spread)
+# draw_spread's fields of a figure: 1-3 for hops_x, 4-6 for wait_x
+fig_spread() { # FIGURE SPREAD -> least median greatest
+	case $1 in hops_x) echo "$2" | awk '{ print $1, $2, $3 }' ;; *) echo "$2" | awk '{ print $4, $5, $6 }' ;; esac
+}
 for fig in hops_x wait_x; do
 	set -- $(sed -n "s/^validate: noise figure=$fig draws=\([^ ]*\) jitter_s=\([^ ]*\) min=\([^ ]*\) max=\([^ ]*\) median=\([^ ]*\) fitted_median=\([^ ]*\) median_rel_error=\([^ ]*\) .*/\1 \2 \3 \4 \5 \6 \7/p" "$tmp/vj/advice.txt")
 	[ $# = 7 ] || { fail "--arrival-jitter 600: no 'validate: noise figure=$fig' line"; continue; }
 	[ "$1 $2" = "4 600" ] || fail "$fig: noise draws=$1 jitter_s=$2, want 4 600"
 	fitmed=$(sed -n "s/^noise: rank=1 row=.* ${fig}_median=\([^ ]*\) .*/\1/p" "$tmp/vj/advice.txt")
 	close "$6" "$fitmed" 1e-6 || fail "$fig: fitted_median $6, the noise table's rank 1 $fitmed"
-	close "$6" "$(echo "$fitted" | awk -v f=$fig '$1 == f { print $2 }')" 1e-5 ||
-		fail "$fig: fitted_median $6, locality-replay of the fitted jobs $(echo "$fitted" | awk -v f=$fig '$1 == f { print $2 }')"
+	fitrep=$(fig_spread $fig "$fitted" | awk '{ print $2 }')
+	close "$6" "$fitrep" 1e-5 || fail "$fig: fitted_median $6, locality-replay of the fitted jobs $fitrep"
 	close "$7" "$(awk -v m="$5" -v f="$6" 'BEGIN { print (m - f) / f }')" 1e-5 ||
 		fail "$fig: median_rel_error $7 is not (median - fitted_median) / fitted_median"
-	set -- "$3" "$4" "$5" $(echo "$noise" | awk -v f=$fig '$1 == f { print $2, $3, $4 }')
+	set -- "$3" "$4" "$5" $(fig_spread $fig "$noise")
 	close "$1" "$4" 1e-5 || fail "$fig: least under jitter $1, locality-replay $4"
-	close "$2" "$5" 1e-5 || fail "$fig: greatest under jitter $2, locality-replay $5"
-	close "$3" "$6" 1e-5 || fail "$fig: median under jitter $3, locality-replay $6"
+	close "$2" "$6" 1e-5 || fail "$fig: greatest under jitter $2, locality-replay $6"
+	close "$3" "$5" 1e-5 || fail "$fig: median under jitter $3, locality-replay $5"
 done
 # the check means something only if the draws moved the figures
-echo "$noise" | awk '{ if (!($3 > $2)) bad = 1 } END { exit bad }' ||
+echo "$noise" | awk '{ exit !($3 > $1 && $6 > $4) }' ||
 	fail "the jitter did not move both figures on the example: the noise check is void ($noise)"
 
 # 5. a current placement that is the trace's own: it runs, and names it
