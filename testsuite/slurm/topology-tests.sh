@@ -16,7 +16,8 @@
 #   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
 #   --nodelist, --exclude, --contiguous, GPU jobs (--gres=gpu:2 per node,
 #   --gpus=4 per job, --gpus-per-node=1), core jobs that share nodes
-#   (-n without -N), a job array, a job in a reservation of the last
+#   (-n without -N; one that a node holds goes to Slurm's best fit under
+#   topology/locality too), a job array, a job in a reservation of the last
 #   idle nodes; in the weights shape a --constraint job that only the
 #   heavy tier can hold.
 # Under topology/locality each job whose nodes no later job shares must
@@ -160,6 +161,38 @@ run_job() {
 	echo "$label $id" >>"$RUNROOT/$MODE.ids"
 }
 
+# best_fit_nodes CPUS MB - the nodes a best fit gives a job of CPUS cores
+# and MB of memory that one node holds: of the nodes up with that many
+# idle CPUs and that much unallocated memory, those of the lightest
+# weight with the fewest idle CPUs.
+best_fit_nodes() {
+	scontrol show nodes -o | awk -v need="$1" -v mem="$2" '
+		{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+		f["State"] ~ /DRAIN|DOWN|FAIL|RESERVED/ { next }
+		f["CPUTot"] - f["CPUAlloc"] >= need && f["RealMemory"] - f["AllocMem"] >= mem {
+			n++; name[n] = f["NodeName"]; idle[n] = f["CPUTot"] - f["CPUAlloc"]; w[n] = f["Weight"]
+		}
+		END {
+			for (i = 1; i <= n; i++)
+				if (i == 1 || w[i] < bw || (w[i] == bw && idle[i] < bi)) {
+					bw = w[i]; bi = idle[i]
+				}
+			for (i = 1; i <= n; i++)
+				if (w[i] == bw && idle[i] == bi) print name[i]
+		}' | paste -sd, -
+}
+
+# check_best_fit LABEL FIT - the job LABEL runs on one of the nodes FIT.
+check_best_fit() {
+	local id got
+	[ -n "$BAD" ] && return
+	id=$(awk -v l="$1" '$1 == l { print $2 }' "$RUNROOT/$MODE.ids")
+	got=$(job_field "$id" NodeList)
+	if [ -z "$2" ] || [[ ",$2," != *",$got,"* ]]; then
+		BAD="$1: got $got, the best fit is one of '$2'"
+	fi
+}
+
 # The sequence, the same for both plugins.
 sequence() {
 	local id req
@@ -213,9 +246,16 @@ sequence() {
 	run_job gpu-per-node-3 1 3 -N3 --gres=gpu:2
 	run_job gpus-per-job-4 1 2 --gpus=4
 	run_job gpus-per-node-2 1 2 -N2 --gpus-per-node=1
-	# Core jobs that share nodes: 6 CPUs (a node and a half), then 2.
-	run_job cores-6 0 0 -n6
-	run_job cores-2 0 0 -n2
+	# Core jobs that share nodes (memory per CPU, so that a node's rest
+	# stays free): 6 CPUs (a node and a half), then 2, which one node
+	# holds: under topology/locality it goes to a best fit, a node of the
+	# lightest tier with the fewest idle CPUs that hold it (one that
+	# cores-6 shares), not to an idle node a multi-node job could use.
+	local fit=""
+	run_job cores-6 0 0 -n6 --mem-per-cpu=100
+	[ "$MODE" = locality ] && fit=$(best_fit_nodes 2 200)
+	run_job cores-2 0 0 -n2 --mem-per-cpu=100
+	[ "$MODE" = locality ] && check_best_fit cores-2 "$fit"
 	# A job array of whole-node jobs.
 	id=$(sub -N2 --exclusive --array=0-2 -t 30 600)
 	if [ -z "$id" ]; then

@@ -15,7 +15,8 @@
  *      GRES), at least the count asked for, and the core's most compact
  *      set of that size among the candidates, in the lightest weight
  *      tiers that hold it (NodeWeight=tiers), with the required nodes;
- *      a set that lacks CPUs or GRES is tried one node larger;
+ *      a set that lacks CPUs or GRES is tried one node larger; a job
+ *      that one node holds is kept to a best fit (_narrow_to_best_fit);
  *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,
  *      GRES); what they still lack is taken from the candidates nearest
  *      to them.
@@ -263,6 +264,7 @@ void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
 	s->chosen = xcalloc(n, sizeof(*s->chosen));
 	s->cand_now = xcalloc(n, sizeof(*s->cand_now));
 	s->full = xcalloc(n, sizeof(*s->full));
+	s->unfit = xcalloc(n, sizeof(*s->unfit));
 	if (loc_tiers_init(&s->tiers, n, &err))
 		fatal("%s: %s", plugin_type, err.text);
 }
@@ -280,6 +282,7 @@ void tl_scratch_fini(tl_scratch_t *s)
 	xfree(s->chosen);
 	xfree(s->cand_now);
 	xfree(s->full);
+	xfree(s->unfit);
 	loc_tiers_fini(&s->tiers);
 	memset(s, 0, sizeof(*s));
 }
@@ -388,6 +391,77 @@ static void _hold_released(tl_job_t *t, int k)
 	loc_plan_unnarrow(t->cand, now, t->m->ncore);
 }
 
+/* A node's free CPUs, whatever the job would use of them (its usable
+ * CPUs, cpus[], are capped at what the job asks). */
+static uint16_t _free_cpus(tl_job_t *t, int i)
+{
+	avail_res_t *a = t->te->avail_res_array[i];
+
+	return a ? a->max_cpus : t->cpus[i];
+}
+
+/*
+ * A job that one node holds goes to a best fit: among the candidates
+ * whose usable CPUs cover it, those of the lightest weight tier with the
+ * fewest free CPUs (a node that shares its cores with running jobs
+ * before an idle one). Which of them, the core decides. A one-node job
+ * has no hops to save, and an idle node it takes is one that a
+ * multi-node job's compact set no longer has. Sets the other candidates
+ * aside in unfit[] (_select_best_fit() puts them back); false, with
+ * nothing set aside, when no candidate holds it alone or the job asks
+ * GRES of the job as a whole (judged on the set).
+ */
+static bool _narrow_to_best_fit(tl_job_t *t)
+{
+	uint8_t *unfit = t->s->unfit;
+	uint64_t best_w = UINT64_MAX;
+	uint16_t best_c = UINT16_MAX;
+	bool tiers = t->policy->node_weight == LOC_NODE_WEIGHT_TIERS;
+
+	if (t->nreq || t->te->gres_per_job || t->rem_cpus <= 0)
+		return false;
+	for (int g = 0; g < t->m->ncore; g++) {
+		int i = t->m->to_slurm[g];
+		uint16_t c = _free_cpus(t, i);
+		uint64_t w = tiers ? t->weight[g] : 0;
+
+		if (!t->cand[g] || t->cpus[i] < t->rem_cpus)
+			continue;
+		if (w < best_w || (w == best_w && c < best_c)) {
+			best_w = w;
+			best_c = c;
+		}
+	}
+	if (best_c == UINT16_MAX)
+		return false;
+	for (int g = 0; g < t->m->ncore; g++) {
+		int i = t->m->to_slurm[g];
+
+		unfit[g] = t->cand[g] &&
+			   (t->cpus[i] < t->rem_cpus ||
+			    _free_cpus(t, i) != best_c ||
+			    (tiers && t->weight[g] != best_w));
+		if (unfit[g])
+			t->cand[g] = 0;
+	}
+	return true;
+}
+
+/* The best fit of a job that one node holds, in out[]: true when the
+ * core found one there and it covers the job. */
+static bool _select_best_fit(tl_job_t *t)
+{
+	bool ok;
+
+	if (!_narrow_to_best_fit(t))
+		return false;
+	ok = !_select(t, 1) && _set_covers(t, 1);
+	for (int g = 0; g < t->m->ncore; g++)
+		if (t->s->unfit[g])
+			t->cand[g] = 1;
+	return ok;
+}
+
 /* Step 3: the core's set, one node larger until it covers the job. */
 static void _take_compact(tl_job_t *t)
 {
@@ -401,16 +475,18 @@ static void _take_compact(tl_job_t *t)
 	k = MAX(k, 1);
 	if (k > hi)
 		k = hi; /* -N min-max: as many as there are, at least min */
-	for (; k >= 1 && k <= hi; k++) {
-		rc = _select(t, k);
-		if (rc || _set_covers(t, k) || k == hi)
-			break;
+	if (k != 1 || !_select_best_fit(t)) {
+		for (; k >= 1 && k <= hi; k++) {
+			rc = _select(t, k);
+			if (rc || _set_covers(t, k) || k == hi)
+				break;
+		}
+		/* No set from the core (no candidates, no box, no contiguous
+		 * interval): out[] holds nothing; _fill_nearest() decides, or
+		 * for --contiguous nothing does and Slurm retries. */
+		if (rc)
+			return;
 	}
-	/* No set from the core (no candidates, no box, no contiguous
-	 * interval): out[] holds nothing; _fill_nearest() decides, or for
-	 * --contiguous nothing does and Slurm retries. */
-	if (rc)
-		return;
 	_hold_released(t, k);
 	_required_first(t, k);
 	for (int j = t->nreq; j < t->nreq + k && !_satisfied(t) &&

@@ -73,6 +73,8 @@ typedef struct tl_scratch {
 	int *chosen;         /* node_map's nodes: the log and CompactWait */
 	uint8_t *cand_now;   /* candidates idle now (PlanHold=released) */
 	int *full;           /* the set among all candidates, meanwhile */
+	uint8_t *unfit;      /* candidates set aside for a one-node job's
+			      * best fit, meanwhile */
 } tl_scratch_t;
 
 /*
