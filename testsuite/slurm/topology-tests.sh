@@ -16,9 +16,10 @@
 #   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
 #   --nodelist, --exclude, --contiguous, GPU jobs (--gres=gpu:2 per node,
 #   --gpus=4 per job, --gpus-per-node=1), core jobs that share nodes
-#   (-n without -N; one that a node holds goes to Slurm's best fit under
-#   topology/locality too), a job array, a job in a reservation of the last
-#   idle nodes; in the weights shape a --constraint job that only the
+#   (-n without -N, memory per CPU; under topology/locality one that a
+#   node holds goes to a best fit: the fewest idle CPUs that hold it), a
+#   job array, a job in a reservation of the last idle nodes; in the
+#   weights shape a --constraint job that only the
 #   heavy tier can hold.
 # Under topology/locality each job whose nodes no later job shares must
 # land on the nodes the core picks for the same free set (locality-eval
