@@ -77,7 +77,8 @@
 # options as the run). Another version than the host's runs in its Debian root
 # (tools/slurm-root.sh); build it first (scripts/setup.sh --slurm V).
 # Ports: LOC_CTLD_PORT (6817) and LOC_NODE_PORT0.. (17001..), as
-# cluster.sh. A run takes about two minutes; the defaults make 16.
+# cluster.sh. LOC_TOPO_DEBUG=debug runs slurmctld at that log level (info):
+# topology/locality's reasons (CompactWait, claims) in each run's log. A run takes about two minutes; the defaults make 16.
 
 set -u
 PROG=live-topo.sh
@@ -318,7 +319,8 @@ run() {
 	dir=$OUT/c
 	torus "$t"
 	args=(start --dir "$dir" --nodes 64 --shape "$SHAPE" --select cons_tres
-		--cpus 4 --mem 1000 --gpus 2 --extra "SelectTypeParameters=CR_Core")
+		--cpus 4 --mem 1000 --gpus 2 --extra "SelectTypeParameters=CR_Core"
+		--debug "${LOC_TOPO_DEBUG:-info}")
 	[ "$GPUPART" = 0 ] || args+=(--extra \
 		"PartitionName=gpu Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP")
 	case $topo in
