@@ -40,7 +40,8 @@
 # nodes are backfilled, it starts on a compact set when one frees up, and
 # a job that finds none takes the scattered set at its deadline and, once
 # requeued, waits afresh, as does a job offered nothing while it queued;
-# with GresName=gpu CompactWait=0 a GPU job takes scattered nodes at once
+# later jobs keep off the region a waiting job claims, and it starts
+# there once it drains; with GresName=gpu CompactWait=0 a GPU job takes scattered nodes at once
 # while a job without GRES waits; backfill runs with bf_busy_nodes there
 # (Slurm's helpers inside this plugin must see slurmctld's node bitmaps:
 # left local, slurmctld crashed). Last,

@@ -8,7 +8,8 @@
 # Slurm's busy-first helper inside this plugin; then a requeued job,
 # which must wait afresh, a job in a reservation of scattered nodes,
 # which must not wait, and compact_after_queue's job, which must wait
-# afresh after a queued spell; then compact_scenario again with every job
+# afresh after a queued spell, and compact_claim's job, whose claimed
+# region later jobs keep off; then compact_scenario again with every job
 # a GPU job (--gres=gpu:2); on a cluster where one node in four has GPUs
 # (cluster.sh --shape gpu-sparse), a GPU job that must start at once on
 # the GPU nodes: its reference is made on them (sl_gres.c); on one
@@ -57,6 +58,54 @@ compact_requeue() {
 	done
 }
 
+# compact_claim [SBATCH_OPTION ...] - the region a waiting job claims
+# (tl_claim.c). Blockers leave n010 and n011 idle, half of the 2x2 boxes
+# n[002-003,010-011] and n[010-011,018-019] (n018-019 under a job of
+# their own), and two far nodes, n037 and n064: no 2x2 box holds more
+# than two idle nodes, and only those two hold two. A 4-node job declines
+# the four and claims a box with n010-011; two 1-node jobs then must take
+# n037 and n064, keeping off the region; freeing n018-019 must start the
+# waiting job on n[010-011,018-019]. Sets CW_CLAIM.
+compact_claim() {
+	local log=$CURRENT/log/slurmctld.log pair="n[018-019]" rest a b j s1 s2 got
+	CW_CLAIM=""
+	scancel --user="$(id -un)" 2>/dev/null
+	wait_all_idle 60 || { CW_CLAIM="the nodes did not come back idle"; return; }
+	rest=$(scontrol show hostnames "$ALLNODES" |
+		grep -vxF -f <(scontrol show hostnames "n[010-011,018-019,037,064]") |
+		paste -sd, -)
+	a=$(sub -N2 -w "$pair" "$@" -t 30 600)
+	b=$(sub -N58 -w "$rest" "$@" -t 30 600)
+	if ! wait_state "$a" RUNNING 20 || ! wait_state "$b" RUNNING 20; then
+		CW_CLAIM="blocker jobs did not start"
+	else
+		j=$(sub -N4 "$@" -t 30 600)
+		sleep 4
+		if ! cw_declining "$j"; then
+			CW_CLAIM="job $j did not wait for a compact set ($(job_field "$j" JobState) on $(job_field "$j" NodeList))"
+		elif ! grep -q "JobId=$j claims 4 nodes (2 free for it now)" "$log"; then
+			CW_CLAIM="no 'JobId=$j claims 4 nodes (2 free for it now)' line: $(grep -o "JobId=$j claims.*" "$log" | tail -n 1)"
+		else
+			s1=$(sub -N1 "$@" -t 30 600)
+			wait_state "$s1" RUNNING 10
+			s2=$(sub -N1 "$@" -t 30 600)
+			wait_state "$s2" RUNNING 10
+			got=$(expand "$(job_field "$s1" NodeList),$(job_field "$s2" NodeList)")
+			if [ "$got" != "n037,n064" ]; then
+				CW_CLAIM="1-node jobs $s1 and $s2 got '$got' while job $j claimed a box with n010-011, expected n037,n064"
+			else
+				scancel "$a"
+				if ! wait_state "$j" RUNNING 15; then
+					CW_CLAIM="job $j did not start once $pair was free"
+				elif [ "$(expand "$(job_field "$j" NodeList)")" != "$(expand "n[010-011,018-019]")" ]; then
+					CW_CLAIM="job $j got $(job_field "$j" NodeList), expected n[010-011,018-019]"
+				fi
+			fi
+		fi
+	fi
+	scancel --user="$(id -un)" 2>/dev/null
+}
+
 compact_wait() {
 	local CLUSTER_DEBUG=debug # the "waits for a compact placement" line
 	MODE=locality
@@ -75,6 +124,8 @@ compact_wait() {
 	result "compact: CompactWait: a job in a reservation waits for no set outside it" "$CW_RESV"
 	compact_after_queue "$TC_WAIT" --exclusive
 	result "compact: CompactWait: a job offered nothing while it queued waits afresh" "$CW_QUEUED"
+	compact_claim --exclusive
+	result "compact: CompactWait: later jobs keep off the region a waiting job claims, and it starts there" "$CW_CLAIM"
 	compact_gpu
 	stop_cluster
 	compact_gpu_sparse

@@ -79,6 +79,7 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 {
 	job_record_t *job = te->job_ptr;
 	int64_t now = time(NULL), began, waited, hops, ref;
+	bool offered_now;
 	int k;
 
 	/* Required nodes are the user's choice. A constraint and GRES
@@ -87,8 +88,8 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 	if (policy->compact_wait <= 0 || nreq || !job->part_ptr)
 		return false;
 	k = tl_chosen_nodes(m, te->node_map, s->chosen);
-	began = sl_compact_wait_began(policy, job, now,
-				      _offered_now(job, te->node_map));
+	offered_now = _offered_now(job, te->node_map);
+	began = sl_compact_wait_began(policy, job, now, offered_now);
 	waited = now - began;
 	if (k < 2 || waited >= policy->compact_wait)
 		return false;
@@ -101,5 +102,10 @@ bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 	debug("%s: %pJ waits for a compact placement (k=%d, hops=%" PRId64 ", reference %" PRId64 ", CompactWait until %" PRId64 ")",
 	      plugin_type, job, k, hops, ref,
 	      loc_patience_deadline(policy, began));
+	/* m->ref.set is still this job's reference set (_reference()). */
+	if (offered_now)
+		tl_claims_make(&s->claims, m, job, policy, s->cand, s->chosen,
+			       k, loc_patience_deadline(policy, began),
+			       _place_reference, alloc);
 	return true;
 }

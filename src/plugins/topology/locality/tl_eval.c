@@ -14,7 +14,8 @@
  *   3. the fewest nodes that can hold the job's CPUs (and, per job,
  *      GRES), at least the count asked for, and the core's most compact
  *      set of that size among the candidates, in the lightest weight
- *      tiers that hold it (NodeWeight=tiers), with the required nodes;
+ *      tiers that hold it (NodeWeight=tiers; the regions other jobs
+ *      claim a tier just heavier, tl_claim.c), with the required nodes;
  *      a set that lacks CPUs or GRES is tried one node larger; a job
  *      that one node holds is kept to a best fit (_narrow_to_best_fit);
  *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,
@@ -51,6 +52,8 @@ typedef struct {
 	int *out;           /* the core's answer: nreq + k nodes */
 	int ncand;
 	loc_tiers_t *tiers;
+	bool use_tiers;     /* weight[] forms tiers: NodeWeight=tiers, or
+			     * other jobs' claims (tl_claim.c) */
 	int64_t judged_hops; /* CompactWait's set, when not node_map's; or -1 */
 	bool held_released; /* out[] moved onto released nodes */
 	/* Slurm's running figures (as in common/eval_nodes.c). */
@@ -265,6 +268,7 @@ void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
 	s->cand_now = xcalloc(n, sizeof(*s->cand_now));
 	s->full = xcalloc(n, sizeof(*s->full));
 	s->unfit = xcalloc(n, sizeof(*s->unfit));
+	tl_claims_init(&s->claims, m);
 	if (loc_tiers_init(&s->tiers, n, &err))
 		fatal("%s: %s", plugin_type, err.text);
 }
@@ -283,6 +287,7 @@ void tl_scratch_fini(tl_scratch_t *s)
 	xfree(s->cand_now);
 	xfree(s->full);
 	xfree(s->unfit);
+	tl_claims_fini(&s->claims);
 	loc_tiers_fini(&s->tiers);
 	memset(s, 0, sizeof(*s));
 }
@@ -345,6 +350,32 @@ static void _scan_candidates(tl_job_t *t)
 		t->weight[g] = tl_node_weight(node_record_table_ptr[i]);
 		t->ncand++;
 	}
+}
+
+/*
+ * Other jobs' claims (tl_claim.c): their regions' candidates become a
+ * tier just heavier than their own Weight (tl_node_weight() leaves the
+ * low byte free), or, without NodeWeight=tiers, the one heavier tier.
+ */
+static void _weigh_claims(tl_job_t *t)
+{
+	tl_claims_t *c = &t->s->claims;
+	bool any = false;
+
+	t->use_tiers = t->policy->node_weight == LOC_NODE_WEIGHT_TIERS;
+	tl_claims_expire(c, time(NULL));
+	for (int g = 0; g < t->m->ncore && c->n; g++)
+		any |= t->cand[g] && c->owner[g] &&
+		       c->owner[g] != t->job->job_id;
+	if (!any)
+		return;
+	for (int g = 0; g < t->m->ncore; g++) {
+		if (!t->use_tiers)
+			t->weight[g] = 0;
+		if (t->cand[g] && c->owner[g] && c->owner[g] != t->job->job_id)
+			t->weight[g] += 1;
+	}
+	t->use_tiers = true;
 }
 
 /*
@@ -416,7 +447,7 @@ static bool _narrow_to_best_fit(tl_job_t *t)
 	uint8_t *unfit = t->s->unfit;
 	uint64_t best_w = UINT64_MAX;
 	uint16_t best_c = UINT16_MAX;
-	bool tiers = t->policy->node_weight == LOC_NODE_WEIGHT_TIERS;
+	bool tiers = t->use_tiers;
 
 	if (t->nreq || t->te->gres_per_job || t->rem_cpus <= 0)
 		return false;
@@ -540,7 +571,8 @@ int tl_eval_compact(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s)
 	if (_take_required(&t) != SLURM_SUCCESS)
 		goto fini;
 	_scan_candidates(&t);
-	if (t.policy->node_weight == LOC_NODE_WEIGHT_TIERS)
+	_weigh_claims(&t);
+	if (t.use_tiers)
 		loc_tiers_set(t.tiers, t.weight, t.cand);
 	else
 		loc_tiers_clear(t.tiers);

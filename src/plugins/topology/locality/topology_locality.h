@@ -15,6 +15,7 @@
  *   tl_eval.c            the eval_nodes hook: candidates -> core ->
  *                        Slurm's accounting
  *   tl_compact.c         CompactWait: decline a scattered set, wait
+ *   tl_claim.c           the regions waiting jobs let drain
  *   glue/<version>/      sl_glue.h (headers, names) and tl_glue.c (the
  *                        topology_p_* entry points of that version)
  *   ../../common/        sl_machine.c and sl_compact_wait.c, shared
@@ -55,6 +56,27 @@ int tl_eval_nodes(topology_eval_t *te);
 int tl_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size);
 
 /*
+ * The claims (loc_claim.h): while a job waits for a compact set, the
+ * other jobs' evaluations put the nodes of its region in a tier of their
+ * own, just heavier than their Weight, so those jobs go there only when
+ * their other candidates cannot hold them. Regions do not overlap; a
+ * claim ends when its job no longer pends or its CompactWait runs out.
+ * Kept between evaluations.
+ */
+#define TL_CLAIMS_MAX 16
+typedef struct tl_claims {
+	int n;
+	struct {
+		uint32_t job_id;
+		time_t until; /* its CompactWait's end */
+	} c[TL_CLAIMS_MAX];
+	int nnodes;      /* grid nodes */
+	uint32_t *owner; /* by grid node: the claiming job, or 0 */
+	int *nodes;      /* a region, while it is made */
+	uint8_t *avail;  /* the claiming job's candidates, meanwhile */
+} tl_claims_t;
+
+/*
  * An evaluation's arrays, sized once per machine (tl_build_config(), when
  * the node table is read) and reused by every eval_nodes under the
  * plugin's lock, so the scheduling loop does not allocate them per call.
@@ -75,6 +97,7 @@ typedef struct tl_scratch {
 	int *full;           /* the set among all candidates, meanwhile */
 	uint8_t *unfit;      /* candidates set aside for a one-node job's
 			      * best fit, meanwhile */
+	tl_claims_t claims;  /* the one state kept between evaluations */
 } tl_scratch_t;
 
 /*
@@ -115,5 +138,22 @@ int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes);
 bool tl_compact_defer(topology_eval_t *te, sl_machine_t *m, tl_scratch_t *s,
 		      loc_alloc_t *alloc, const loc_policy_t *policy, int nreq,
 		      int64_t judged_hops);
+
+/* tl_claim.c: the claims' arrays sized for m / freed (accepts zeroed). */
+void tl_claims_init(tl_claims_t *c, const sl_machine_t *m);
+void tl_claims_fini(tl_claims_t *c);
+
+/* Ends the claims whose job no longer pends or whose wait is over. */
+void tl_claims_expire(tl_claims_t *c, time_t now);
+
+/* Claims, unless it has one or there are TL_CLAIMS_MAX, a region for
+ * job, which declines the k nodes chosen[] and waits until `until`; its
+ * other candidates are cand[]. The CompactWait reference set of the job
+ * (m->ref.set, its weights) is the one just made for it under policy,
+ * and place(arg, ...) places k nodes there as the reference does. */
+void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
+		    const loc_policy_t *policy, const uint8_t *cand,
+		    const int *chosen, int k, time_t until,
+		    sl_reference_place_f place, void *arg);
 
 #endif /* LOC_TOPOLOGY_LOCALITY_H */
