@@ -31,7 +31,8 @@ void tl_claims_fini(tl_claims_t *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Whether claim i is over: its job started, ended or waited its fill. */
+/* Whether claim i is over: its job started or ended, or its CompactWait
+ * ran out. */
 static bool _over(const tl_claims_t *c, int i, time_t now)
 {
 	job_record_t *job = find_job_record(c->c[i].job_id);
