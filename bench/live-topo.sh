@@ -390,9 +390,10 @@ unstarted() {
 
 # replay_table TORUS - the whole-node workload through locality-replay
 # (EASY backfilling) on TORUS: each topology/locality row with its
-# locality.conf, and first two models of cons_tres's own placement (best
-# fit among runs of consecutive free nodes, and the first free nodes, in
-# slurm.conf's row-major order; never waiting for a compact set). Prints
+# locality.conf (--plugin topology: with its claims), and first two
+# models of cons_tres's own placement (best fit among runs of
+# consecutive free nodes, and the first free nodes, in slurm.conf's
+# row-major order; never waiting for a compact set). Prints
 # the replay table, for comparing the replay's ratios with the live ones.
 replay_table() {
 	local t=$1 dir=$OUT/replay-$1 topo conf m rows=()
@@ -415,7 +416,8 @@ replay_table() {
 		*) continue ;;
 		esac
 		"$REPLAY" --trace "$dir/workload.swf" --config "$conf" \
-			--no-recorded --no-svg -q --out "$dir/$topo" \
+			--plugin topology --no-recorded --no-svg -q \
+			--out "$dir/$topo" \
 			>"$dir/$topo.log" 2>&1 ||
 			die "locality-replay failed for $topo: $(tail -n 1 "$dir/$topo.log")"
 		rows+=(--replay "topology/$topo" "$(replay_csv "$dir/$topo")")

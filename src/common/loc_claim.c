@@ -3,6 +3,7 @@
  * loc_claim.c - the region a waiting job lets drain (loc_claim.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "loc_claim.h"
 
@@ -105,4 +106,98 @@ int loc_claim_region(const loc_grid_t *grid, const int *place, int k,
 		return loc_error_set(err, LOC_ENOFIT, NULL, 0,
 				     "no translate of the placement lies on usable nodes");
 	return best;
+}
+
+int loc_claims_init(loc_claims_t *c, int nnodes, loc_error_t *err)
+{
+	int n = nnodes > 0 ? nnodes : 1;
+
+	memset(c, 0, sizeof(*c));
+	c->nnodes = nnodes;
+	c->owner = calloc(n, sizeof(*c->owner));
+	c->region = calloc(n, sizeof(*c->region));
+	c->usable = calloc(n, sizeof(*c->usable));
+	if (!c->owner || !c->region || !c->usable) {
+		loc_claims_fini(c);
+		return loc_error_set(err, LOC_ENOMEM, NULL, 0,
+				     "no memory for the claims of %d nodes",
+				     nnodes);
+	}
+	return 0;
+}
+
+void loc_claims_fini(loc_claims_t *c)
+{
+	free(c->owner);
+	free(c->region);
+	free(c->usable);
+	memset(c, 0, sizeof(*c));
+}
+
+void loc_claims_drop(loc_claims_t *c, int i)
+{
+	uint32_t id = c->c[i].job_id;
+
+	for (int g = 0; g < c->nnodes; g++)
+		if (c->owner[g] == id)
+			c->owner[g] = 0;
+	c->c[i] = c->c[--c->n];
+}
+
+bool loc_claims_held(const loc_claims_t *c, uint32_t job_id)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->c[i].job_id == job_id)
+			return true;
+	return false;
+}
+
+int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, uint32_t job_id,
+		    int64_t until, const int *place, int k,
+		    const uint8_t *usable, const uint8_t *idle,
+		    loc_error_t *err)
+{
+	int nidle;
+
+	if (!job_id)
+		return loc_error_set(err, LOC_EINVAL, NULL, 0,
+				     "job id 0 cannot claim");
+	if (loc_claims_held(c, job_id))
+		return loc_error_set(err, LOC_EEXIST, NULL, 0,
+					     "job %u already claims a region",
+					     job_id);
+	if (c->n >= LOC_CLAIMS_MAX)
+		return loc_error_set(err, LOC_ERANGE, NULL, 0,
+				     "%d claims are in force already",
+				     LOC_CLAIMS_MAX);
+	for (int g = 0; g < c->nnodes; g++)
+		c->usable[g] = usable[g] && !c->owner[g];
+	nidle = loc_claim_region(grid, place, k, c->usable, idle, c->region,
+				 err);
+	if (nidle < 0)
+		return nidle;
+	for (int j = 0; j < k; j++)
+		c->owner[c->region[j]] = job_id;
+	c->c[c->n].job_id = job_id;
+	c->c[c->n].until = until;
+	c->n++;
+	return nidle;
+}
+
+bool loc_claims_weigh(const loc_claims_t *c, uint32_t self,
+		      const uint8_t *cand, uint64_t *weight, bool tiers)
+{
+	bool any = false;
+
+	for (int g = 0; g < c->nnodes && c->n && !any; g++)
+		any = cand[g] && c->owner[g] && c->owner[g] != self;
+	if (!any)
+		return false;
+	for (int g = 0; g < c->nnodes; g++) {
+		if (!tiers)
+			weight[g] = 0;
+		if (cand[g] && c->owner[g] && c->owner[g] != self)
+			weight[g] += 1;
+	}
+	return true;
 }

@@ -16,6 +16,7 @@
 #ifndef LOC_CLAIM_H
 #define LOC_CLAIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "loc_error.h"
@@ -36,5 +37,62 @@
 int loc_claim_region(const loc_grid_t *grid, const int *place, int k,
 		     const uint8_t *usable, const uint8_t *idle, int *out,
 		     loc_error_t *err);
+
+/*
+ * The claims in force, kept by a driver between its placements: the
+ * plugin under its lock across evaluations, the replay across passes.
+ * A job holds at most one; regions are disjoint. Job ids are the
+ * driver's (0 is none).
+ */
+#define LOC_CLAIMS_MAX 16
+typedef struct loc_claims {
+	int n;
+	struct {
+		uint32_t job_id;
+		int64_t until; /* its CompactWait's end */
+	} c[LOC_CLAIMS_MAX];
+	int nnodes;
+	uint32_t *owner; /* by node: the claiming job, or 0 */
+	int *region;     /* a region, while it is made */
+	uint8_t *usable; /* its usable nodes, meanwhile */
+} loc_claims_t;
+
+/* Sizes c for nnodes nodes, with no claim. 0 or LOC_ENOMEM. */
+int loc_claims_init(loc_claims_t *c, int nnodes, loc_error_t *err);
+
+/* Frees c; accepts a zeroed c. */
+void loc_claims_fini(loc_claims_t *c);
+
+/* Ends claim i: its nodes are no one's, and the last claim takes its
+ * slot (so a loop over claims does not advance i after a drop). */
+void loc_claims_drop(loc_claims_t *c, int i);
+
+/* Whether job_id holds a claim. */
+bool loc_claims_held(const loc_claims_t *c, uint32_t job_id);
+
+/*
+ * Job job_id, which waits until `until`, claims the region
+ * loc_claim_region() finds for place[0..k) on usable[] nodes off the
+ * other claims, idle[] being the nodes it could take now. Returns the
+ * region's idle nodes (>= 0), or with err filled and no claim made
+ * LOC_EEXIST (the job holds one), LOC_ERANGE (LOC_CLAIMS_MAX are in
+ * force), LOC_ENOFIT (no translate lies off the claims) or LOC_EINVAL.
+ */
+int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, uint32_t job_id,
+		    int64_t until, const int *place, int k,
+		    const uint8_t *usable, const uint8_t *idle,
+		    loc_error_t *err);
+
+/*
+ * Makes other jobs' claims a tier just heavier for job `self`: each of
+ * its cand[] nodes claimed by another job gets weight[] + 1, so the
+ * caller leaves a gap between weights (the plugin the low byte, the
+ * replay a factor of two). Without weights of their own (tiers false)
+ * the candidates' weight[] is set to 0 first, and the claimed ones
+ * are the one heavier tier. Returns whether any candidate is claimed
+ * (weight[] is untouched when none is).
+ */
+bool loc_claims_weigh(const loc_claims_t *c, uint32_t self,
+		      const uint8_t *cand, uint64_t *weight, bool tiers);
 
 #endif /* LOC_CLAIM_H */

@@ -288,6 +288,9 @@ static void _sim_free(sim_t *s)
 	free(s->patience);
 	rp__sim_cons_destroy(s);
 	loc_tiers_fini(&s->tiers);
+	loc_claims_fini(&s->claims);
+	free(s->claim_weight);
+	free(s->claim_usable);
 }
 
 static void _snapshots(sim_t *s, int64_t before)
@@ -365,11 +368,26 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 			goto out;
 		}
 	}
-	if (opts->node_weight && s.pol->node_weight == LOC_NODE_WEIGHT_TIERS) {
+	s.weighted = opts->node_weight &&
+		     s.pol->node_weight == LOC_NODE_WEIGHT_TIERS;
+	if (s.weighted || opts->claims) {
 		rc = loc_tiers_init(&s.tiers, n, err);
 		if (rc)
 			goto out;
-		loc_tiers_set(&s.tiers, opts->node_weight, NULL);
+		if (s.weighted)
+			loc_tiers_set(&s.tiers, opts->node_weight, NULL);
+	}
+	if (opts->claims && s.pol->compact_wait > 0) {
+		rc = loc_claims_init(&s.claims, n, err);
+		if (rc)
+			goto out;
+		s.claim_weight = malloc(sizeof(uint64_t) * n);
+		s.claim_usable = malloc(n);
+		if (!s.claim_weight || !s.claim_usable) {
+			rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
+					   "out of memory for the simulation");
+			goto out;
+		}
 	}
 	memset(s.free, 1, n);
 	memset(s.all, 1, n);

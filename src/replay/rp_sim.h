@@ -149,6 +149,11 @@ typedef struct rp_sim_opts {
 	 * plans it with topology/locality; false: it holds nothing, as
 	 * select/locality's planner answers. */
 	bool plan_declined;
+	/* A job that declines the set it could take now (CompactWait)
+	 * claims a region for the other jobs to keep off while it waits, as
+	 * topology/locality does (loc_claim.h); false: no claims, as under
+	 * select/locality. */
+	bool claims;
 	/* Snapshots of the occupancy at these times (ascending). */
 	const int64_t *snap_times;
 	int nsnaps;

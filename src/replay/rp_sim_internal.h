@@ -8,6 +8,7 @@
 #ifndef RP_SIM_INTERNAL_H
 #define RP_SIM_INTERNAL_H
 
+#include "loc_claim.h"
 #include "loc_patience.h"
 #include "loc_plan.h"
 #include "loc_tiers.h"
@@ -50,6 +51,10 @@ typedef struct sim {
 	int *out, *out2, *out3;
 	loc_planner_t *planner; /* EASY's reservation */
 	loc_tiers_t tiers;	/* node weights (loc_tiers.h) */
+	bool weighted;		/* ... set: NodeWeight=tiers and weights */
+	loc_claims_t claims;	/* o.claims: by node, job index + 1 */
+	uint64_t *claim_weight; /* a try's weights, with the claims */
+	uint8_t *claim_usable;	/* where a claim may lie */
 	int64_t *ends;		/* expected end of each running job (heap order) */
 
 	ent_t *heap; /* running jobs by actual end */

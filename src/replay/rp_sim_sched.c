@@ -15,7 +15,9 @@
  * With node weights (NodeWeight=tiers) every placement is made in the
  * lightest weight tiers that hold the job, as the plugin does (loc_tiers.h).
  * CompactWait (loc_patience.h): a job offered nodes much less compact than
- * it gets on an idle machine may wait for a better set, up to a deadline.
+ * it gets on an idle machine may wait for a better set, up to a deadline;
+ * under topology/locality (o.claims) it claims a region meanwhile, which
+ * the other jobs' placements weigh a tier heavier (loc_claim.h).
  * Walltime awareness (seed 004, Tang et al. IPDPS 2011):
  *   - SL happens inside loc_alloc_select(): the view carries each busy
  *     node's expected end and the request its own;
@@ -203,6 +205,90 @@ int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
 	return 1;
 }
 
+/* The claims of jobs no longer waiting, or past their deadline, end. */
+static void _expire_claims(sim_t *s, int64_t now)
+{
+	loc_claims_t *c = &s->claims;
+
+	for (int i = 0; i < c->n;) {
+		int j = (int)c->c[i].job_id - 1;
+
+		if (now >= c->c[i].until || s->state[j] != J_WAITING)
+			loc_claims_drop(c, i);
+		else
+			i++;
+	}
+}
+
+/* Job j's placement weighs the other jobs' claims (a tier just heavier
+ * than each node's own weight); returns whether s->tiers now holds them,
+ * to be undone by _unweigh_claims(). */
+static bool _weigh_claims(sim_t *s, int j, int64_t now, const uint8_t *cand)
+{
+	if (!s->claims.owner)
+		return false;
+	_expire_claims(s, now);
+	if (!s->claims.n)
+		return false;
+	for (int g = 0; s->weighted && g < s->n; g++)
+		s->claim_weight[g] = s->o.node_weight[g] << 1;
+	if (!loc_claims_weigh(&s->claims, (uint32_t)j + 1, cand,
+			      s->claim_weight, s->weighted))
+		return false;
+	loc_tiers_set(&s->tiers, s->claim_weight, NULL);
+	return true;
+}
+
+static void _unweigh_claims(sim_t *s)
+{
+	if (s->weighted)
+		loc_tiers_set(&s->tiers, s->o.node_weight, NULL);
+	else
+		loc_tiers_clear(&s->tiers);
+}
+
+/*
+ * Job j, which declines the set it could take now on cand, claims a
+ * region (loc_claim.h): the translate of its placement on the idle
+ * machine with the most cand nodes, in the weight tiers that placement
+ * took, off the other claims, until its CompactWait ends. As in
+ * topology/locality, at most one claim per job and LOC_CLAIMS_MAX in all.
+ * Returns 0 (a claim made or none to make) or a LOC_E* code.
+ */
+static int _claim(sim_t *s, int j, const uint8_t *cand)
+{
+	int k = s->jobs[j].nodes, rc;
+	loc_request_t req = { .nodes = k };
+	loc_view_t view = { .candidate = s->all };
+	uint64_t heaviest = 0;
+	loc_error_t e;
+
+	if (!s->claims.owner || s->claims.n >= LOC_CLAIMS_MAX ||
+	    loc_claims_held(&s->claims, (uint32_t)j + 1))
+		return 0;
+	rc = rp__sim_select(s, &req, s->all, &view, s->out3, &e);
+	if (rc == LOC_ENOFIT)
+		return 0;
+	if (rc) {
+		*s->err = e;
+		return rc;
+	}
+	for (int q = 0; s->weighted && q < k; q++)
+		if (s->o.node_weight[s->out3[q]] > heaviest)
+			heaviest = s->o.node_weight[s->out3[q]];
+	for (int g = 0; g < s->n; g++)
+		s->claim_usable[g] =
+			!s->weighted || s->o.node_weight[g] <= heaviest;
+	rc = loc_claims_make(
+		&s->claims, s->grid, (uint32_t)j + 1,
+		loc_patience_deadline(s->pol, s->patience[j].began), s->out3, k,
+		s->claim_usable, cand, &e);
+	if (rc >= 0 || rc == LOC_ENOFIT)
+		return 0;
+	*s->err = e;
+	return rc;
+}
+
 /* Tries to start job j on cand. Returns 1 (started), 0 (does not fit), 2
  * (fits, but waits for a more compact set: loc_patience.h) or a negative
  * LOC_E* code. */
@@ -219,7 +305,11 @@ int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 	loc_error_t e;
 	int rc;
 
+	bool claimed = _weigh_claims(s, j, now, cand);
+
 	rc = rp__sim_select(s, &req, cand, &view, s->out, &e);
+	if (claimed)
+		_unweigh_claims(s);
 	if (rc == LOC_ENOFIT)
 		return 0;
 	if (rc) {
@@ -227,8 +317,12 @@ int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 		return rc;
 	}
 	rc = rp__sim_patient(s, j, now, now, s->out, false);
-	if (rc)
+	if (rc < 0)
+		return rc;
+	if (rc == 1) {
+		rc = _claim(s, j, cand);
 		return rc < 0 ? rc : 2;
+	}
 	if (s->o.ndecision) {
 		rc = _decisions(s, &req, &view);
 		if (rc)

@@ -138,6 +138,7 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 	so.pf_max_nodes = c->o->pf_max_nodes;
 	so.turnaround = c->o->turnaround;
 	so.plan_declined = c->o->topology_site;
+	so.claims = c->o->topology_site;
 	rp_spec_conf(sp, c->o, m->conf, &conf);
 	so.adjest_window = conf.adjest_window;
 	so.snap_times = c->set->snaps;

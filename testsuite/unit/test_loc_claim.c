@@ -3,7 +3,9 @@
  * test_loc_claim.c - the region a waiting job lets drain: by hand on a
  * torus and a mesh (edges, unusable nodes, no translate at all), and on
  * random grids, placements and states against a brute force over every
- * coordinate offset, worked out from node coordinates alone.
+ * coordinate offset, worked out from node coordinates alone; and the
+ * claims in force: disjoint regions, one per job, at most LOC_CLAIMS_MAX,
+ * dropped nodes freed, and the weighing other jobs see.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -277,6 +279,92 @@ static void test_budget(void **state)
 	loc_grid_destroy(g);
 }
 
+/* The set of claims on a 4x4 torus: regions stay off each other, a job
+ * holds one, a drop frees its nodes, and only other jobs' candidates
+ * weigh heavier. */
+static void test_claims_in_force(void **state)
+{
+	int dims[2] = { 4, 4 };
+	loc_grid_t *g = tu_grid(2, dims, true, 1);
+	int place[4] = { 0, 1, 4, 5 };
+	uint8_t usable[16], idle[16] = { 0 }, cand[16];
+	uint64_t w[16];
+	loc_claims_t c;
+	loc_error_t err;
+	int mine = 0;
+
+	(void)state;
+	memset(usable, 1, sizeof(usable));
+	assert_int_equal(loc_claims_init(&c, 16, &err), 0);
+	/* Job 7 claims the idle box at (2,2). */
+	idle[10] = idle[11] = idle[14] = idle[15] = 1;
+	assert_int_equal(loc_claims_make(&c, g, 7, 100, place, 4, usable,
+					 idle, &err),
+			 4);
+	assert_true(loc_claims_held(&c, 7) && !loc_claims_held(&c, 8));
+	assert_int_equal(loc_claims_make(&c, g, 7, 100, place, 4, usable,
+					 idle, &err),
+			 LOC_EEXIST);
+	/* Job 8 sees the same idle nodes but must keep off job 7's box,
+	 * which holds them all. */
+	assert_int_equal(loc_claims_make(&c, g, 8, 100, place, 4, usable,
+					 idle, &err),
+			 0);
+	for (int v = 0; v < 16; v++) {
+		mine += c.owner[v] == 8;
+		assert_false(c.owner[v] == 8 && idle[v]);
+	}
+	assert_int_equal(mine, 4);
+	/* Job 8 weighs job 7's candidates one heavier, its own not. */
+	memset(cand, 1, sizeof(cand));
+	for (int v = 0; v < 16; v++)
+		w[v] = 10;
+	assert_true(loc_claims_weigh(&c, 8, cand, w, true));
+	for (int v = 0; v < 16; v++)
+		assert_true(w[v] == (c.owner[v] == 7 ? 11u : 10u));
+	/* Without weights of its own a job gets 0 and 1. */
+	cand[10] = 0;
+	assert_true(loc_claims_weigh(&c, 8, cand, w, false));
+	for (int v = 0; v < 16; v++)
+		assert_true(w[v] == (c.owner[v] == 7 && v != 10 ? 1u : 0u));
+	/* No candidate claimed by another job (its own and unclaimed
+	 * ones): weights untouched. */
+	for (int v = 0; v < 16; v++) {
+		cand[v] = c.owner[v] != 7;
+		w[v] = 5;
+	}
+	assert_false(loc_claims_weigh(&c, 8, cand, w, false));
+	for (int v = 0; v < 16; v++)
+		assert_true(w[v] == 5);
+	/* Dropping job 7's claim frees its nodes; job 8's stays. */
+	assert_int_equal(c.c[0].job_id, 7);
+	loc_claims_drop(&c, 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.c[0].job_id, 8);
+	for (int v = 0; v < 16; v++)
+		assert_true(c.owner[v] == 0 || c.owner[v] == 8);
+	/* Twelve 1-node claims take the other nodes; then no translate
+	 * lies off the claims. */
+	for (uint32_t id = 100; id < 112; id++)
+		assert_int_equal(loc_claims_make(&c, g, id, 100, place, 1,
+						 usable, idle, &err),
+				 id < 104); /* the idle box first */
+	assert_int_equal(c.n, 13);
+	assert_int_equal(loc_claims_make(&c, g, 112, 100, place, 1, usable,
+					 idle, &err),
+			 LOC_ENOFIT);
+	/* At most LOC_CLAIMS_MAX in force. */
+	memset(c.owner, 0, 16 * sizeof(*c.owner));
+	for (uint32_t id = 300; c.n < LOC_CLAIMS_MAX; id++)
+		c.c[c.n++].job_id = id;
+	assert_int_equal(loc_claims_make(&c, g, 99, 100, place, 1, usable,
+					 idle, &err),
+			 LOC_ERANGE);
+	loc_claims_fini(&c);
+	loc_claims_fini(&c); /* accepts a zeroed set */
+	loc_grid_destroy(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_mesh_edges_and_unusable),
 		cmocka_unit_test(test_random_against_brute_force),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_claims_in_force),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

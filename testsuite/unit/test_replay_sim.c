@@ -2,9 +2,9 @@
 /*
  * test_replay_sim.c - locality-replay's simulator on small hand-made SWF
  * queues with known schedules: FCFS, EASY and its reservations, WFP, PF,
- * CompactWait and patient jobs, PlanWindow, node weights, rejected jobs,
- * rp_run_check on broken runs, and loss of capacity by hand. Replays of
- * real traces are in test_replay_real.c.
+ * CompactWait, patient jobs and their claims, PlanWindow, node weights,
+ * rejected jobs, rp_run_check on broken runs, and loss of capacity by
+ * hand. Replays of real traces are in test_replay_real.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -278,6 +278,51 @@ static void test_a_waiting_job_reserves_nothing(void **state)
 	assert_int_equal(run->pool[run->node_off[j6]], 1);
 	assert_true(run->start[j4] >= 70); /* not before its deadline */
 	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
+/* The same line under topology/locality's claims (o.claims): when job 4
+ * declines nodes 1 and 3 at 20 it claims the translate of its compact
+ * pair with the most of them free, the pair itself ({0, 1}: every
+ * translate holds one, ties go to the placement). Job 6 then keeps off
+ * node 1 and takes node 3, and job 4 gets the pair {0, 1} at 100, not
+ * the scattered {0, 2} it gets without the claim. */
+static void test_a_waiting_job_claims_a_region(void **state)
+{
+	loc_policy_t pol;
+	setup_t s;
+	loc_alloc_t *a;
+	loc_error_t err;
+	rp_sim_opts_t o;
+	rp_run_t *run;
+	int j4, j6;
+
+	(void)state;
+	_setup_text(&s, _waiting_swf, "4");
+	pol = s.m->conf->policy;
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.compact_wait = 50;
+	pol.compact_tolerance = 0.5;
+	a = loc_alloc_create(s.m->grid, &pol, &err);
+	assert_non_null(a);
+	for (int claims = 0; claims < 2; claims++) {
+		rp_sim_opts_init(&o);
+		o.sched = RP_SCHED_EASY;
+		o.claims = claims;
+		run = rp_sim_run(s.w, a, &o, &err);
+		assert_non_null(run);
+		assert_int_equal(rp_run_check(s.w, run, true, &err), 0);
+		j4 = _index_of(&s, "4");
+		j6 = _index_of(&s, "6");
+		assert_true(run->start[j6] == 25);
+		assert_int_equal(run->pool[run->node_off[j6]], claims ? 3 : 1);
+		assert_true(run->start[j4] == 100);
+		assert_int_equal(run->pool[run->node_off[j4]], 0);
+		assert_int_equal(run->pool[run->node_off[j4] + 1],
+				 claims ? 1 : 2);
+		rp_run_destroy(run);
+	}
 	loc_alloc_destroy(a);
 	_teardown(&s);
 }
@@ -612,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_a_plan_window_lets_more_jobs_backfill),
 		cmocka_unit_test(test_a_patient_pivot_reserves_its_compact_set),
 		cmocka_unit_test(test_a_waiting_job_reserves_nothing),
+		cmocka_unit_test(test_a_waiting_job_claims_a_region),
 		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),
 		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
 		cmocka_unit_test(test_node_weights_use_the_light_tier_first),

@@ -10,30 +10,24 @@
  */
 #include "topology_locality.h"
 
-#include "loc_claim.h"
-
 void tl_claims_init(tl_claims_t *c, const sl_machine_t *m)
 {
-	int n = MAX(m->ncore, 1);
+	loc_error_t err;
 
-	memset(c, 0, sizeof(*c));
-	c->nnodes = m->ncore;
-	c->owner = xcalloc(n, sizeof(*c->owner));
-	c->nodes = xcalloc(n, sizeof(*c->nodes));
-	c->avail = xcalloc(n, sizeof(*c->avail));
+	if (loc_claims_init(&c->set, m->ncore, &err))
+		fatal("%s: %s", plugin_type, err.text);
+	c->avail = xcalloc(MAX(m->ncore, 1), sizeof(*c->avail));
 }
 
 void tl_claims_fini(tl_claims_t *c)
 {
-	xfree(c->owner);
-	xfree(c->nodes);
+	loc_claims_fini(&c->set);
 	xfree(c->avail);
-	memset(c, 0, sizeof(*c));
 }
 
 /* Whether claim i is over: its job started or ended, or its CompactWait
  * ran out. */
-static bool _over(const tl_claims_t *c, int i, time_t now)
+static bool _over(const loc_claims_t *c, int i, time_t now)
 {
 	job_record_t *job = find_job_record(c->c[i].job_id);
 
@@ -42,28 +36,17 @@ static bool _over(const tl_claims_t *c, int i, time_t now)
 
 void tl_claims_expire(tl_claims_t *c, time_t now)
 {
-	for (int i = 0; i < c->n;) {
-		uint32_t id = c->c[i].job_id;
+	for (int i = 0; i < c->set.n;) {
+		uint32_t id = c->set.c[i].job_id;
 
-		if (!_over(c, i, now)) {
+		if (!_over(&c->set, i, now)) {
 			i++;
 			continue;
 		}
-		for (int g = 0; g < c->nnodes; g++)
-			if (c->owner[g] == id)
-				c->owner[g] = 0;
+		loc_claims_drop(&c->set, i);
 		debug("%s: JobId=%u no longer claims its region", plugin_type,
 		      id);
-		c->c[i] = c->c[--c->n];
 	}
-}
-
-static bool _has_claim(const tl_claims_t *c, uint32_t job_id)
-{
-	for (int i = 0; i < c->n; i++)
-		if (c->c[i].job_id == job_id)
-			return true;
-	return false;
 }
 
 void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
@@ -75,7 +58,7 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 	loc_error_t err;
 	int nidle;
 
-	if (c->n >= TL_CLAIMS_MAX || _has_claim(c, job->job_id))
+	if (c->set.n >= LOC_CLAIMS_MAX || loc_claims_held(&c->set, job->job_id))
 		return;
 	if (policy->node_weight == LOC_NODE_WEIGHT_TIERS)
 		loc_tiers_set(&ref->tiers, ref->weight, ref->set);
@@ -93,24 +76,19 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 		for (int j = 0; tiers && j < k; j++)
 			heaviest = MAX(heaviest, ref->weight[ref->out[j]]);
 		for (int g = 0; g < m->ncore; g++) {
-			ref->set[g] = ref->set[g] && !c->owner[g] &&
+			ref->set[g] = ref->set[g] &&
 				      (!tiers || ref->weight[g] <= heaviest);
 			c->avail[g] = cand[g];
 		}
 		for (int j = 0; j < k; j++)
 			c->avail[chosen[j]] = 1;
 	}
-	nidle = loc_claim_region(m->grid, ref->out, k, ref->set, c->avail,
-				 c->nodes, &err);
+	nidle = loc_claims_make(&c->set, m->grid, job->job_id, until, ref->out,
+				k, ref->set, c->avail, &err);
 	if (nidle < 0) {
-		debug("%s: %pJ: %s", plugin_type, job, err.text);
+		debug("%s: %pJ makes no claim: %s", plugin_type, job, err.text);
 		return;
 	}
-	for (int j = 0; j < k; j++)
-		c->owner[c->nodes[j]] = job->job_id;
-	c->c[c->n].job_id = job->job_id;
-	c->c[c->n].until = until;
-	c->n++;
 	debug("%s: %pJ claims %d nodes (%d free for it now) to drain for a compact set",
 	      plugin_type, job, k, nidle);
 }

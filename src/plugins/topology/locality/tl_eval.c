@@ -360,22 +360,12 @@ static void _scan_candidates(tl_job_t *t)
 static void _weigh_claims(tl_job_t *t)
 {
 	tl_claims_t *c = &t->s->claims;
-	bool any = false;
 
 	t->use_tiers = t->policy->node_weight == LOC_NODE_WEIGHT_TIERS;
 	tl_claims_expire(c, time(NULL));
-	for (int g = 0; g < t->m->ncore && c->n; g++)
-		any |= t->cand[g] && c->owner[g] &&
-		       c->owner[g] != t->job->job_id;
-	if (!any)
-		return;
-	for (int g = 0; g < t->m->ncore; g++) {
-		if (!t->use_tiers)
-			t->weight[g] = 0;
-		if (t->cand[g] && c->owner[g] && c->owner[g] != t->job->job_id)
-			t->weight[g] += 1;
-	}
-	t->use_tiers = true;
+	if (loc_claims_weigh(&c->set, t->job->job_id, t->cand, t->weight,
+			     t->use_tiers))
+		t->use_tiers = true;
 }
 
 /*

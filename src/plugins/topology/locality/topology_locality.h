@@ -24,6 +24,7 @@
 #ifndef LOC_TOPOLOGY_LOCALITY_H
 #define LOC_TOPOLOGY_LOCALITY_H
 
+#include "loc_claim.h"
 #include "sl_compact_wait.h"
 #include "sl_machine.h"
 #include "sl_record.h"
@@ -59,21 +60,12 @@ int tl_get_rank(bitstr_t *node_bitmap, uint32_t **node_rank, uint32_t *size);
  * The claims (loc_claim.h): while a job waits for a compact set, the
  * other jobs' evaluations put the nodes of its region in a tier of their
  * own, just heavier than their Weight, so those jobs go there only when
- * their other candidates cannot hold them. Regions do not overlap; a
- * claim ends when its job no longer pends or its CompactWait runs out.
- * Kept between evaluations.
+ * their other candidates cannot hold them. A claim ends when its job no
+ * longer pends or its CompactWait runs out. Kept between evaluations.
  */
-#define TL_CLAIMS_MAX 16
 typedef struct tl_claims {
-	int n;
-	struct {
-		uint32_t job_id;
-		time_t until; /* its CompactWait's end */
-	} c[TL_CLAIMS_MAX];
-	int nnodes;      /* grid nodes */
-	uint32_t *owner; /* by grid node: the claiming job, or 0 */
-	int *nodes;      /* a region, while it is made */
-	uint8_t *avail;  /* the claiming job's candidates, meanwhile */
+	loc_claims_t set; /* by grid node, Slurm job ids */
+	uint8_t *avail;   /* the claiming job's candidates, while it claims */
 } tl_claims_t;
 
 /*
@@ -146,7 +138,7 @@ void tl_claims_fini(tl_claims_t *c);
 /* Ends the claims whose job no longer pends or whose wait is over. */
 void tl_claims_expire(tl_claims_t *c, time_t now);
 
-/* Claims, unless it has one or there are TL_CLAIMS_MAX, a region for
+/* Claims, unless it has one or there are LOC_CLAIMS_MAX, a region for
  * job, which declines the k nodes chosen[] and waits until `until`; its
  * other candidates are cand[]. The CompactWait reference set of the job
  * (m->ref.set, its weights) is the one just made for it under policy,
