@@ -152,8 +152,8 @@ bool loc_claims_held(const loc_claims_t *c, uint32_t job_id)
 	return false;
 }
 
-int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, uint32_t job_id,
-		    int64_t until, const int *place, int k,
+int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, int max,
+		    uint32_t job_id, int64_t until, const int *place, int k,
 		    const uint8_t *usable, const uint8_t *idle,
 		    loc_error_t *err)
 {
@@ -166,10 +166,13 @@ int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, uint32_t job_id,
 		return loc_error_set(err, LOC_EEXIST, NULL, 0,
 					     "job %u already claims a region",
 					     job_id);
-	if (c->n >= LOC_CLAIMS_MAX)
+	if (max > LOC_CLAIMS_MAX)
+		max = LOC_CLAIMS_MAX;
+	if (c->n >= max)
 		return loc_error_set(err, LOC_ERANGE, NULL, 0,
-				     "%d claims are in force already",
-				     LOC_CLAIMS_MAX);
+				     "%d claims are in force already "
+				     "(CompactClaims=%d)",
+				     c->n, max);
 	for (int g = 0; g < c->nnodes; g++)
 		c->usable[g] = usable[g] && !c->owner[g];
 	nidle = loc_claim_region(grid, place, k, c->usable, idle, c->region,

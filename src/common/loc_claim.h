@@ -44,7 +44,7 @@ int loc_claim_region(const loc_grid_t *grid, const int *place, int k,
  * A job holds at most one; regions are disjoint. Job ids are the
  * driver's (0 is none).
  */
-#define LOC_CLAIMS_MAX 16
+#define LOC_CLAIMS_MAX 64 /* CompactClaims' most */
 typedef struct loc_claims {
 	int n;
 	struct {
@@ -73,13 +73,14 @@ bool loc_claims_held(const loc_claims_t *c, uint32_t job_id);
 /*
  * Job job_id, which waits until `until`, claims the region
  * loc_claim_region() finds for place[0..k) on usable[] nodes off the
- * other claims, idle[] being the nodes it could take now. Returns the
- * region's idle nodes (>= 0), or with err filled and no claim made
- * LOC_EEXIST (the job holds one), LOC_ERANGE (LOC_CLAIMS_MAX are in
- * force), LOC_ENOFIT (no translate lies off the claims) or LOC_EINVAL.
+ * other claims, idle[] being the nodes it could take now, unless `max`
+ * claims (CompactClaims, at most LOC_CLAIMS_MAX) are in force. Returns
+ * the region's idle nodes (>= 0), or with err filled and no claim made
+ * LOC_EEXIST (the job holds one), LOC_ERANGE (max are in force),
+ * LOC_ENOFIT (no translate lies off the claims) or LOC_EINVAL.
  */
-int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, uint32_t job_id,
-		    int64_t until, const int *place, int k,
+int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, int max,
+		    uint32_t job_id, int64_t until, const int *place, int k,
 		    const uint8_t *usable, const uint8_t *idle,
 		    loc_error_t *err);
 

@@ -113,6 +113,8 @@ typedef struct loc_policy {
 				     * placement (0 = never; loc_patience.h) */
 	double compact_tolerance;   /* ... one within this fraction of the
 				     * hops it would get on idle nodes */
+	int compact_claims;         /* ... claiming at most this many
+				     * regions at a time (loc_claim.h) */
 	int64_t plan_window;        /* earliest-start plans release running
 				     * jobs in windows of this many seconds
 				     * (0 = each end time; loc_plan.h) */

@@ -165,7 +165,8 @@ static size_t _policy_lines(char *buf, size_t len, size_t at,
 {
 	static const loc_conf_key_t keys[] = {
 		LOC_KEY_COMPACT_WAIT, LOC_KEY_COMPACT_TOL,
-		LOC_KEY_PLAN_WINDOW, LOC_KEY_PLAN_HOLD,
+		LOC_KEY_COMPACT_CLAIMS, LOC_KEY_PLAN_WINDOW,
+		LOC_KEY_PLAN_HOLD,
 	};
 	loc_policy_t def, pol;
 

@@ -23,6 +23,7 @@ const rp_key_option_t rp_key_options[] = {
 	{ LOC_KEY_ADJEST, "N", "adjest-window" },
 	{ LOC_KEY_COMPACT_WAIT, "S", NULL },
 	{ LOC_KEY_COMPACT_TOL, "X", NULL },
+	{ LOC_KEY_COMPACT_CLAIMS, "N", NULL },
 	{ LOC_KEY_PLAN_WINDOW, "S", NULL },
 	{ LOC_KEY_PLAN_HOLD, "H", NULL },
 };

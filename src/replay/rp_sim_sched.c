@@ -252,7 +252,7 @@ static void _unweigh_claims(sim_t *s)
  * region (loc_claim.h): the translate of its placement on the idle
  * machine with the most cand nodes, in the weight tiers that placement
  * took, off the other claims, until its CompactWait ends. As in
- * topology/locality, at most one claim per job and LOC_CLAIMS_MAX in all.
+ * topology/locality, at most one claim per job and CompactClaims in all.
  * Returns 0 (a claim made or none to make) or a LOC_E* code.
  */
 static int _claim(sim_t *s, int j, const uint8_t *cand)
@@ -263,7 +263,7 @@ static int _claim(sim_t *s, int j, const uint8_t *cand)
 	uint64_t heaviest = 0;
 	loc_error_t e;
 
-	if (!s->claims.owner || s->claims.n >= LOC_CLAIMS_MAX ||
+	if (!s->claims.owner || s->claims.n >= s->pol->compact_claims ||
 	    loc_claims_held(&s->claims, (uint32_t)j + 1))
 		return 0;
 	rc = rp__sim_select(s, &req, s->all, &view, s->out3, &e);
@@ -280,7 +280,7 @@ static int _claim(sim_t *s, int j, const uint8_t *cand)
 		s->claim_usable[g] =
 			!s->weighted || s->o.node_weight[g] <= heaviest;
 	rc = loc_claims_make(
-		&s->claims, s->grid, (uint32_t)j + 1,
+		&s->claims, s->grid, s->pol->compact_claims, (uint32_t)j + 1,
 		loc_patience_deadline(s->pol, s->patience[j].began), s->out3, k,
 		s->claim_usable, cand, &e);
 	if (rc >= 0 || rc == LOC_ENOFIT)

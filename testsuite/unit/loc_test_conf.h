@@ -60,7 +60,7 @@ static const char _all_keys[] =
 	"PartitionName=debug Strategy=bestfit Curve=rowmajor NodeWeight=Ignore\n"
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
 	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
-	"CompactWait=45 CompactTolerance=0.35 PlanWindow=30 "
+	"CompactWait=45 CompactTolerance=0.35 CompactClaims=3 PlanWindow=30 "
 	"PlanHold=Released\n"
 	"partitionname=plain\n"
 	"GresName=gpu CompactTolerance=0.3 Strategy=span\n";

@@ -4,7 +4,7 @@
  * torus and a mesh (edges, unusable nodes, no translate at all), and on
  * random grids, placements and states against a brute force over every
  * coordinate offset, worked out from node coordinates alone; and the
- * claims in force: disjoint regions, one per job, at most LOC_CLAIMS_MAX,
+ * claims in force: disjoint regions, one per job, at most CompactClaims,
  * dropped nodes freed, and the weighing other jobs see.
  */
 #include <stdarg.h>
@@ -298,16 +298,16 @@ static void test_claims_in_force(void **state)
 	assert_int_equal(loc_claims_init(&c, 16, &err), 0);
 	/* Job 7 claims the idle box at (2,2). */
 	idle[10] = idle[11] = idle[14] = idle[15] = 1;
-	assert_int_equal(loc_claims_make(&c, g, 7, 100, place, 4, usable,
+	assert_int_equal(loc_claims_make(&c, g, 16, 7, 100, place, 4, usable,
 					 idle, &err),
 			 4);
 	assert_true(loc_claims_held(&c, 7) && !loc_claims_held(&c, 8));
-	assert_int_equal(loc_claims_make(&c, g, 7, 100, place, 4, usable,
+	assert_int_equal(loc_claims_make(&c, g, 16, 7, 100, place, 4, usable,
 					 idle, &err),
 			 LOC_EEXIST);
 	/* Job 8 sees the same idle nodes but must keep off job 7's box,
 	 * which holds them all. */
-	assert_int_equal(loc_claims_make(&c, g, 8, 100, place, 4, usable,
+	assert_int_equal(loc_claims_make(&c, g, 16, 8, 100, place, 4, usable,
 					 idle, &err),
 			 0);
 	for (int v = 0; v < 16; v++) {
@@ -346,19 +346,26 @@ static void test_claims_in_force(void **state)
 	/* Twelve 1-node claims take the other nodes; then no translate
 	 * lies off the claims. */
 	for (uint32_t id = 100; id < 112; id++)
-		assert_int_equal(loc_claims_make(&c, g, id, 100, place, 1,
+		assert_int_equal(loc_claims_make(&c, g, 16, id, 100, place, 1,
 						 usable, idle, &err),
 				 id < 104); /* the idle box first */
 	assert_int_equal(c.n, 13);
-	assert_int_equal(loc_claims_make(&c, g, 112, 100, place, 1, usable,
+	assert_int_equal(loc_claims_make(&c, g, 16, 112, 100, place, 1, usable,
 					 idle, &err),
 			 LOC_ENOFIT);
-	/* At most LOC_CLAIMS_MAX in force. */
+	/* At most CompactClaims in force (13 now), and never more than
+	 * LOC_CLAIMS_MAX. */
 	memset(c.owner, 0, 16 * sizeof(*c.owner));
+	assert_int_equal(loc_claims_make(&c, g, 13, 99, 100, place, 1, usable,
+					 idle, &err),
+			 LOC_ERANGE);
+	assert_int_equal(loc_claims_make(&c, g, 14, 99, 100, place, 1, usable,
+					 idle, &err),
+			 1);
 	for (uint32_t id = 300; c.n < LOC_CLAIMS_MAX; id++)
 		c.c[c.n++].job_id = id;
-	assert_int_equal(loc_claims_make(&c, g, 99, 100, place, 1, usable,
-					 idle, &err),
+	assert_int_equal(loc_claims_make(&c, g, LOC_CLAIMS_MAX + 1, 98, 100,
+					 place, 1, usable, idle, &err),
 			 LOC_ERANGE);
 	loc_claims_fini(&c);
 	loc_claims_fini(&c); /* accepts a zeroed set */

@@ -94,6 +94,8 @@ static void parses_every_key(void **state)
 	assert_true(loc_conf_policy(c, "debug")->pack_tolerance == 0.0);
 	assert_true(p->compact_wait == 45);
 	assert_true(p->compact_tolerance == 0.35);
+	assert_true(p->compact_claims == 3);
+	assert_true(loc_conf_policy(c, "debug")->compact_claims == 16);
 	assert_true(p->plan_window == 30);
 	/* Off unless the file turns it on; 0.2 once it does. */
 	assert_true(loc_conf_policy(c, "debug")->compact_wait == 0);
@@ -132,7 +134,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 24);
+	assert_int_equal(n, 25);
 }
 
 static void defaults_apply_to_absent_keys(void **state)

@@ -287,9 +287,14 @@ static void test_a_waiting_job_reserves_nothing(void **state)
  * pair with the most of them free, the pair itself ({0, 1}: every
  * translate holds one, ties go to the placement). Job 6 then keeps off
  * node 1 and takes node 3, and job 4 gets the pair {0, 1} at 100, not
- * the scattered {0, 2} it gets without the claim. */
+ * the scattered {0, 2} it gets without the claim (o.claims false, or
+ * CompactClaims=0). */
 static void test_a_waiting_job_claims_a_region(void **state)
 {
+	static const struct {
+		bool claims;
+		int compact_claims;
+	} runs[] = { { false, 16 }, { true, 16 }, { true, 0 } };
 	loc_policy_t pol;
 	setup_t s;
 	loc_alloc_t *a;
@@ -300,30 +305,33 @@ static void test_a_waiting_job_claims_a_region(void **state)
 
 	(void)state;
 	_setup_text(&s, _waiting_swf, "4");
-	pol = s.m->conf->policy;
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	pol.compact_wait = 50;
-	pol.compact_tolerance = 0.5;
-	a = loc_alloc_create(s.m->grid, &pol, &err);
-	assert_non_null(a);
-	for (int claims = 0; claims < 2; claims++) {
+	j4 = _index_of(&s, "4");
+	j6 = _index_of(&s, "6");
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		bool claimed = runs[r].claims && runs[r].compact_claims > 0;
+
+		pol = s.m->conf->policy;
+		pol.strategy = LOC_STRATEGY_FREELIST;
+		pol.compact_wait = 50;
+		pol.compact_tolerance = 0.5;
+		pol.compact_claims = runs[r].compact_claims;
+		a = loc_alloc_create(s.m->grid, &pol, &err);
+		assert_non_null(a);
 		rp_sim_opts_init(&o);
 		o.sched = RP_SCHED_EASY;
-		o.claims = claims;
+		o.claims = runs[r].claims;
 		run = rp_sim_run(s.w, a, &o, &err);
 		assert_non_null(run);
 		assert_int_equal(rp_run_check(s.w, run, true, &err), 0);
-		j4 = _index_of(&s, "4");
-		j6 = _index_of(&s, "6");
 		assert_true(run->start[j6] == 25);
-		assert_int_equal(run->pool[run->node_off[j6]], claims ? 3 : 1);
+		assert_int_equal(run->pool[run->node_off[j6]], claimed ? 3 : 1);
 		assert_true(run->start[j4] == 100);
 		assert_int_equal(run->pool[run->node_off[j4]], 0);
 		assert_int_equal(run->pool[run->node_off[j4] + 1],
-				 claims ? 1 : 2);
+				 claimed ? 1 : 2);
 		rp_run_destroy(run);
+		loc_alloc_destroy(a);
 	}
-	loc_alloc_destroy(a);
 	_teardown(&s);
 }
 

@@ -58,7 +58,8 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 	loc_error_t err;
 	int nidle;
 
-	if (c->set.n >= LOC_CLAIMS_MAX || loc_claims_held(&c->set, job->job_id))
+	if (c->set.n >= policy->compact_claims ||
+	    loc_claims_held(&c->set, job->job_id))
 		return;
 	if (policy->node_weight == LOC_NODE_WEIGHT_TIERS)
 		loc_tiers_set(&ref->tiers, ref->weight, ref->set);
@@ -83,8 +84,9 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 		for (int j = 0; j < k; j++)
 			c->avail[chosen[j]] = 1;
 	}
-	nidle = loc_claims_make(&c->set, m->grid, job->job_id, until, ref->out,
-				k, ref->set, c->avail, &err);
+	nidle = loc_claims_make(&c->set, m->grid, policy->compact_claims,
+				job->job_id, until, ref->out, k, ref->set,
+				c->avail, &err);
 	if (nidle < 0) {
 		debug("%s: %pJ makes no claim: %s", plugin_type, job, err.text);
 		return;

@@ -138,7 +138,7 @@ void tl_claims_fini(tl_claims_t *c);
 /* Ends the claims whose job no longer pends or whose wait is over. */
 void tl_claims_expire(tl_claims_t *c, time_t now);
 
-/* Claims, unless it has one or there are LOC_CLAIMS_MAX, a region for
+/* Claims, unless it has one or CompactClaims are in force, a region for
  * job, which declines the k nodes chosen[] and waits until `until`; its
  * other candidates are cand[]. The CompactWait reference set of the job
  * (m->ref.set, its weights) is the one just made for it under policy,
