@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rp_advise_sweep.c - the pruned sweep of CompactWait, CompactTolerance,
- * PlanHold and PlanWindow around the best rows (see rp_advise_sweep.h).
+ * CompactClaims, PlanHold and PlanWindow around the best rows (see
+ * rp_advise_sweep.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,9 +12,10 @@
 #include "rp_advise_sweep.h"
 
 /* The steps of the descent, in order. */
-enum { STEP_CW, STEP_CT, STEP_HOLD, STEP_PW, STEP_COUNT };
+enum { STEP_CW, STEP_CT, STEP_CC, STEP_HOLD, STEP_PW, STEP_COUNT };
 
 static const double sweep_ct[] = { 0.1, 0.2, 0.35 };
+static const int sweep_cc[] = { 0, 16 };
 
 static int _cmp_i64(const void *a, const void *b)
 {
@@ -123,6 +125,17 @@ static int _step_specs(const rp_sweep_t *sw, int step, const rp_spec_t *base,
 					sweep_ct[i];
 				loc_conf_overrides_mark(&out[n++].keys,
 							LOC_KEY_COMPACT_TOL);
+			}
+		break;
+	case STEP_CC:
+		/* claims are made only by jobs that wait */
+		for (int i = 0; pol->compact_wait > 0 && i < 2; i++)
+			if (sweep_cc[i] != pol->compact_claims) {
+				out[n] = *base;
+				out[n].keys.values.policy.compact_claims =
+					sweep_cc[i];
+				loc_conf_overrides_mark(&out[n++].keys,
+							LOC_KEY_COMPACT_CLAIMS);
 			}
 		break;
 	case STEP_HOLD:
@@ -237,11 +250,14 @@ int rp_advise_sweep(rp_sweep_t *sw, rp_advice_t *adv, rp_rowset_t *set,
 	/* cons_tres windows the running jobs' ends itself (30 s, doubling):
 	 * topology/locality cannot honour a PlanWindow. */
 	sw->window_key = !o->topology_site;
+	/* select/locality makes no claims. */
+	sw->claims_key = o->topology_site;
 	for (int step = 0; step < STEP_COUNT; step++) {
 		rp_spec_t tries[RP_SWEEP_SEEDS * RP_SWEEP_MAX_VALUES];
 		int ntries[RP_SWEEP_SEEDS], n = 0, first = set->nrows;
 
-		if (!sw->window_key && step == STEP_PW)
+		if ((!sw->window_key && step == STEP_PW) ||
+		    (!sw->claims_key && step == STEP_CC))
 			continue;
 
 		for (int s = 0; s < sw->nseeds; s++) {
@@ -322,10 +338,11 @@ void rp_sweep_print(FILE *f, const rp_sweep_t *sw)
 		"  CompactWait %s s (0 and the 10th/25th/50th percentiles of "
 		"run times, 2 significant digits, capped by the median "
 		"requested limit %lld s);\n"
-		"  CompactTolerance 0.1,0.2,0.35 when that CompactWait > 0",
+		"  CompactTolerance 0.1,0.2,0.35 when that CompactWait > 0%s",
 		sw->added, sw->added == 1 ? "" : "s", sw->seed[0],
 		sw->nseeds > 1 ? " and " : "", sw->nseeds > 1 ? sw->seed[1] : "",
-		cw, (long long)sw->cap);
+		cw, (long long)sw->cap,
+		sw->claims_key ? "; CompactClaims 0,16 when it is > 0" : "");
 	fputs("; PlanHold placement,released", f);
 	if (sw->window_key)
 		fprintf(f, "; PlanWindow %s s (0 and the 10th/25th percentiles "

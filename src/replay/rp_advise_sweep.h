@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rp_advise_sweep.h - locality-advise's pruned sweep of CompactWait,
- * CompactTolerance, PlanHold and PlanWindow.
+ * CompactTolerance, CompactClaims, PlanHold and PlanWindow.
  *
  * The full product of four keys over every strategy x walltime row would
  * be thousands of replays. Instead the sweep starts from the best
@@ -15,16 +15,18 @@
  *      most about as long as it would run);
  *   2. CompactTolerance 0.1, 0.2, 0.35, only when the kept CompactWait
  *      is above 0 (the tolerance judges nothing otherwise);
- *   3. PlanHold placement and released;
- *   4. PlanWindow 0 and the 10th and 25th percentiles of the run times,
- *      rounded and capped alike.
- *
- * For a topology/locality site (--plugin topology) steps 3 and 4 are
- * skipped: that plugin does not use PlanHold or PlanWindow yet.
+ *   3. CompactClaims 0 and 16, only for a topology/locality site
+ *      (--plugin topology: select/locality makes no claims) and when the
+ *      kept CompactWait is above 0;
+ *   4. PlanHold placement and released;
+ *   5. PlanWindow 0 and the 10th and 25th percentiles of the run times,
+ *      rounded and capped alike; not for a topology/locality site
+ *      (cons_tres's backfill windows the running jobs' ends itself).
  *
  * A value equal to the one the kept row already has is not replayed
- * again: at most 4 + 3 + 1 + 3 = 11 rows per seed, 22 in all (8 per seed
- * when locality.conf leaves the four keys at their defaults).
+ * again: at most 4 + 3 + 1 + 3 = 11 rows per seed for select/locality,
+ * 4 + 3 + 2 + 1 = 10 for topology/locality, 22 in all (8 per seed when
+ * locality.conf leaves the keys at their defaults).
  */
 #ifndef RP_ADVISE_SWEEP_H
 #define RP_ADVISE_SWEEP_H
@@ -50,6 +52,7 @@ typedef struct rp_sweep {
 	int64_t cap;                    /* the median requested limit, s */
 	int full;                       /* rows not added: the set was full */
 	bool window_key;                /* PlanWindow swept too */
+	bool claims_key;                /* CompactClaims swept too */
 	int dropped;                    /* rows whose replay failed its check */
 	char dropped_why[256];          /* the first such failure */
 } rp_sweep_t;

@@ -290,9 +290,10 @@ grep -q 'no\\-sweep' "$top/doc/locality-advise.1" || fail "locality-advise.1 doe
 [ $? = 1 ] || fail "locality-replay must refuse --no-sweep"
 
 # 2d. --plugin topology: a select/cons_tres site with topology/locality
-# gets only rows that plugin honours: walltime mode none, PlanHold but
-# no PlanWindow in the sweep, slurm.conf lines for cons_tres; a row it
-# would not honour is a usage error, before any replay.
+# gets only rows that plugin honours: walltime mode none, PlanHold and
+# CompactClaims but no PlanWindow in the sweep, slurm.conf lines for
+# cons_tres; a row it would not honour is a usage error, before any
+# replay.
 "$advise" -c "$conf" -t "$sacct" -o "$tmp/topo" --no-progress --plugin topology \
 	> /dev/null 2>&1 || fail "--plugin topology exited $?"
 bad=$(awk -F, 'NR > 1 && $3 == 0 && ($2 ~ /[+]|pw=/) { print $2 }' "$tmp/topo/ranking.csv" |
@@ -305,6 +306,14 @@ grep -q 'PlanHold placement,released; not PlanWindow (--plugin topology' "$tmp/t
 	fail "--plugin topology: the advice does not say PlanHold was swept and PlanWindow was not"
 [ "$(awk -F, 'NR > 1 && $2 ~ /hold=/ { n++ } END { print n + 0 }' "$tmp/topo/ranking.csv")" -ge 1 ] ||
 	fail "--plugin topology: the sweep replayed no PlanHold row"
+# CompactClaims: swept for topology/locality only (select/locality makes
+# no claims), on the rows that wait (the example keeps a CompactWait).
+grep -q 'CompactClaims 0,16 when it is > 0' "$tmp/topo/advice.txt" ||
+	fail "--plugin topology: the advice does not say CompactClaims was swept"
+[ "$(awk -F, 'NR > 1 && $2 ~ /CompactClaims=0/ && $2 ~ /cw=[1-9]/ { n++ } END { print n + 0 }' "$tmp/topo/ranking.csv")" -ge 1 ] ||
+	fail "--plugin topology: the sweep replayed no CompactClaims=0 row with a wait"
+grep -q 'CompactClaims' "$tmp/ex/ranking.csv" "$tmp/ex/advice.txt" &&
+	fail "select/locality's advice swept CompactClaims, which it does not use"
 grep -q '^# in slurm.conf: SelectType=select/cons_tres and TopologyPlugin=topology/locality' "$tmp/topo/advice.txt" ||
 	fail "--plugin topology: the advice does not name select/cons_tres and topology/locality"
 grep -q '^PlanWindow=\|^WalltimeAware=[a-z]*[^e]$' "$tmp/topo/advice.txt" &&
