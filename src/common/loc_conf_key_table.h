@@ -88,7 +88,7 @@
 	  POLICY_REAL(compact_tolerance, 0.2),                              \
 	  "a compact placement is within this fraction of the idle hops")   \
 	X(COMPACT_CLAIMS, "CompactClaims", true,                            \
-	  POLICY_INT(compact_claims, 0, 64, 16), /* LOC_CLAIMS_MAX */       \
+	  POLICY_INT(compact_claims, 0, 64, 0), /* LOC_CLAIMS_MAX */        \
 	  "regions waiting jobs may claim at a time (0 = none)")            \
 	X(PLAN_WINDOW, "PlanWindow", true,                                  \
 	  POLICY_INT(plan_window, 0, 86400, 0),                             \

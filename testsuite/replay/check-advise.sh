@@ -310,8 +310,8 @@ grep -q 'PlanHold placement,released; not PlanWindow (--plugin topology' "$tmp/t
 # no claims), on the rows that wait (the example keeps a CompactWait).
 grep -q 'CompactClaims 0,16 when it is > 0' "$tmp/topo/advice.txt" ||
 	fail "--plugin topology: the advice does not say CompactClaims was swept"
-[ "$(awk -F, 'NR > 1 && $2 ~ /CompactClaims=0/ && $2 ~ /cw=[1-9]/ { n++ } END { print n + 0 }' "$tmp/topo/ranking.csv")" -ge 1 ] ||
-	fail "--plugin topology: the sweep replayed no CompactClaims=0 row with a wait"
+[ "$(awk -F, 'NR > 1 && $2 ~ /CompactClaims=16/ && $2 ~ /cw=[1-9]/ { n++ } END { print n + 0 }' "$tmp/topo/ranking.csv")" -ge 1 ] ||
+	fail "--plugin topology: the sweep replayed no CompactClaims=16 row with a wait"
 grep -q 'CompactClaims' "$tmp/ex/ranking.csv" "$tmp/ex/advice.txt" &&
 	fail "select/locality's advice swept CompactClaims, which it does not use"
 grep -q '^# in slurm.conf: SelectType=select/cons_tres and TopologyPlugin=topology/locality' "$tmp/topo/advice.txt" ||

@@ -40,9 +40,10 @@
 # nodes are backfilled, it starts on a compact set when one frees up, and
 # a job that finds none takes the scattered set at its deadline and, once
 # requeued, waits afresh, as does a job offered nothing while it queued;
-# later jobs keep off the region a waiting job claims, and it starts
-# there once it drains; with GresName=gpu CompactWait=0 a GPU job takes scattered nodes at once
-# while a job without GRES waits; backfill runs with bf_busy_nodes there
+# later jobs keep off the region a waiting job claims (CompactClaims=16),
+# and it starts there once it drains; with GresName=gpu CompactWait=0 a
+# GPU job takes scattered nodes at once while a job without GRES waits,
+# and claims nothing (CompactClaims left at 0); backfill runs with bf_busy_nodes there
 # (Slurm's helpers inside this plugin must see slurmctld's node bitmaps:
 # left local, slurmctld crashed). Last,
 # PlanHold (topology/plan-hold.sh): with released, the nodes backfill

@@ -95,7 +95,7 @@ static void parses_every_key(void **state)
 	assert_true(p->compact_wait == 45);
 	assert_true(p->compact_tolerance == 0.35);
 	assert_true(p->compact_claims == 3);
-	assert_true(loc_conf_policy(c, "debug")->compact_claims == 16);
+	assert_true(loc_conf_policy(c, "debug")->compact_claims == 0);
 	assert_true(p->plan_window == 30);
 	/* Off unless the file turns it on; 0.2 once it does. */
 	assert_true(loc_conf_policy(c, "debug")->compact_wait == 0);

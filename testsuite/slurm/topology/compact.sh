@@ -112,7 +112,8 @@ compact_wait() {
 	export CLUSTER_SHAPE=per-row
 	LCONF=$RUNROOT/locality-compact.conf
 	conf_for per-row "$LCONF"
-	echo "CompactWait=$TC_WAIT" >>"$LCONF"
+	# Claims on (CompactClaims is 0 unless set), for compact_claim.
+	printf 'CompactWait=%s\nCompactClaims=16\n' "$TC_WAIT" >>"$LCONF"
 	start_mode locality compact || return 1
 	compact_scenario "$TC_WAIT" --exclusive
 	result "compact: CompactWait: a job waits for a compact set and takes it when it frees up" "$CW_WAIT"
@@ -135,16 +136,25 @@ compact_wait() {
 }
 
 # compact_gres_line - compact_gres_scenario (compact-wait.sh) on a new
-# per-row cluster whose file is the compact case's (CompactWait=$TC_WAIT)
-# plus GresName=gpu CompactWait=0.
+# per-row cluster whose file sets CompactWait=$TC_WAIT and GresName=gpu
+# CompactWait=0, and leaves CompactClaims at its default, 0: the job that
+# waits there must claim nothing (its debug lines show it waited).
 compact_gres_line() {
+	local log claims=""
 	export CLUSTER_SHAPE=per-row
 	LCONF=$RUNROOT/locality-compact-gres.conf
 	conf_for per-row "$LCONF"
 	printf 'CompactWait=%s\nGresName=gpu CompactWait=0\n' "$TC_WAIT" >>"$LCONF"
 	start_mode locality compact-gres || return 1
+	log=$CURRENT/log/slurmctld.log
 	compact_gres_scenario --exclusive
 	result "compact: GresName=gpu CompactWait=0: a GPU job takes scattered nodes at once while a job without GRES waits" "$CW_GRES"
+	if ! grep -q "waits for a compact placement" "$log"; then
+		claims="no job waited for a compact set (no debug line 'waits for a compact placement')"
+	elif grep -q "JobId=[0-9]* claims [0-9]* nodes" "$log"; then
+		claims="$(grep -o "JobId=[0-9]* claims [0-9]* nodes.*" "$log" | head -n 1) with CompactClaims unset"
+	fi
+	result "compact: CompactClaims=0 (the default): a job waiting for a compact set claims no region" "$claims"
 	stop_cluster
 }
 
