@@ -303,12 +303,12 @@ int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 			    .busy_until = s->busy,
 			    .now = now };
 	loc_error_t e;
+	bool weighed;
 	int rc;
 
-	bool claimed = _weigh_claims(s, j, now, cand);
-
+	weighed = _weigh_claims(s, j, now, cand);
 	rc = rp__sim_select(s, &req, cand, &view, s->out, &e);
-	if (claimed)
+	if (weighed)
 		_unweigh_claims(s);
 	if (rc == LOC_ENOFIT)
 		return 0;
