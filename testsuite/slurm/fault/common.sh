@@ -133,12 +133,16 @@ log_set_down() {
 }
 
 # completed_once TABLE ID... - prints why, if a job of the list has no
-# COMPLETED record in TABLE (jobcomp_table) or more than one.
+# COMPLETED record in TABLE (jobcomp_table) or COMPLETED records of more
+# than one start (it ran twice). Records of one start are one run: a job
+# that ended after the job_state save it is recovered from gets a second
+# record of the same start (Slurm's own behaviour, case f), most often
+# TIMEOUT, but COMPLETED when slurmctld learns first that it is gone.
 completed_once() {
 	local tab=$1
 	shift
 	printf '%s\n' "$@" | awk -v tab="$tab" '
-		BEGIN { while ((getline l < tab) > 0) { split(l, f, " "); if (f[3] == "COMPLETED") c[f[1]]++ } }
+		BEGIN { while ((getline l < tab) > 0) { split(l, f, " "); if (f[3] == "COMPLETED" && !run[f[1] " " f[4]]++) c[f[1]]++ } }
 		NF {
 			n++
 			if (!c[$1]) { lost++; if (!l1) l1 = $1 }
