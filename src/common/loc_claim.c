@@ -154,9 +154,10 @@ bool loc_claims_held(const loc_claims_t *c, uint32_t job_id)
 
 int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, int max,
 		    uint32_t job_id, int64_t until, const int *place, int k,
-		    const uint8_t *usable, const uint8_t *idle,
-		    loc_error_t *err)
+		    const uint8_t *usable, const uint64_t *weight,
+		    const uint8_t *idle, loc_error_t *err)
 {
+	uint64_t heaviest = 0;
 	int nidle;
 
 	if (!job_id)
@@ -173,8 +174,12 @@ int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, int max,
 				     "%d claims are in force already "
 				     "(CompactClaims=%d)",
 				     c->n, max);
+	for (int j = 0; weight && j < k; j++)
+		if (weight[place[j]] > heaviest)
+			heaviest = weight[place[j]];
 	for (int g = 0; g < c->nnodes; g++)
-		c->usable[g] = usable[g] && !c->owner[g];
+		c->usable[g] = usable[g] && !c->owner[g] &&
+			       (!weight || weight[g] <= heaviest);
 	nidle = loc_claim_region(grid, place, k, c->usable, idle, c->region,
 				 err);
 	if (nidle < 0)

@@ -73,7 +73,10 @@ bool loc_claims_held(const loc_claims_t *c, uint32_t job_id);
 /*
  * Job job_id, which waits until `until`, claims the region
  * loc_claim_region() finds for place[0..k) on usable[] nodes off the
- * other claims, idle[] being the nodes it could take now, unless `max`
+ * other claims and, with weight[] (NodeWeight=tiers; NULL: none), no
+ * heavier than the heaviest node of place (a region the job would not be
+ * placed on does not drain for it), idle[] being the nodes it could take
+ * now, unless `max`
  * claims (CompactClaims, at most LOC_CLAIMS_MAX) are in force. Returns
  * the region's idle nodes (>= 0), or with err filled and no claim made
  * LOC_EEXIST (the job holds one), LOC_ERANGE (max are in force),
@@ -81,8 +84,8 @@ bool loc_claims_held(const loc_claims_t *c, uint32_t job_id);
  */
 int loc_claims_make(loc_claims_t *c, const loc_grid_t *grid, int max,
 		    uint32_t job_id, int64_t until, const int *place, int k,
-		    const uint8_t *usable, const uint8_t *idle,
-		    loc_error_t *err);
+		    const uint8_t *usable, const uint64_t *weight,
+		    const uint8_t *idle, loc_error_t *err);
 
 /*
  * Makes other jobs' claims a tier just heavier for job `self`: each of

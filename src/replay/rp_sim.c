@@ -290,7 +290,6 @@ static void _sim_free(sim_t *s)
 	loc_tiers_fini(&s->tiers);
 	loc_claims_fini(&s->claims);
 	free(s->claim_weight);
-	free(s->claim_usable);
 }
 
 static void _snapshots(sim_t *s, int64_t before)
@@ -382,8 +381,7 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 		if (rc)
 			goto out;
 		s.claim_weight = malloc(sizeof(uint64_t) * n);
-		s.claim_usable = malloc(n);
-		if (!s.claim_weight || !s.claim_usable) {
+		if (!s.claim_weight) {
 			rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 					   "out of memory for the simulation");
 			goto out;

@@ -54,7 +54,6 @@ typedef struct sim {
 	bool weighted;		/* ... set: NodeWeight=tiers and weights */
 	loc_claims_t claims;	/* o.claims: by node, job index + 1 */
 	uint64_t *claim_weight; /* a try's weights, with the claims */
-	uint8_t *claim_usable;	/* where a claim may lie */
 	int64_t *ends;		/* expected end of each running job (heap order) */
 
 	ent_t *heap; /* running jobs by actual end */

@@ -260,7 +260,6 @@ static int _claim(sim_t *s, int j, const uint8_t *cand)
 	int k = s->jobs[j].nodes, rc;
 	loc_request_t req = { .nodes = k };
 	loc_view_t view = { .candidate = s->all };
-	uint64_t heaviest = 0;
 	loc_error_t e;
 
 	if (!s->claims.owner || s->claims.n >= s->pol->compact_claims ||
@@ -273,16 +272,10 @@ static int _claim(sim_t *s, int j, const uint8_t *cand)
 		*s->err = e;
 		return rc;
 	}
-	for (int q = 0; s->weighted && q < k; q++)
-		if (s->o.node_weight[s->out3[q]] > heaviest)
-			heaviest = s->o.node_weight[s->out3[q]];
-	for (int g = 0; g < s->n; g++)
-		s->claim_usable[g] =
-			!s->weighted || s->o.node_weight[g] <= heaviest;
 	rc = loc_claims_make(
 		&s->claims, s->grid, s->pol->compact_claims, (uint32_t)j + 1,
 		loc_patience_deadline(s->pol, s->patience[j].began), s->out3, k,
-		s->claim_usable, cand, &e);
+		s->all, s->weighted ? s->o.node_weight : NULL, cand, &e);
 	if (rc >= 0 || rc == LOC_ENOFIT)
 		return 0;
 	*s->err = e;

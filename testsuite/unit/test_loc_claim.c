@@ -299,16 +299,16 @@ static void test_claims_in_force(void **state)
 	/* Job 7 claims the idle box at (2,2). */
 	idle[10] = idle[11] = idle[14] = idle[15] = 1;
 	assert_int_equal(loc_claims_make(&c, g, 16, 7, 100, place, 4, usable,
-					 idle, &err),
+					 NULL, idle, &err),
 			 4);
 	assert_true(loc_claims_held(&c, 7) && !loc_claims_held(&c, 8));
 	assert_int_equal(loc_claims_make(&c, g, 16, 7, 100, place, 4, usable,
-					 idle, &err),
+					 NULL, idle, &err),
 			 LOC_EEXIST);
 	/* Job 8 sees the same idle nodes but must keep off job 7's box,
 	 * which holds them all. */
 	assert_int_equal(loc_claims_make(&c, g, 16, 8, 100, place, 4, usable,
-					 idle, &err),
+					 NULL, idle, &err),
 			 0);
 	for (int v = 0; v < 16; v++) {
 		mine += c.owner[v] == 8;
@@ -347,28 +347,44 @@ static void test_claims_in_force(void **state)
 	 * lies off the claims. */
 	for (uint32_t id = 100; id < 112; id++)
 		assert_int_equal(loc_claims_make(&c, g, 16, id, 100, place, 1,
-						 usable, idle, &err),
+						 usable, NULL, idle, &err),
 				 id < 104); /* the idle box first */
 	assert_int_equal(c.n, 13);
 	assert_int_equal(loc_claims_make(&c, g, 16, 112, 100, place, 1, usable,
-					 idle, &err),
+					 NULL, idle, &err),
 			 LOC_ENOFIT);
 	/* At most CompactClaims in force (13 now), and never more than
 	 * LOC_CLAIMS_MAX. */
 	memset(c.owner, 0, 16 * sizeof(*c.owner));
 	assert_int_equal(loc_claims_make(&c, g, 13, 99, 100, place, 1, usable,
-					 idle, &err),
+					 NULL, idle, &err),
 			 LOC_ERANGE);
 	assert_int_equal(loc_claims_make(&c, g, 14, 99, 100, place, 1, usable,
-					 idle, &err),
+					 NULL, idle, &err),
 			 1);
 	for (uint32_t id = 300; c.n < LOC_CLAIMS_MAX; id++)
 		c.c[c.n++].job_id = id;
 	assert_int_equal(loc_claims_make(&c, g, LOC_CLAIMS_MAX + 1, 98, 100,
-					 place, 1, usable, idle, &err),
+					 place, 1, usable, NULL, idle, &err),
 			 LOC_ERANGE);
 	loc_claims_fini(&c);
 	loc_claims_fini(&c); /* accepts a zeroed set */
+	/* With weights, a region lies no heavier than the placement's
+	 * heaviest node: the idle box at (2,2) is heavier, so the claim
+	 * keeps to the light nodes, off it. */
+	{
+		uint64_t wt[16];
+
+		assert_int_equal(loc_claims_init(&c, 16, &err), 0);
+		for (int v = 0; v < 16; v++)
+			wt[v] = v >= 8 ? 2 : 1;
+		assert_int_equal(loc_claims_make(&c, g, 16, 9, 100, place, 4,
+						 usable, wt, idle, &err),
+				 0);
+		for (int v = 0; v < 16; v++)
+			assert_false(c.owner[v] == 9 && wt[v] > 1);
+		loc_claims_fini(&c);
+	}
 	loc_grid_destroy(g);
 }
 

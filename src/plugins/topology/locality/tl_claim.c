@@ -67,26 +67,15 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 		loc_tiers_clear(&ref->tiers);
 	if (place(arg, ref->set, &ref->tiers, k, ref->out))
 		return;
-	/* Regions stay off other claims and in the tiers the placement
-	 * took: a region the job would not be placed on does not drain for
-	 * it. What counts as free is what the job could take now. */
-	{
-		uint64_t heaviest = 0;
-		bool tiers = policy->node_weight == LOC_NODE_WEIGHT_TIERS;
-
-		for (int j = 0; tiers && j < k; j++)
-			heaviest = MAX(heaviest, ref->weight[ref->out[j]]);
-		for (int g = 0; g < m->ncore; g++) {
-			ref->set[g] = ref->set[g] &&
-				      (!tiers || ref->weight[g] <= heaviest);
-			c->avail[g] = cand[g];
-		}
-		for (int j = 0; j < k; j++)
-			c->avail[chosen[j]] = 1;
-	}
-	nidle = loc_claims_make(&c->set, m->grid, policy->compact_claims,
-				job->job_id, until, ref->out, k, ref->set,
-				c->avail, &err);
+	/* What counts as free is what the job could take now. */
+	memcpy(c->avail, cand, m->ncore * sizeof(*c->avail));
+	for (int j = 0; j < k; j++)
+		c->avail[chosen[j]] = 1;
+	nidle = loc_claims_make(
+		&c->set, m->grid, policy->compact_claims, job->job_id, until,
+		ref->out, k, ref->set,
+		policy->node_weight == LOC_NODE_WEIGHT_TIERS ? ref->weight : NULL,
+		c->avail, &err);
 	if (nidle < 0) {
 		debug("%s: %pJ makes no claim: %s", plugin_type, job, err.text);
 		return;
