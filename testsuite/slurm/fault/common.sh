@@ -142,14 +142,21 @@ completed_once() {
 	local tab=$1
 	shift
 	printf '%s\n' "$@" | awk -v tab="$tab" '
-		BEGIN { while ((getline l < tab) > 0) { split(l, f, " "); if (f[3] == "COMPLETED" && !run[f[1] " " f[4]]++) c[f[1]]++ } }
+		BEGIN {
+			while ((getline l < tab) > 0) {
+				split(l, f, " ")
+				if (f[3] == "COMPLETED" && !run[f[1] " " f[4]]++) c[f[1]]++
+				states[f[1]] = states[f[1]] (states[f[1]] ? "," : "") f[3]
+			}
+		}
 		NF {
 			n++
 			if (!c[$1]) { lost++; if (!l1) l1 = $1 }
 			else if (c[$1] > 1) { twice++; if (!t1) t1 = $1 }
 		}
 		END {
-			if (lost) printf "%d of %d jobs have no COMPLETED record (first: %s)", lost, n, l1
+			# how the first lost job ended, from its records if any
+			if (lost) printf "%d of %d jobs have no COMPLETED record (first: %s, records: %s)", lost, n, l1, (l1 in states) ? states[l1] : "none"
 			if (twice) printf "%s%d completed more than once (first: %s)", lost ? "; " : "", twice, t1
 		}'
 }
