@@ -31,6 +31,7 @@ CONF_ENUM_NAMES(walltime_mode, LOC_WALLTIME_COUNT)
 CONF_ENUM_NAMES(paging_index, LOC_PAGING_COUNT)
 CONF_ENUM_NAMES(node_weight, LOC_NODE_WEIGHT_COUNT)
 CONF_ENUM_NAMES(plan_hold, LOC_PLAN_HOLD_COUNT)
+CONF_ENUM_NAMES(shared_nodes, LOC_SHARED_NODES_COUNT)
 CONF_ENUM_NAMES(record_field, LOC_RECORD_COUNT)
 #undef CONF_ENUM_NAMES
 
@@ -41,6 +42,7 @@ _Static_assert(sizeof(loc_strategy_kind_t) == sizeof(int) &&
 		       sizeof(loc_paging_index_t) == sizeof(int) &&
 		       sizeof(loc_node_weight_t) == sizeof(int) &&
 		       sizeof(loc_plan_hold_t) == sizeof(int) &&
+		       sizeof(loc_shared_nodes_t) == sizeof(int) &&
 		       sizeof(loc_record_field_t) == sizeof(int),
 	       "policy enums are not int-sized");
 

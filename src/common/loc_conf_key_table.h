@@ -97,6 +97,10 @@
 	  POLICY_ENUM(plan_hold, "hold", plan_hold,                         \
 		      LOC_PLAN_HOLD_PLACEMENT),                             \
 	  "which nodes a plan holds for a later start")                     \
+	X(SHARED_NODES, "SharedNodes", true,                                \
+	  POLICY_ENUM(shared_nodes, "rule", shared_nodes,                   \
+		      LOC_SHARED_NODES_ANY),                                \
+	  "jobs sharing nodes: in-use nodes first where no hops are lost")  \
 	X(RECORD, "RecordPlacement", false,                                 \
 	  CONF_ENUM(record, "field", record_field,                          \
 		    LOC_RECORD_ADMIN_COMMENT),                             \

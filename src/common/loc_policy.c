@@ -44,6 +44,10 @@ static const char *const _plan_hold_names[LOC_PLAN_HOLD_COUNT] = {
 	"placement", "released",
 };
 
+static const char *const _shared_nodes_names[LOC_SHARED_NODES_COUNT] = {
+	"any", "first",
+};
+
 int loc_strategy_kind_parse(const char *name)
 {
 	if (!name)
@@ -112,6 +116,19 @@ const char *loc_plan_hold_name(loc_plan_hold_t hold)
 	if ((int)hold < 0 || hold >= LOC_PLAN_HOLD_COUNT)
 		return "unknown";
 	return _plan_hold_names[hold];
+}
+
+int loc_shared_nodes_parse(const char *name)
+{
+	return loc_names_index(name, _shared_nodes_names,
+			       LOC_SHARED_NODES_COUNT);
+}
+
+const char *loc_shared_nodes_name(loc_shared_nodes_t rule)
+{
+	if ((int)rule < 0 || rule >= LOC_SHARED_NODES_COUNT)
+		return "unknown";
+	return _shared_nodes_names[rule];
 }
 
 /* loc_policy_init() is in loc_conf_key_table.c: the defaults are the keys'. */

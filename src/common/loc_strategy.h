@@ -80,6 +80,18 @@ typedef enum loc_plan_hold {
 	LOC_PLAN_HOLD_COUNT
 } loc_plan_hold_t;
 
+/*
+ * Which nodes a job that shares nodes takes (loc_share.h). ANY: the set
+ * the strategy chose; FIRST: nodes that already run other jobs before
+ * idle ones, wherever that adds no hops to the set, so idle nodes stay
+ * whole for the jobs that need whole nodes.
+ */
+typedef enum loc_shared_nodes {
+	LOC_SHARED_NODES_ANY = 0,
+	LOC_SHARED_NODES_FIRST,
+	LOC_SHARED_NODES_COUNT
+} loc_shared_nodes_t;
+
 /* Name <-> kind tables (case-insensitive parse; -1 when unknown). */
 int loc_strategy_kind_parse(const char *name);
 const char *loc_strategy_kind_name(loc_strategy_kind_t kind);
@@ -91,6 +103,8 @@ int loc_node_weight_parse(const char *name);
 const char *loc_node_weight_name(loc_node_weight_t mode);
 int loc_plan_hold_parse(const char *name);
 const char *loc_plan_hold_name(loc_plan_hold_t hold);
+int loc_shared_nodes_parse(const char *name);
+const char *loc_shared_nodes_name(loc_shared_nodes_t rule);
 
 /* How to allocate: copied by loc_alloc_create(). */
 typedef struct loc_policy {
@@ -120,6 +134,8 @@ typedef struct loc_policy {
 				     * (0 = each end time; loc_plan.h) */
 	loc_plan_hold_t plan_hold;  /* ... and hold these nodes for a
 				     * later start */
+	loc_shared_nodes_t shared_nodes; /* jobs sharing nodes: in-use
+					  * ones first (loc_share.h) */
 } loc_policy_t;
 
 /* Fills policy with the defaults of the policy keys of locality.conf

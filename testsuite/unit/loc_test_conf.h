@@ -61,7 +61,7 @@ static const char _all_keys[] =
 	"PartitionName=batch WalltimeAware=pf SLTolerance=0.5 PagingSize=1 "
 	"PagingIndex=snake MMMaxCenters=3 Seed=9 PackTolerance=0.125 "
 	"CompactWait=45 CompactTolerance=0.35 CompactClaims=3 PlanWindow=30 "
-	"PlanHold=Released\n"
+	"PlanHold=Released SharedNodes=First\n"
 	"partitionname=plain\n"
 	"GresName=gpu CompactTolerance=0.3 Strategy=span\n";
 

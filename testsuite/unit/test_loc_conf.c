@@ -104,6 +104,9 @@ static void parses_every_key(void **state)
 	assert_int_equal(p->plan_hold, LOC_PLAN_HOLD_RELEASED);
 	assert_int_equal(loc_conf_policy(c, "debug")->plan_hold,
 			 LOC_PLAN_HOLD_PLACEMENT);
+	assert_int_equal(p->shared_nodes, LOC_SHARED_NODES_FIRST);
+	assert_int_equal(loc_conf_policy(c, "debug")->shared_nodes,
+			 LOC_SHARED_NODES_ANY);
 	/* Slurm's own rule unless the file says otherwise. */
 	assert_int_equal(p->node_weight, LOC_NODE_WEIGHT_TIERS);
 	p = loc_conf_policy(c, "plain");
@@ -134,7 +137,7 @@ static void every_key_is_exercised_by_the_good_file(void **state)
 		if (!strstr(text, lower))
 			fail_msg("key %s is not in the good file", keys[n]);
 	}
-	assert_int_equal(n, 25);
+	assert_int_equal(n, 26);
 }
 
 static void defaults_apply_to_absent_keys(void **state)

@@ -268,6 +268,10 @@ void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
 	s->cand_now = xcalloc(n, sizeof(*s->cand_now));
 	s->full = xcalloc(n, sizeof(*s->full));
 	s->unfit = xcalloc(n, sizeof(*s->unfit));
+	s->in_use = xcalloc(n, sizeof(*s->in_use));
+	s->set_cpus = xcalloc(n, sizeof(*s->set_cpus));
+	if (loc_share_init(&s->share, n, &err))
+		fatal("%s: %s", plugin_type, err.text);
 	tl_claims_init(&s->claims, m);
 	if (loc_tiers_init(&s->tiers, n, &err))
 		fatal("%s: %s", plugin_type, err.text);
@@ -287,6 +291,9 @@ void tl_scratch_fini(tl_scratch_t *s)
 	xfree(s->cand_now);
 	xfree(s->full);
 	xfree(s->unfit);
+	xfree(s->in_use);
+	xfree(s->set_cpus);
+	loc_share_fini(&s->share);
 	tl_claims_fini(&s->claims);
 	loc_tiers_fini(&s->tiers);
 	memset(s, 0, sizeof(*s));
@@ -483,6 +490,49 @@ static bool _select_best_fit(tl_job_t *t)
 	return ok;
 }
 
+/*
+ * SharedNodes=first (loc_share.h): a job that can share nodes swaps the
+ * idle nodes of its set out[nreq..nreq+k) for candidates that run other
+ * jobs now, wherever the set's hops do not grow and its CPUs still cover
+ * the job. Only when the job starts now: a backfill test's candidates
+ * are a simulated state, whose idle nodes slurmctld does not say (and
+ * PlanHold=released moves such plans onto busy nodes anyway). Not with
+ * required nodes, --contiguous, or GRES asked of the job as a whole.
+ */
+static void _share_first(tl_job_t *t, int k)
+{
+	uint8_t *in_use = t->s->in_use;
+	uint32_t *cpus = t->s->set_cpus;
+	int nin_use = 0;
+
+	if (t->policy->shared_nodes != LOC_SHARED_NODES_FIRST || k < 2 ||
+	    t->nreq || t->job->details->contiguous || t->te->gres_per_job ||
+	    (t->job->bit_flags & BACKFILL_TEST) || !&idle_node_bitmap ||
+	    !idle_node_bitmap)
+		return;
+	for (int g = 0; g < t->m->ncore; g++) {
+		int i = t->m->to_slurm[g];
+
+		in_use[g] = t->cand[g] && !bit_test(idle_node_bitmap, i);
+		cpus[g] = t->cand[g] ? t->cpus[i] : 0;
+		nin_use += in_use[g];
+	}
+	if (!nin_use)
+		return;
+	{
+		loc_share_job_t job = {
+			.candidate = t->cand,
+			.in_use = in_use,
+			.capacity = cpus,
+			.need = t->rem_cpus > 0 ? (uint64_t)t->rem_cpus : 0,
+			.weight = t->use_tiers ? t->weight : NULL,
+		};
+
+		(void)loc_share_first(&t->s->share, t->m->grid, &job, t->out,
+				      k);
+	}
+}
+
 /* Step 3: the core's set, one node larger until it covers the job. */
 static void _take_compact(tl_job_t *t)
 {
@@ -507,6 +557,7 @@ static void _take_compact(tl_job_t *t)
 		 * for --contiguous nothing does and Slurm retries. */
 		if (rc)
 			return;
+		_share_first(t, k);
 	}
 	_hold_released(t, k);
 	_required_first(t, k);

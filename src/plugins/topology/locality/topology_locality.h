@@ -25,6 +25,7 @@
 #define LOC_TOPOLOGY_LOCALITY_H
 
 #include "loc_claim.h"
+#include "loc_share.h"
 #include "sl_compact_wait.h"
 #include "sl_machine.h"
 #include "sl_record.h"
@@ -89,6 +90,9 @@ typedef struct tl_scratch {
 	int *full;           /* the set among all candidates, meanwhile */
 	uint8_t *unfit;      /* candidates set aside for a one-node job's
 			      * best fit, meanwhile */
+	uint8_t *in_use;     /* candidates running other jobs now, and */
+	uint32_t *set_cpus;  /* ... the candidates' usable CPUs, for */
+	loc_share_t share;   /* ... SharedNodes=first (_share_first) */
 	tl_claims_t claims;  /* the one state kept between evaluations */
 } tl_scratch_t;
 
