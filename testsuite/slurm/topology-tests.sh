@@ -48,11 +48,14 @@
 # left local, slurmctld crashed). Last,
 # PlanHold (topology/plan-hold.sh): with released, the nodes backfill
 # plans for a waiting job are busy now, where with placement (the
-# control) they take idle ones.
+# control) they take idle ones. And SharedNodes
+# (topology/shared-nodes.sh): with first, a core job of two nodes takes
+# the node beside its compact pair that already runs a job, where with
+# any (the control) it takes two idle ones.
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                     [--shapes per-row,weights,shuffled]
-#                     [--only shapes,faults,compact,plan-hold]
+#                     [--only shapes,faults,compact,plan-hold,shared-nodes]
 #
 # Prints "ok N - ..." per check and "slurm SERIES topology: N passed, N
 # failed" last.
@@ -76,8 +79,8 @@ while [ $# -gt 0 ]; do
 done
 for c in ${ONLY//,/ }; do
 	case $c in
-	shapes | faults | compact | plan-hold) ;;
-	*) echo "topology-tests.sh: --only: unknown case '$c' (shapes, faults, compact, plan-hold)" >&2; exit 2 ;;
+	shapes | faults | compact | plan-hold | shared-nodes) ;;
+	*) echo "topology-tests.sh: --only: unknown case '$c' (shapes, faults, compact, plan-hold, shared-nodes)" >&2; exit 2 ;;
 	esac
 done
 
@@ -407,6 +410,7 @@ run_shape() {
 . "$HERE/compact-wait.sh"
 . "$HERE/topology/compact.sh"
 . "$HERE/topology/plan-hold.sh"
+. "$HERE/topology/shared-nodes.sh"
 
 # wanted CASE - whether --only (all cases when not given) names CASE.
 wanted() {
@@ -434,6 +438,7 @@ main() {
 	wanted compact && compact_wait
 	SHAPE_CONF=()
 	wanted plan-hold && plan_hold
+	wanted shared-nodes && shared_nodes
 	export CLUSTER_SHAPE=single
 	lib_finish
 }

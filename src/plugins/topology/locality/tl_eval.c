@@ -528,8 +528,12 @@ static void _share_first(tl_job_t *t, int k)
 			.weight = t->use_tiers ? t->weight : NULL,
 		};
 
-		(void)loc_share_first(&t->s->share, t->m->grid, &job, t->out,
-				      k);
+		int swaps = loc_share_first(&t->s->share, t->m->grid, &job,
+					    t->out, k);
+
+		if (swaps)
+			debug("%s: %pJ: SharedNodes=first took %d node(s) in use for idle ones",
+			      plugin_type, t->job, swaps);
 	}
 }
 
