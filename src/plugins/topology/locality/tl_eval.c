@@ -18,6 +18,8 @@
  *      claim a tier just heavier, tl_claim.c), with the required nodes;
  *      a set that lacks CPUs or GRES is tried one node larger; a job
  *      that one node holds is kept to a best fit (_narrow_to_best_fit);
+ *      with SharedNodes=first, a job that shares nodes then swaps idle
+ *      nodes of its set for nodes in use at no cost in hops (_share_first);
  *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,
  *      GRES); what they still lack is taken from the candidates nearest
  *      to them.
