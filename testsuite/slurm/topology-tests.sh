@@ -358,6 +358,19 @@ start_mode() {
 		paste -sd, -)
 }
 
+# reconfigure_line CASE FROM TO - the running cluster's locality.conf
+# line FROM becomes TO, then scontrol reconfigure; false (reported as
+# CASE's failure, the cluster stopped) when reconfigure fails.
+reconfigure_line() {
+	sed -i "s/^$2\$/$3/" "$CURRENT/etc/locality.conf"
+	if ! scontrol reconfigure; then
+		not_ok "$1: reconfigure" "scontrol reconfigure failed"
+		stop_cluster
+		return 1
+	fi
+	sleep 2
+}
+
 run_mode() {
 	local topo=$1 twice
 	MODE=$2

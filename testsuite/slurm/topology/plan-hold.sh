@@ -65,9 +65,7 @@ plan_hold() {
 	control_bad=$why
 	note "plan-hold: placement: SchedNodes $PH_PLAN (idle: ${idle:-none})"
 
-	sed -i 's/^PlanHold=placement$/PlanHold=released/' "$CURRENT/etc/locality.conf"
-	scontrol reconfigure || { not_ok "plan-hold: reconfigure" "scontrol reconfigure failed"; stop_cluster; return; }
-	sleep 2
+	reconfigure_line plan-hold PlanHold=placement PlanHold=released || return
 	plan_hold_sched_nodes
 	idle=$(plan_hold_idle_in "$PH_PLAN")
 	why=$PH_BAD

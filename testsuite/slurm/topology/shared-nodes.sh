@@ -84,9 +84,7 @@ shared_nodes() {
 	control_bad=$why
 	note "shared-nodes: any: $SN_NODES"
 
-	sed -i 's/^SharedNodes=any$/SharedNodes=first/' "$CURRENT/etc/locality.conf"
-	scontrol reconfigure || { not_ok "shared-nodes: reconfigure" "scontrol reconfigure failed"; stop_cluster; return; }
-	sleep 2
+	reconfigure_line shared-nodes SharedNodes=any SharedNodes=first || return
 	shared_nodes_pair
 	why=$SN_BAD
 	if [ -n "$control_bad" ]; then
