@@ -494,18 +494,23 @@ static bool _select_best_fit(tl_job_t *t)
 
 /*
  * SharedNodes=first (loc_share.h): a job that can share nodes swaps the
- * idle nodes of its set out[nreq..nreq+k) for candidates that run other
- * jobs now, wherever the set's hops do not grow and its CPUs still cover
- * the job. Only when the job starts now: a backfill test's candidates
- * are a simulated state, whose idle nodes slurmctld does not say (and
+ * idle nodes of its set out[0..k) for candidates that run other jobs
+ * now, wherever the set's hops do not grow and its CPUs still cover the
+ * job. Only when the job starts now: a backfill test's candidates are a
+ * simulated state, whose idle nodes slurmctld does not say (and
  * PlanHold=released moves such plans onto busy nodes anyway). Not with
  * required nodes, --contiguous, or GRES asked of the job as a whole.
  */
 static void _share_first(tl_job_t *t, int k)
 {
-	uint8_t *in_use = t->s->in_use;
-	uint32_t *cpus = t->s->set_cpus;
-	int nin_use = 0;
+	loc_share_job_t job = {
+		.candidate = t->cand,
+		.in_use = t->s->in_use,
+		.capacity = t->s->set_cpus,
+		.need = t->rem_cpus > 0 ? (uint64_t)t->rem_cpus : 0,
+		.weight = t->use_tiers ? t->weight : NULL,
+	};
+	int nin_use = 0, swaps;
 
 	if (t->policy->shared_nodes != LOC_SHARED_NODES_FIRST || k < 2 ||
 	    t->nreq || t->job->details->contiguous || t->te->gres_per_job ||
@@ -515,28 +520,16 @@ static void _share_first(tl_job_t *t, int k)
 	for (int g = 0; g < t->m->ncore; g++) {
 		int i = t->m->to_slurm[g];
 
-		in_use[g] = t->cand[g] && !bit_test(idle_node_bitmap, i);
-		cpus[g] = t->cand[g] ? t->cpus[i] : 0;
-		nin_use += in_use[g];
+		t->s->in_use[g] = t->cand[g] && !bit_test(idle_node_bitmap, i);
+		t->s->set_cpus[g] = t->cand[g] ? t->cpus[i] : 0;
+		nin_use += t->s->in_use[g];
 	}
 	if (!nin_use)
 		return;
-	{
-		loc_share_job_t job = {
-			.candidate = t->cand,
-			.in_use = in_use,
-			.capacity = cpus,
-			.need = t->rem_cpus > 0 ? (uint64_t)t->rem_cpus : 0,
-			.weight = t->use_tiers ? t->weight : NULL,
-		};
-
-		int swaps = loc_share_first(&t->s->share, t->m->grid, &job,
-					    t->out, k);
-
-		if (swaps)
-			debug("%s: %pJ: SharedNodes=first took %d node(s) in use for idle ones",
-			      plugin_type, t->job, swaps);
-	}
+	swaps = loc_share_first(&t->s->share, t->m->grid, &job, t->out, k);
+	if (swaps)
+		debug("%s: %pJ: SharedNodes=first took %d node(s) in use for idle ones",
+		      plugin_type, t->job, swaps);
 }
 
 /* Step 3: the core's set, one node larger until it covers the job. */
