@@ -11,7 +11,7 @@
 #                 [--jobs N] [--runtime SEC] [--observe SEC]
 #                 [--shape SHAPE] [--strategy NAME] [--rundir DIR] [--keep]
 #                 [--compare select|topology] [--slurm VERSION]
-#                 [--set KEY=VALUE ...]
+#                 [--set KEY=VALUE ...] [--repeat N]
 #
 # --compare select (the default): SelectType select/linear against
 # select/locality (Strategy=--strategy, default pack), on the host's Slurm.
@@ -42,7 +42,11 @@
 #             (microseconds), backfill's mean depth (jobs tested).
 #   peak_rss  slurmctld's VmHWM (kB) at the end of the window.
 # Prints one table per size and the ratio locality/linear (or
-# locality/default) of placed/s.
+# locality/default) of placed/s. --repeat N (default 1) measures each
+# size N times, a fresh cluster per plugin and round, the plugins in
+# turn and their order swapped every other round (so neither always runs
+# on the machine the other just loaded); it prints each round's rows and
+# ratios and the median of the rounds' placed/s ratios.
 # Keep it out of CI: a 256-node run takes several minutes per plugin.
 # Ports: those of cluster.sh (LOC_CTLD_PORT, LOC_NODE_PORT0 + size).
 
@@ -54,7 +58,7 @@ ROOTS=$REPO/tools/slurm-root.sh
 ARGS=("$@")
 
 BUILD="" PLUGDIR="" NJOBS_ARG="" OBSERVE=30 RUNTIME=2 RUNROOT="" KEEP=0
-SIZES=64 STRATEGY=pack COMPARE=select SLURM="" SETS=()
+SIZES=64 STRATEGY=pack COMPARE=select SLURM="" SETS=() REPEAT=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--compare) COMPARE=$2; shift 2 ;;
@@ -73,8 +77,14 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--rundir) RUNROOT=$2; shift 2 ;;
+	--repeat)
+		case $2 in
+		[1-9] | [1-9][0-9]) REPEAT=$2 ;;
+		*) echo "throughput.sh: --repeat wants a count from 1 to 99, not '$2'" >&2; exit 2 ;;
+		esac
+		shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h | --help) sed -n '4,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "throughput.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -116,12 +126,12 @@ sdiag_get() {
 	' "$3"
 }
 
-# measure PLUGIN -> prints "started window_s wave_s nodes main_n main_mean
+# measure PLUGIN ROUND -> prints "started window_s wave_s nodes main_n main_mean
 # bf_n bf_mean bf_depth peak_rss"; PLUGIN is the SelectType (linear,
 # locality) or, with --compare topology, the TopologyPlugin (default,
 # locality) under select/cons_tres.
 measure() {
-	local sel=$1 lconf="" i k ids="" id t0 t1 alloc best=0 since
+	local sel=$1 round=$2 lconf="" i k ids="" id t0 t1 alloc best=0 since
 	local select=$sel topo=""
 	[ "$sel" = locality ] && lconf=$LCONF
 	if [ "$COMPARE" = topology ]; then
@@ -156,7 +166,7 @@ measure() {
 		[ $((t1 - t0)) -gt 120000000 ] && break
 		sleep 0.05
 	done
-	local wave f=$RUNROOT/$sel-$NODES.sdiag
+	local wave f=$RUNROOT/$sel-$NODES-r$round.sdiag
 	wave=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e6 }')
 	sleep "$(awk -v o="$OBSERVE" -v w="$wave" 'BEGIN { r = o - w; print (r > 0 ? r : 0) }')"
 	sdiag >"$f" 2>&1
@@ -209,41 +219,62 @@ for NODES in ${SIZES//,/ }; do
 	LCONF=$RUNROOT/locality-$NODES.conf
 	lconf_set "$LCONF" || { echo "throughput.sh: cannot write $LCONF" >&2; exit 1; }
 	declare -A R=()
-	for sel in $PLUGINS; do
-		if [ "$sel" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
-			echo "# ${LABEL}locality: $PLUGDIR/$PLUGFILE not built; skipped" >&2
-			continue
-		fi
-		R[$sel]=$(measure "$sel") || { echo "# $sel: measurement failed" >&2; R[$sel]=""; }
+	for round in $(seq "$REPEAT"); do
+		order=$PLUGINS
+		[ $((round % 2)) = 0 ] && order=$(echo "$PLUGINS" | awk '{ print $2, $1 }')
+		for sel in $order; do
+			if [ "$sel" = locality ] && [ "$HAVE_PLUGIN" = 0 ]; then
+				echo "# ${LABEL}locality: $PLUGDIR/$PLUGFILE not built; skipped" >&2
+				continue
+			fi
+			R[$sel.$round]=$(measure "$sel" "$round") ||
+				{ echo "# $sel: measurement failed" >&2; R[$sel.$round]=""; }
+		done
 	done
-	echo "== $NODES nodes ($(dims "$NODES") torus, Strategy=$STRATEGY), $NJOBS held jobs of 1-4 nodes, sleep $RUNTIME s, ${OBSERVE} s observed${SLURM:+, Slurm $SLURM}; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "== $NODES nodes ($(dims "$NODES") torus, Strategy=$STRATEGY), $NJOBS held jobs of 1-4 nodes, sleep $RUNTIME s, ${OBSERVE} s observed${SLURM:+, Slurm $SLURM}, $REPEAT round(s); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 	[ "$COMPARE" = topology ] && echo "(select/cons_tres, 1 CPU per node; default: no TopologyPlugin line)"
-	printf '%-18s %8s %8s %8s %7s %5s %6s %9s %5s %9s %8s %9s\n' \
+	printf '%-21s %8s %8s %8s %7s %5s %6s %9s %5s %9s %8s %9s\n' \
 		"${LABEL%/}" started window_s placed/s wave_s nodes main_n \
 		main_mean bf_n bf_mean bf_depth peak_rss
-	for sel in $PLUGINS; do
-		[ -n "${R[$sel]:-}" ] || continue
+	RATIOS=""
+	for round in $(seq "$REPEAT"); do
+		for sel in $PLUGINS; do
+			[ -n "${R[$sel.$round]:-}" ] || continue
+			name=$LABEL$sel
+			[ "$REPEAT" -gt 1 ] && name="$name#$round"
+			# shellcheck disable=SC2086
+			echo "$name" ${R[$sel.$round]} | awk '{
+				printf "%-21s %8s %8s %8.1f %7s %5s %6s %9s %5s %9s %8s %9s\n",
+					$1, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, $6, $7, $8, $9, $10, $11 }'
+		done
+		if [ -n "${R[$BASE.$round]:-}" ] && [ -n "${R[locality.$round]:-}" ]; then
+			ratio=$(echo "${R[$BASE.$round]}" "${R[locality.$round]}" | awk '
+				{ l = $2 > 0 ? $1 / $2 : 0; x = $12 > 0 ? $11 / $12 : 0
+				  print (l > 0 ? sprintf("%.2f", x / l) : "n/a") }')
+			[ "$ratio" = n/a ] || RATIOS="$RATIOS $ratio"
+			echo "${R[$BASE.$round]}" "${R[locality.$round]}" | awk -v base="$BASE" \
+				-v round="$([ "$REPEAT" -gt 1 ] && echo " (round $round)")" -v r="$ratio" '
+			{ printf "ratio locality/%s%s: placed/s %s, main mean cycle %s, backfill mean cycle %s, peak RSS %s\n",
+				base, round, r,
+				($6 > 0 ? sprintf("%.2f", $16 / $6) : "n/a"),
+				($8 > 0 ? sprintf("%.2f", $18 / $8) : "n/a"),
+				($10 > 0 ? sprintf("%.2f", $20 / $10) : "n/a") }'
+		fi
+		# Every job started inside the window: the queue ran dry, and
+		# placed/s measures the job count, not the scheduler.
+		for sel in $PLUGINS; do
+			[ "$(echo "${R[$sel.$round]:-}" | cut -d" " -f1)" = "$NJOBS" ] &&
+				echo "# $LABEL$sel (round $round) started all $NJOBS jobs within the window: placed/s is bounded by the job count (give more --jobs or a shorter --observe)"
+		done
+	done
+	if [ "$REPEAT" -gt 1 ] && [ -n "$RATIOS" ]; then
 		# shellcheck disable=SC2086
-		echo "$LABEL$sel" ${R[$sel]} | awk '{
-			printf "%-18s %8s %8s %8.1f %7s %5s %6s %9s %5s %9s %8s %9s\n",
-				$1, $2, $3, ($3 > 0 ? $2 / $3 : 0), $4, $5, $6, $7, $8, $9, $10, $11 }'
-	done
-	if [ -n "${R[$BASE]:-}" ] && [ -n "${R[locality]:-}" ]; then
-		echo "${R[$BASE]}" "${R[locality]}" | awk -v base="$BASE" '
-		function rate(s, w) { return w > 0 ? s / w : 0 }
-		{ l = rate($1, $2); x = rate($11, $12)
-		  printf "ratio locality/%s: placed/s %s, main mean cycle %s, backfill mean cycle %s, peak RSS %s\n",
-			base, (l > 0 ? sprintf("%.2f", x / l) : "n/a"),
-			($6 > 0 ? sprintf("%.2f", $16 / $6) : "n/a"),
-			($8 > 0 ? sprintf("%.2f", $18 / $8) : "n/a"),
-			($10 > 0 ? sprintf("%.2f", $20 / $10) : "n/a") }'
+		printf '%s\n' $RATIOS | sort -n | awk -v base="$BASE" '
+			{ v[NR] = $1 } END {
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "median ratio locality/%s of placed/s over %d round(s): %.2f (%s to %s)\n",
+				base, NR, m, v[1], v[NR] }'
 	fi
-	# Every job started inside the window: the queue ran dry, and
-	# placed/s measures the job count, not the scheduler.
-	for sel in $PLUGINS; do
-		[ "$(echo "${R[$sel]:-}" | cut -d" " -f1)" = "$NJOBS" ] &&
-			echo "# $LABEL$sel started all $NJOBS jobs within the window: placed/s is bounded by the job count (give more --jobs or a shorter --observe)"
-	done
 	unset R
 done
 echo "(cycle times in microseconds from sdiag; peak_rss: slurmctld VmHWM in kB)"
