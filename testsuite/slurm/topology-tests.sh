@@ -51,11 +51,14 @@
 # control) they take idle ones. And SharedNodes
 # (topology/shared-nodes.sh): with first, a core job of two nodes takes
 # the node beside its compact pair that already runs a job, where with
-# any (the control) it takes two idle ones.
+# any (the control) it takes two idle ones. And WalltimeAware
+# (topology/walltime.sh): with sl, of two equally compact squares a job
+# takes the one whose neighbours end closest to its own end, where with
+# none (the control) jobs of any limit take the same one.
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
 #                     [--shapes per-row,weights,shuffled]
-#                     [--only shapes,faults,compact,plan-hold,shared-nodes]
+#                     [--only shapes,faults,compact,plan-hold,shared-nodes,walltime]
 #
 # Prints "ok N - ..." per check and "slurm SERIES topology: N passed, N
 # failed" last.
@@ -79,8 +82,8 @@ while [ $# -gt 0 ]; do
 done
 for c in ${ONLY//,/ }; do
 	case $c in
-	shapes | faults | compact | plan-hold | shared-nodes) ;;
-	*) echo "topology-tests.sh: --only: unknown case '$c' (shapes, faults, compact, plan-hold, shared-nodes)" >&2; exit 2 ;;
+	shapes | faults | compact | plan-hold | shared-nodes | walltime) ;;
+	*) echo "topology-tests.sh: --only: unknown case '$c' (shapes, faults, compact, plan-hold, shared-nodes, walltime)" >&2; exit 2 ;;
 	esac
 done
 
@@ -424,6 +427,7 @@ run_shape() {
 . "$HERE/topology/compact.sh"
 . "$HERE/topology/plan-hold.sh"
 . "$HERE/topology/shared-nodes.sh"
+. "$HERE/topology/walltime.sh"
 
 # wanted CASE - whether --only (all cases when not given) names CASE.
 wanted() {
@@ -452,6 +456,7 @@ main() {
 	SHAPE_CONF=()
 	wanted plan-hold && plan_hold
 	wanted shared-nodes && shared_nodes
+	wanted walltime && walltime_aware
 	export CLUSTER_SHAPE=single
 	lib_finish
 }

@@ -149,6 +149,15 @@ static int _select(tl_job_t *t, int k)
 	};
 	int rc;
 
+	/* WalltimeAware=sl: the tie-break among near-best sets (in
+	 * backfill's tests too, on the real clock: the plan is remade when
+	 * the job starts). */
+	if (tl_walltime_sl(t->policy)) {
+		view.busy_until = tl_walltime_busy(&t->s->walltime, t->m,
+						   view.now);
+		req.expected_end = tl_walltime_expected_end(t->job, view.now);
+	}
+
 	/* The core wants required nodes among the candidates. */
 	for (int j = 0; j < t->nreq; j++)
 		t->cand[t->req[j]] = 1;
@@ -251,54 +260,6 @@ int tl_chosen_nodes(const sl_machine_t *m, bitstr_t *node_map, int *nodes)
 		if (m->to_core[i] >= 0)
 			nodes[k++] = m->to_core[i];
 	return k;
-}
-
-void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
-{
-	int n = MAX(m->ncore, 1);
-	loc_error_t err;
-
-	s->cand = xcalloc(n, sizeof(*s->cand));
-	s->weight = xcalloc(n, sizeof(*s->weight));
-	s->cpus = xcalloc(MAX(m->nslurm, 1), sizeof(*s->cpus));
-	s->req = xcalloc(n, sizeof(*s->req));
-	s->out = xcalloc(n, sizeof(*s->out));
-	s->cand_cpus = xcalloc(n, sizeof(*s->cand_cpus));
-	s->unrequired = xcalloc(n, sizeof(*s->unrequired));
-	s->taken = xcalloc(n, sizeof(*s->taken));
-	s->chosen = xcalloc(n, sizeof(*s->chosen));
-	s->cand_now = xcalloc(n, sizeof(*s->cand_now));
-	s->full = xcalloc(n, sizeof(*s->full));
-	s->unfit = xcalloc(n, sizeof(*s->unfit));
-	s->in_use = xcalloc(n, sizeof(*s->in_use));
-	s->set_cpus = xcalloc(n, sizeof(*s->set_cpus));
-	if (loc_share_init(&s->share, n, &err))
-		fatal("%s: %s", plugin_type, err.text);
-	tl_claims_init(&s->claims, m);
-	if (loc_tiers_init(&s->tiers, n, &err))
-		fatal("%s: %s", plugin_type, err.text);
-}
-
-void tl_scratch_fini(tl_scratch_t *s)
-{
-	xfree(s->cand);
-	xfree(s->weight);
-	xfree(s->cpus);
-	xfree(s->req);
-	xfree(s->out);
-	xfree(s->cand_cpus);
-	xfree(s->unrequired);
-	xfree(s->taken);
-	xfree(s->chosen);
-	xfree(s->cand_now);
-	xfree(s->full);
-	xfree(s->unfit);
-	xfree(s->in_use);
-	xfree(s->set_cpus);
-	loc_share_fini(&s->share);
-	tl_claims_fini(&s->claims);
-	loc_tiers_fini(&s->tiers);
-	memset(s, 0, sizeof(*s));
 }
 
 /* Step 1: the required nodes, accounted first. Returns SLURM_SUCCESS to

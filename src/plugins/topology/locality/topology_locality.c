@@ -53,6 +53,7 @@ int tl_build_config(void)
 	info("%s: Slurm %s, cons_tres accounting by Slurm's topology helpers",
 	     plugin_type, SL_SLURM_SERIES);
 	sl_machine_log(m);
+	tl_walltime_log(m);
 	slurm_mutex_unlock(&_lock);
 	return SLURM_SUCCESS;
 }

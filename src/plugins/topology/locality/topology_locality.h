@@ -37,6 +37,9 @@
 /* slurmctld's nodes idle now (CompactWait, PlanHold); weak: the plugin
  * also loads in slurmd and the commands. */
 #pragma weak idle_node_bitmap
+/* slurmctld's jobs and when one last changed (WalltimeAware, tl_walltime.c). */
+#pragma weak job_list
+#pragma weak last_job_update
 
 /* Our own id: Slurm's plugins take 100-105. */
 #define TL_PLUGIN_ID 150
@@ -75,6 +78,14 @@ typedef struct tl_claims {
  * plugin's lock, so the scheduling loop does not allocate them per call.
  * Indexed by grid node unless said otherwise; each has one user.
  */
+/* WalltimeAware's SL inputs (tl_walltime.c): each grid node's latest
+ * running-job end, kept for the second and job_list state it was made in. */
+typedef struct tl_walltime {
+	int64_t *until; /* by grid node; 0 when nothing runs there */
+	time_t now;     /* the second it was made in */
+	time_t update;  /* last_job_update then */
+} tl_walltime_t;
+
 typedef struct tl_scratch {
 	uint8_t *cand;       /* usable and not required */
 	uint64_t *weight;    /* tl_node_weight() of the candidates */
@@ -94,6 +105,7 @@ typedef struct tl_scratch {
 	uint32_t *set_cpus;  /* ... the candidates' usable CPUs, for */
 	loc_share_t share;   /* ... SharedNodes=first (_share_first) */
 	tl_claims_t claims;  /* the one state kept between evaluations */
+	tl_walltime_t walltime; /* SL's busy-until times, cached */
 } tl_scratch_t;
 
 /*
@@ -111,7 +123,7 @@ static inline uint64_t tl_node_weight(const node_record_t *node)
 	return node->sched_weight & ~(uint64_t)0xff;
 }
 
-/* tl_eval.c: s sized for m; exits on out of memory, as xcalloc does. */
+/* tl_scratch.c: s sized for m; exits on out of memory, as xcalloc does. */
 void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m);
 /* Frees s's arrays; accepts a zeroed s. */
 void tl_scratch_fini(tl_scratch_t *s);
@@ -151,5 +163,26 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 		    const loc_policy_t *policy, const uint8_t *cand,
 		    const int *chosen, int k, time_t until,
 		    sl_reference_place_f place, void *arg);
+
+/* tl_walltime.c: whether p's WalltimeAware includes SL (sl, combo and
+ * adjest; PF and AdjEst themselves are select/locality's). */
+bool tl_walltime_sl(const loc_policy_t *p);
+
+/* w's array sized for m / freed (accepts zeroed). */
+void tl_walltime_init(tl_walltime_t *w, const sl_machine_t *m);
+void tl_walltime_fini(tl_walltime_t *w);
+
+/* When job would end if it started at now: now plus its time limit; 0
+ * for no limit (SL then breaks no tie). */
+int64_t tl_walltime_expected_end(const job_record_t *job, time_t now);
+
+/* Each grid node's latest end among the jobs running there (0: none), as
+ * of now; NULL outside slurmctld. Valid until the next call. */
+const int64_t *tl_walltime_busy(tl_walltime_t *w, const sl_machine_t *m,
+				time_t now);
+
+/* Logs, when locality.conf asks for PF or AdjEst, how this plugin places
+ * those modes. */
+void tl_walltime_log(const sl_machine_t *m);
 
 #endif /* LOC_TOPOLOGY_LOCALITY_H */
