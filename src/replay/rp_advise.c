@@ -354,7 +354,8 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 			   "TopologyPlugin=topology/locality (Slurm "
 			   "24.11/26.05);\n"
 			   "# every row here (--plugin topology) has walltime "
-			   "mode none and PlanWindow 0, which it honours\n");
+			   "mode none or sl and PlanWindow 0, which it "
+			   "honours\n");
 		return;
 	}
 	fprintf(f,
@@ -363,9 +364,9 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		"# cons_tres sites (Slurm 24.11/26.05): the same locality.conf "
 		"keys with SelectType=select/cons_tres and "
 		"TopologyPlugin=topology/locality\n"
-		"# (topology/locality reads WalltimeAware and PlanWindow but "
-		"does not use them: there the row's figures hold only with "
-		"none and 0)\n");
+		"# (topology/locality places with WalltimeAware none or sl "
+		"and reads PlanWindow but cannot use it: there the row's "
+		"figures hold only with those modes and 0)\n");
 }
 
 int rp_advise_write_csv(const char *path, const rp_advice_t *adv,

@@ -24,6 +24,8 @@
 #define RP_DEFAULT_CURRENT "bestfit/rowmajor"
 /* Every mode a site can configure (actrun needs the actual runtimes). */
 #define RP_ADVISE_MODES "none,sl,pf,combo,adjest"
+/* the modes topology/locality places with (--plugin topology) */
+#define RP_ADVISE_TOPOLOGY_MODES "none,sl"
 
 static void _fail(rp_outdir_t *od, int code, const loc_error_t *err)
 	__attribute__((noreturn));
@@ -137,13 +139,8 @@ int main(int argc, char **argv)
 		rp_usage_error("%s", "--walltime: actrun uses the actual "
 				     "runtimes, no site can configure it");
 	if (o.topology_site) {
-		if (o.walltime && strcmp(o.walltime, "none"))
-			rp_usage_error("--plugin topology: topology/locality "
-				       "uses no walltime mode yet, so "
-				       "--walltime can only be none, not "
-				       "'%s'",
-				       o.walltime);
-		o.walltime = "none";
+		if (!o.walltime) /* rp_cli_check() checked a given list */
+			o.walltime = RP_ADVISE_TOPOLOGY_MODES;
 	}
 	if (rp_input_load(&o, &in, &err))
 		rp_die_err(err.code == LOC_ENOMEM ? EXIT_RUNTIME : EXIT_INPUT,

@@ -589,33 +589,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 	}
 	if (optind < argc)
 		rp_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!o->trace)
-		rp_usage_error("%s", "--trace FILE is required");
-	if (!rp_has_machine(o) && (!o->export_jobs || o->show_config))
-		rp_usage_error("%s", "a machine is required: --config FILE, "
-				     "--grid DIMS or --derive-grid");
-	if (!rp_has_machine(o) && o->round == RP_ROUND_BOX)
-		rp_usage_error("%s", "--round box needs a machine: --config "
-				     "FILE, --grid DIMS or --derive-grid");
-	if (!!o->machine.config + !!o->machine.grid + !!o->machine.derive > 1)
-		rp_usage_error(
-			"%s",
-			"give only one of --config, --grid and --derive-grid");
-	if (o->machine.nnode_weights && !rp_has_machine(o))
-		rp_usage_error("%s", "--node-weight needs a machine: --config "
-				     "FILE, --grid DIMS or --derive-grid");
-	if (!o->show_config && !o->dry_run && !o->export_jobs) {
-		loc_error_t err = { 0 };
-
-		if (!o->out)
-			rp_usage_error("%s", "--out DIR is required");
-		/* A mistyped --out fails now, not after reading the trace
-		 * and the run. */
-		if (rp_outdir_check(o->out, &err))
-			rp_die_err(EXIT_RUNTIME, &err);
-	}
-	if (o->update_golden && !o->golden)
-		rp_usage_error("%s", "--update-golden needs --golden FILE");
+	rp_cli_check(o);
 	if (advise)
 		o->no_svg = true; /* no per-row pictures: tradeoff.svg */
 	return;

@@ -95,7 +95,8 @@ typedef struct rp_opts {
 				  * top rows (and --validate's held-out
 				  * ones); 0 = none */
 	bool topology_site;      /* --plugin topology: rows topology/locality
-				  * honours (no walltime mode, PlanWindow);
+				  * honours (walltime none or sl, no
+				  * PlanWindow);
 				  * its backfill under --sched conservative */
 } rp_opts_t;
 
@@ -126,6 +127,11 @@ void rp_cli_help(rp_mode_t mode);
 
 /* Returns true when o names a machine (--config, --grid, --derive-grid);
  * only --export-jobs can do without one. */
+/* rp_cli_check.c: the checks across options, after parsing; exits with
+ * EXIT_USAGE (or EXIT_RUNTIME for an --out that cannot be made) on the
+ * first that fails. */
+void rp_cli_check(rp_opts_t *o);
+
 bool rp_has_machine(const rp_opts_t *o);
 
 /* Prints "locality-replay: FMT" (one %s for arg) and a hint; exits 1. */

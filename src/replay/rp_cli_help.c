@@ -197,7 +197,7 @@ static void _help_advise(void)
 	       "                          select/cons_tres with "
 	       "topology/locality: then only\n"
 	       "                          rows it honours (walltime mode "
-	       "none, PlanWindow 0),\n"
+	       "none or sl, PlanWindow 0),\n"
 	       "                          replayed with its claims "
 	       "(CompactClaims)\n"
 	       "      --sbatch            replay the rows as Slurm job arrays "

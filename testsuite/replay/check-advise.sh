@@ -290,17 +290,23 @@ grep -q 'no\\-sweep' "$top/doc/locality-advise.1" || fail "locality-advise.1 doe
 [ $? = 1 ] || fail "locality-replay must refuse --no-sweep"
 
 # 2d. --plugin topology: a select/cons_tres site with topology/locality
-# gets only rows that plugin honours: walltime mode none, PlanHold and
-# CompactClaims but no PlanWindow in the sweep, slurm.conf lines for
-# cons_tres; a row it would not honour is a usage error, before any
-# replay.
-"$advise" -c "$conf" -t "$sacct" -o "$tmp/topo" --no-progress --plugin topology \
-	> /dev/null 2>&1 || fail "--plugin topology exited $?"
-bad=$(awk -F, 'NR > 1 && $3 == 0 && ($2 ~ /[+]|pw=/) { print $2 }' "$tmp/topo/ranking.csv" |
+# gets only rows that plugin honours: walltime modes none and sl, PlanHold
+# and CompactClaims but no PlanWindow in the sweep, slurm.conf lines for
+# cons_tres; a row it would not honour (PlanWindow, PF, AdjEst) is a
+# usage error, before any replay. By default its rows are each strategy
+# with walltime mode none and with sl; the sweep's checks run on none's
+# rows alone (--walltime none), where the example keeps a CompactWait.
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/topo-modes" --no-progress --no-sweep \
+	--noise-draws 0 --plugin topology > /dev/null 2>&1 || fail "--plugin topology exited $?"
+bad=$(awk -F, 'NR > 1 && $3 == 0 && ($2 ~ /[+](pf|combo|adjest)|pw=/) { print $2 }' "$tmp/topo-modes/ranking.csv" |
 	paste -sd' ' -)
 [ -z "$bad" ] || fail "--plugin topology: rows topology/locality does not honour: $bad"
-[ "$(awk -F, 'NR > 1 && $1 != 0 && $3 == 0 && $2 !~ / / { n++ } END { print n }' "$tmp/topo/ranking.csv")" = "$nstrategies" ] ||
-	fail "--plugin topology: want one row per strategy (walltime mode none)"
+[ "$(awk -F, 'NR > 1 && $1 != 0 && $3 == 0 && $2 !~ /[ +]/ { n++ } END { print n }' "$tmp/topo-modes/ranking.csv")" = "$nstrategies" ] ||
+	fail "--plugin topology: want one row per strategy with walltime mode none"
+[ "$(awk -F, 'NR > 1 && $1 != 0 && $3 == 0 && $2 ~ /^[a-z0-9_]*[+]sl$/ { n++ } END { print n }' "$tmp/topo-modes/ranking.csv")" = "$nstrategies" ] ||
+	fail "--plugin topology: want one row per strategy with walltime mode sl"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/topo" --no-progress --plugin topology \
+	--walltime none > /dev/null 2>&1 || fail "--plugin topology --walltime none exited $?"
 [ "$(sweep_rows "$tmp/topo")" -ge 1 ] || fail "--plugin topology: no sweep row"
 grep -q 'PlanHold placement,released; not PlanWindow (--plugin topology' "$tmp/topo/advice.txt" ||
 	fail "--plugin topology: the advice does not say PlanHold was swept and PlanWindow was not"
@@ -316,8 +322,16 @@ grep -q 'CompactClaims' "$tmp/ex/ranking.csv" "$tmp/ex/advice.txt" &&
 	fail "select/locality's advice swept CompactClaims, which it does not use"
 grep -q '^# in slurm.conf: SelectType=select/cons_tres and TopologyPlugin=topology/locality' "$tmp/topo/advice.txt" ||
 	fail "--plugin topology: the advice does not name select/cons_tres and topology/locality"
-grep -q '^PlanWindow=\|^WalltimeAware=[a-z]*[^e]$' "$tmp/topo/advice.txt" &&
+grep -q '^PlanWindow=\|^WalltimeAware=\(pf\|combo\|adjest\)$' "$tmp/topo/advice.txt" &&
 	fail "--plugin topology: the advised lines set a key topology/locality does not use"
+"$advise" -c "$conf" -t "$sacct" -o "$tmp/topo-pf" --plugin topology --walltime none,pf \
+	> /dev/null 2>"$tmp/topo-pf.err"
+[ $? = 1 ] && grep -q "none and sl only.*not 'pf'" "$tmp/topo-pf.err" ||
+	fail "--plugin topology --walltime none,pf must be a usage error naming pf: $(cat "$tmp/topo-pf.err")"
+"$replay" -c "$conf" -t "$sacct" -o "$tmp/topo-pf-replay" --plugin topology -w sl,adjest \
+	> /dev/null 2>"$tmp/topo-pf.err"
+[ $? = 1 ] && grep -q "none and sl only.*not 'adjest'" "$tmp/topo-pf.err" ||
+	fail "locality-replay --plugin topology -w sl,adjest must be a usage error naming adjest: $(cat "$tmp/topo-pf.err")"
 "$advise" --help | grep -q -- '--plugin select|topology' || fail "--help does not name --plugin"
 grep -q '\\-\\-plugin' "$top/doc/locality-advise.1" || fail "locality-advise.1 does not document --plugin"
 
@@ -450,7 +464,7 @@ expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --current nosuch
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" -w actrun
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --golden x.json
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin cons_tres
-expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology -w sl
+expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology -w combo
 expect_exit 1 -c "$conf" -t "$sacct" -o "$tmp/u" --plugin topology --set PlanWindow=60
 grep -q 'cannot use PlanWindow' "$tmp/err" ||
 	fail "--plugin topology --set PlanWindow=60: no reason given: $(cat "$tmp/err")"
