@@ -12,8 +12,10 @@
 #   WalltimeAware=none (the control): both take the same square, the
 #     first of the tie (else the case cannot tell the rules apart);
 #   WalltimeAware=sl: LATE takes S2, beside B, whose end is closest to
-#     its own; SOON takes S1, beside A.
-# One cluster: the second rule comes by scontrol reconfigure with an
+#     its own; SOON takes S1, beside A;
+#   WalltimeAware=combo: the same (PF is select/locality's), and
+#     slurmctld's log says so.
+# One cluster: the other rules come by scontrol reconfigure with an
 # edited locality.conf.
 
 WT_S1="n010,n011,n018,n019"
@@ -115,6 +117,20 @@ walltime_aware() {
 	fi
 	result "walltime: WalltimeAware=sl: each job takes the square whose neighbours end closest to its own end" "$why"
 	note "walltime: sl: 55 min $WT_LATE, 6 min $WT_SOON"
+
+	# combo is SL and PF: here its SL part, and slurmctld says so.
+	reconfigure_line walltime WalltimeAware=sl WalltimeAware=combo || return
+	walltime_pair
+	why=$WT_BAD
+	late=$(walltime_square "$WT_LATE") soon=$(walltime_square "$WT_SOON")
+	if [ -n "$control_bad" ]; then
+		why="the control did not pass (${control_bad}); combo gave $WT_LATE and $WT_SOON"
+	elif [ -z "$why" ] && { [ "$late" != S2 ] || [ "$soon" != S1 ]; }; then
+		why="the 55-minute job took $WT_LATE and the 6-minute job $WT_SOON, not S2 and S1 as under sl"
+	elif ! grep -q "combo and adjest as sl" "$CURRENT/log/slurmctld.log"; then
+		why="slurmctld's log does not say how combo places under topology/locality"
+	fi
+	result "walltime: WalltimeAware=combo places as sl, and slurmctld logs it" "$why"
 	scancel "$a" "$b" 2>/dev/null
 	wait_empty 30 >/dev/null
 	stop_cluster
