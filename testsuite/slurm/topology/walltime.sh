@@ -72,8 +72,27 @@ walltime_square() {
 	esac
 }
 
+# walltime_by_ends FROM TO - reconfigures WalltimeAware=FROM to TO and
+# runs the pair; sets WT_WHY to why the 55-minute job did not take S2 and
+# the 6-minute one S1 (the squares beside the jobs ending closest to
+# theirs), or to nothing. False when reconfigure fails (cluster stopped).
+walltime_by_ends() {
+	local late soon
+	reconfigure_line walltime "WalltimeAware=$1" "WalltimeAware=$2" || return 1
+	walltime_pair
+	WT_WHY=$WT_BAD
+	late=$(walltime_square "$WT_LATE") soon=$(walltime_square "$WT_SOON")
+	if [ -n "$WT_CONTROL_BAD" ]; then
+		WT_WHY="the control did not pass (${WT_CONTROL_BAD}); $2 gave $WT_LATE and $WT_SOON"
+	elif [ -z "$WT_WHY" ] && { [ "$late" != S2 ] || [ "$soon" != S1 ]; }; then
+		WT_WHY="under $2 the 55-minute job took $WT_LATE (want S2 $WT_S2, beside the 60-minute job) and the 6-minute job $WT_SOON (want S1 $WT_S1, beside the 5-minute job)"
+	fi
+	note "walltime: $2: 55 min $WT_LATE, 6 min $WT_SOON"
+}
+
 walltime_aware() {
-	local a b why control_bad="" late soon SHAPE=walltime
+	local a b why late soon SHAPE=walltime
+	WT_CONTROL_BAD=""
 	MODE=locality
 	export CLUSTER_SHAPE=per-row
 	LCONF=$RUNROOT/locality-walltime.conf
@@ -103,34 +122,17 @@ walltime_aware() {
 		fi
 	fi
 	result "walltime: WalltimeAware=none (control): both jobs take the same square" "$why"
-	control_bad=$why
+	WT_CONTROL_BAD=$why
 	note "walltime: none: 55 min $WT_LATE, 6 min $WT_SOON"
 
-	reconfigure_line walltime WalltimeAware=none WalltimeAware=sl || return
-	walltime_pair
-	why=$WT_BAD
-	late=$(walltime_square "$WT_LATE") soon=$(walltime_square "$WT_SOON")
-	if [ -n "$control_bad" ]; then
-		why="the control did not pass (${control_bad}); sl gave $WT_LATE and $WT_SOON"
-	elif [ -z "$why" ] && { [ "$late" != S2 ] || [ "$soon" != S1 ]; }; then
-		why="the 55-minute job took $WT_LATE (want S2 $WT_S2, beside the 60-minute job) and the 6-minute job $WT_SOON (want S1 $WT_S1, beside the 5-minute job)"
-	fi
-	result "walltime: WalltimeAware=sl: each job takes the square whose neighbours end closest to its own end" "$why"
-	note "walltime: sl: 55 min $WT_LATE, 6 min $WT_SOON"
-
+	walltime_by_ends none sl || return
+	result "walltime: WalltimeAware=sl: each job takes the square whose neighbours end closest to its own end" "$WT_WHY"
 	# combo is SL and PF: here its SL part, and slurmctld says so.
-	reconfigure_line walltime WalltimeAware=sl WalltimeAware=combo || return
-	walltime_pair
-	why=$WT_BAD
-	late=$(walltime_square "$WT_LATE") soon=$(walltime_square "$WT_SOON")
-	if [ -n "$control_bad" ]; then
-		why="the control did not pass (${control_bad}); combo gave $WT_LATE and $WT_SOON"
-	elif [ -z "$why" ] && { [ "$late" != S2 ] || [ "$soon" != S1 ]; }; then
-		why="the 55-minute job took $WT_LATE and the 6-minute job $WT_SOON, not S2 and S1 as under sl"
-	elif ! grep -q "combo and adjest as sl" "$CURRENT/log/slurmctld.log"; then
-		why="slurmctld's log does not say how combo places under topology/locality"
+	walltime_by_ends sl combo || return
+	if [ -z "$WT_WHY" ] && ! grep -q "combo and adjest as sl" "$CURRENT/log/slurmctld.log"; then
+		WT_WHY="slurmctld's log does not say how combo places under topology/locality"
 	fi
-	result "walltime: WalltimeAware=combo places as sl, and slurmctld logs it" "$why"
+	result "walltime: WalltimeAware=combo places as sl, and slurmctld logs it" "$WT_WHY"
 	scancel "$a" "$b" 2>/dev/null
 	wait_empty 30 >/dev/null
 	stop_cluster
