@@ -54,7 +54,7 @@ loc_alloc_t *loc_alloc_create(const loc_grid_t *grid,
 	a->policy = *policy;
 	a->ops = loc__strategy_ops(policy->strategy);
 	a->nnodes = n;
-	a->keep = loc__policy_sl(policy) ? LOC_MAX_OFFERS : 1;
+	a->keep = loc_policy_sl(policy) ? LOC_MAX_OFFERS : 1;
 	a->curve = loc_curve_create(grid, policy->curve, err);
 	if (!a->curve) {
 		loc_alloc_destroy(a);

@@ -133,14 +133,21 @@ const char *loc_shared_nodes_name(loc_shared_nodes_t rule)
 
 /* loc_policy_init() is in loc_conf_key_table.c: the defaults are the keys'. */
 
-bool loc__policy_sl(const loc_policy_t *policy)
+bool loc_policy_sl(const loc_policy_t *policy)
 {
 	return policy->walltime == LOC_WALLTIME_SL ||
 	       policy->walltime == LOC_WALLTIME_COMBO ||
 	       policy->walltime == LOC_WALLTIME_ADJEST;
 }
 
+bool loc_policy_pf(const loc_policy_t *policy)
+{
+	return policy->walltime == LOC_WALLTIME_PF ||
+	       policy->walltime == LOC_WALLTIME_COMBO ||
+	       policy->walltime == LOC_WALLTIME_ADJEST;
+}
+
 double loc__policy_sl_tolerance(const loc_policy_t *policy)
 {
-	return loc__policy_sl(policy) ? policy->sl_tolerance : 0.0;
+	return loc_policy_sl(policy) ? policy->sl_tolerance : 0.0;
 }

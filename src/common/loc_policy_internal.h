@@ -10,11 +10,8 @@
 
 #include "loc_strategy.h"
 
-/* Returns true when policy's walltime mode includes the SL tie-break
- * (sl, combo, adjest): strategies then offer near-best alternatives. */
-bool loc__policy_sl(const loc_policy_t *policy);
-
-/* Returns policy's SL tolerance when SL is on, else 0. */
+/* Returns policy's SL tolerance when SL is on (loc_policy_sl()), else 0;
+ * strategies then offer near-best alternatives within it. */
 double loc__policy_sl_tolerance(const loc_policy_t *policy);
 
 #endif /* LOC_POLICY_INTERNAL_H */

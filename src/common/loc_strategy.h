@@ -138,6 +138,12 @@ typedef struct loc_policy {
 					  * ones first (loc_share.h) */
 } loc_policy_t;
 
+/* Whether policy's walltime mode includes the SL tie-break (sl, combo,
+ * adjest), and paired filling (pf, combo, adjest): drivers that gather
+ * end times or partners do so only then. */
+bool loc_policy_sl(const loc_policy_t *policy);
+bool loc_policy_pf(const loc_policy_t *policy);
+
 /* Fills policy with the defaults of the policy keys of locality.conf
  * (loc_conf_key_table.h: pack, hilbert, no walltime awareness, ...). */
 void loc_policy_init(loc_policy_t *policy);

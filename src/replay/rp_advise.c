@@ -211,8 +211,7 @@ const char *rp_advise_conf_lines(const rp_advice_row_t *row,
 			      loc_curve_kind_name(pol.curve),
 			      loc_walltime_mode_name(mode));
 	/* the keys the replayed mode read, with the values it used */
-	if (at < len && (mode == LOC_WALLTIME_SL || mode == LOC_WALLTIME_COMBO ||
-			 mode == LOC_WALLTIME_ADJEST))
+	if (at < len && loc_policy_sl(&pol))
 		at += (size_t)snprintf(buf + at, len - at, "SLTolerance=%g\n",
 				       pol.sl_tolerance);
 	if (at < len && mode == LOC_WALLTIME_ADJEST)

@@ -398,7 +398,7 @@ static int _fit_select(loc__ctx_t *ctx, int kind)
 		.k = ctx->k,
 		.ring = loc_grid_all_torus(ctx->grid),
 		.kind = kind,
-		.maxcand = loc__policy_sl(ctx->policy) ? FIT_MAX_OFFERS : 1,
+		.maxcand = loc_policy_sl(ctx->policy) ? FIT_MAX_OFFERS : 1,
 	};
 
 	/* Scratch: iv[n + 1], then hist[n] (sum of squares), which ends up

@@ -175,7 +175,7 @@ static int _mc_select(loc__ctx_t *ctx)
 	const int *order = loc_curve_order(ctx->curve);
 	loc__shell_rank_t best[MC_SL_ALTS];
 	int ncentre = 0, nbest = 0;
-	int want = loc__policy_sl(ctx->policy) ? MC_SL_ALTS : 1;
+	int want = loc_policy_sl(ctx->policy) ? MC_SL_ALTS : 1;
 	uint32_t stamp;
 
 	if (ctx->k == 1 && loc__fast_one)

@@ -377,7 +377,7 @@ static int _mm_select_common(loc__ctx_t *ctx, bool genalg)
 {
 	loc__mm_t *st = ctx->state;
 	_mm_pick_t pick[MM_SL_ALTS];
-	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1, n;
+	int a = loc_policy_sl(ctx->policy) ? MM_SL_ALTS : 1, n;
 
 	if (ctx->k == 1 && loc__fast_one)
 		return _mm_offer_one(ctx, st, a);
@@ -405,7 +405,7 @@ static int _mm_inc_select(loc__ctx_t *ctx)
 {
 	loc__mm_t *st = ctx->state;
 	_mm_pick_t pick[MM_SL_ALTS];
-	int a = loc__policy_sl(ctx->policy) ? MM_SL_ALTS : 1;
+	int a = loc_policy_sl(ctx->policy) ? MM_SL_ALTS : 1;
 	int n, rc;
 	int64_t cost;
 

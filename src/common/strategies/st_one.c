@@ -50,7 +50,7 @@ int loc__one_mc1x1(loc__ctx_t *ctx)
 {
 	const uint64_t *bits = loc__rank_bits(ctx);
 	const int *order = loc_curve_order(ctx->curve);
-	int want = loc__policy_sl(ctx->policy) ? ONE_SL_ALTS : 1;
+	int want = loc_policy_sl(ctx->policy) ? ONE_SL_ALTS : 1;
 	int node[ONE_SL_ALTS], point[ONE_SL_ALTS], n = 0;
 
 	for (int r = loc__bits_find(bits, 0, ctx->nnodes, true);

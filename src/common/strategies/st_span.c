@@ -365,7 +365,7 @@ static int _span_select(loc__ctx_t *ctx)
 		.m = m,
 		.ring = loc_grid_all_torus(ctx->grid),
 		.best = INT64_MAX,
-		.maxwin = loc__policy_sl(ctx->policy) ? SPAN_MAX_OFFERS : 1,
+		.maxwin = loc_policy_sl(ctx->policy) ? SPAN_MAX_OFFERS : 1,
 	};
 
 	/* Scratch: prefix sums pre[m+1] (int64, first for alignment), the

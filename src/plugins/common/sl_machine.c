@@ -27,9 +27,7 @@ static bool _policy_uses(const loc_policy_t *p, bool adjest)
 {
 	if (adjest)
 		return p->walltime == LOC_WALLTIME_ADJEST;
-	return p->walltime == LOC_WALLTIME_PF ||
-	       p->walltime == LOC_WALLTIME_COMBO ||
-	       p->walltime == LOC_WALLTIME_ADJEST;
+	return loc_policy_pf(p);
 }
 
 static bool _conf_uses(const loc_conf_t *conf, bool adjest)

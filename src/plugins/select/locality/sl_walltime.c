@@ -14,13 +14,6 @@
  */
 #include "select_locality.h"
 
-static bool _pf_on(const loc_policy_t *p)
-{
-	return p->walltime == LOC_WALLTIME_PF ||
-	       p->walltime == LOC_WALLTIME_COMBO ||
-	       p->walltime == LOC_WALLTIME_ADJEST;
-}
-
 int64_t sl_walltime_estimate(sl_machine_t *m, const loc_policy_t *p,
 			     job_record_t *job)
 {
@@ -141,7 +134,7 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 	_pf_release(m, job->job_id);
 	loc_holds_expire(m->holds, now);
 	list_delete_all(m->pf_regions, _region_expired, &now);
-	if (!_pf_on(p) || !&job_list || !job_list || !job->node_bitmap ||
+	if (!loc_policy_pf(p) || !&job_list || !job_list || !job->node_bitmap ||
 	    !job->part_ptr || !job->part_ptr->node_bitmap)
 		return;
 	if (!(alloc = sl_machine_job_alloc(m, job, NULL, &err)))

@@ -152,7 +152,7 @@ static int _select(tl_job_t *t, int k)
 	/* WalltimeAware=sl: the tie-break among near-best sets (in
 	 * backfill's tests too, on the real clock: the plan is remade when
 	 * the job starts). */
-	if (tl_walltime_sl(t->policy)) {
+	if (loc_policy_sl(t->policy)) {
 		view.busy_until = tl_walltime_busy(&t->s->walltime, t->m,
 						   view.now);
 		req.expected_end = tl_walltime_expected_end(t->job, view.now);

@@ -16,13 +16,6 @@
  */
 #include "topology_locality.h"
 
-bool tl_walltime_sl(const loc_policy_t *p)
-{
-	return p->walltime == LOC_WALLTIME_SL ||
-	       p->walltime == LOC_WALLTIME_COMBO ||
-	       p->walltime == LOC_WALLTIME_ADJEST;
-}
-
 void tl_walltime_init(tl_walltime_t *w, const sl_machine_t *m)
 {
 	w->until = xcalloc(MAX(m->ncore, 1), sizeof(*w->until));

@@ -164,11 +164,9 @@ void tl_claims_make(tl_claims_t *c, sl_machine_t *m, job_record_t *job,
 		    const int *chosen, int k, time_t until,
 		    sl_reference_place_f place, void *arg);
 
-/* tl_walltime.c: whether p's WalltimeAware includes SL (sl, combo and
- * adjest; PF and AdjEst themselves are select/locality's). */
-bool tl_walltime_sl(const loc_policy_t *p);
-
-/* w's array sized for m / freed (accepts zeroed). */
+/* tl_walltime.c: the SL tie-break's inputs (loc_policy_sl(); PF and
+ * AdjEst themselves are select/locality's). w's array sized for m /
+ * freed (accepts zeroed). */
 void tl_walltime_init(tl_walltime_t *w, const sl_machine_t *m);
 void tl_walltime_fini(tl_walltime_t *w);
 
