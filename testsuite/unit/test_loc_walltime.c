@@ -401,6 +401,33 @@ static void test_adjest(void **state)
 	loc_adjest_destroy(NULL);
 }
 
+/* Which modes the drivers gather end times (SL) and partners (PF) for:
+ * combo and adjest are both, none neither; every mode is listed. */
+static void test_policy_predicates(void **state)
+{
+	static const struct {
+		const char *mode;
+		bool sl, pf;
+	} want[] = {
+		{ "none", false, false }, { "sl", true, false },
+		{ "pf", false, true },    { "combo", true, true },
+		{ "adjest", true, true },
+	};
+	loc_policy_t p;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int mode = loc_walltime_mode_parse(want[i].mode);
+
+		assert_true(mode >= 0);
+		loc_policy_init(&p);
+		p.walltime = (loc_walltime_mode_t)mode;
+		assert_int_equal(loc_policy_sl(&p), want[i].sl);
+		assert_int_equal(loc_policy_pf(&p), want[i].pf);
+	}
+	assert_int_equal(LOC_WALLTIME_COUNT, sizeof(want) / sizeof(want[0]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_pf_region_is_compact),
 		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_adjest),
+		cmocka_unit_test(test_policy_predicates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
