@@ -17,7 +17,7 @@
 #                      [--shape per-row] [--seed 1] [--jobs 140]
 #                      [--gpu-partition]
 #                      [--max-nodes 24] [--gap 0.55] [--mixed-gap 0.4]
-#                      [--runtime 5] [--repeat 1]
+#                      [--runtime 5] [--limits fixed] [--repeat 1]
 #                      [--out DIR] [--build DIR] [--report-only]
 #
 # Topologies: default (Slurm's own placement: cons_tres without a
@@ -47,6 +47,9 @@
 # every plugin, so torus3d is compared on the same jobs); mixed (gen --mixed): 40% core jobs -n K sharing nodes,
 # 35% whole-node jobs, 25% GPU jobs -N 2..8 --gres=gpu:1..2, arriving
 # --mixed-gap s apart (its jobs hold fewer nodes: about the same load).
+# --limits is workload.sh gen's: fixed gives every job a time limit of 2
+# minutes, runtime a job of r seconds r minutes, so running jobs'
+# expected ends follow their real ends (to measure locality+WalltimeAware=sl).
 # --gpu-partition: slurm.conf has a second partition, gpu, of the same
 # nodes, and the mixed workload's GPU jobs are submitted to it (-p gpu),
 # in every run, as a site that keeps its GPU jobs in a partition of their
@@ -92,7 +95,7 @@ ARGS=("$@")
 SLURM=24.11 TORI="8x8,4x4x4" WLS="whole,mixed"
 TOPOS="default,tree,block,locality" SHAPE=per-row
 SEED=1 JOBS=140 MAXN=24 GAP=0.55 MGAP=0.4 RT=5 OUT="" BUILD="" REPORT_ONLY=0
-GPUPART=0 REPEAT=1
+GPUPART=0 REPEAT=1 LIMITS=fixed
 while [ $# -gt 0 ]; do
 	case $1 in
 	--slurm) SLURM=$2; shift 2 ;;
@@ -106,12 +109,13 @@ while [ $# -gt 0 ]; do
 	--gap) GAP=$2; shift 2 ;;
 	--mixed-gap) MGAP=$2; shift 2 ;;
 	--runtime) RT=$2; shift 2 ;;
+	--limits) LIMITS=$2; shift 2 ;;
 	--repeat) REPEAT=$2; shift 2 ;;
 	--gpu-partition) GPUPART=1; shift ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
 	--report-only) REPORT_ONLY=1; shift ;;
-	-h | --help) sed -n '4,81p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,84p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -244,13 +248,15 @@ for w in "${wls[@]}"; do
 	[ "$REPORT_ONLY" = 0 ] || continue
 	case $w in
 	whole) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
-		--gap "$GAP" --runtime "$RT" >"$OUT/workload-$w.txt" ;;
+		--gap "$GAP" --runtime "$RT" --limits "$LIMITS" \
+		>"$OUT/workload-$w.txt" ;;
 	mixed) "$WORKLOAD" gen --mixed --cpus 4 --gpus 2 --seed "$SEED" \
-		--jobs "$JOBS" --max-nodes "$MAXN" --gap "$MGAP" --runtime "$RT" |
+		--jobs "$JOBS" --max-nodes "$MAXN" --gap "$MGAP" --runtime "$RT" \
+		--limits "$LIMITS" |
 		awk -v gpupart="$GPUPART" 'gpupart && $5 ~ /^g/ { $0 = $0 " -p gpu" } 1' \
 		>"$OUT/workload-$w.txt" ;;
 	pow2) "$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
-		--gap "$GAP" --runtime "$RT" |
+		--gap "$GAP" --runtime "$RT" --limits "$LIMITS" |
 		awk '{ p = 1; while (p * 2 <= $2) p *= 2; $2 = p; print }' \
 		>"$OUT/workload-$w.txt" ;;
 	*) die "--workloads: whole, pow2 or mixed, not $w" ;;
@@ -450,7 +456,7 @@ STAMP='+%Y-%m-%d %H:%M:%S'
 	[ "$REPEAT" = 1 ] ||
 		echo "rounds: $REPEAT of every row, each on a fresh cluster, in turn"
 	echo "workloads: workload.sh gen --seed $SEED --jobs $JOBS" \
-		"--max-nodes $MAXN --runtime $RT, whole --gap $GAP," \
+		"--max-nodes $MAXN --runtime $RT --limits $LIMITS, whole --gap $GAP," \
 		"mixed --mixed --cpus 4 --gpus 2 --gap $MGAP"
 	echo "hops: each job's mean pairwise torus hops, over multi-node jobs;"
 	echo "x_first: ratio to the first row; x_ideal: to the most compact set"

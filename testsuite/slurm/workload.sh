@@ -4,7 +4,8 @@
 # workload.sh - time-compressed workloads for a throwaway cluster.
 #
 #   workload.sh gen [--seed S] [--jobs N] [--max-nodes M] [--gap SEC]
-#                   [--runtime SEC] [--phases [--machine M]]
+#                   [--runtime SEC] [--limits fixed|runtime]
+#                   [--phases [--machine M]]
 #                   [--mixed [--cpus C] [--gpus G]]        > WORKLOAD
 #   workload.sh swf FILE[.gz] [--nodes M] [--hour SEC] [--max-jobs N]
 #                   [--min-run S] [--max-run S]         > WORKLOAD
@@ -20,7 +21,13 @@
 # then the job's nominal size, for to-swf).
 # gen: a seeded synthetic stream: node counts log-uniform in 1..M, runtimes
 # lognormal around --runtime seconds (clamped to 1..20 s), Poisson
-# arrivals with mean gap --gap seconds. --phases makes the fragmenting
+# arrivals with mean gap --gap seconds. Time limits: --limits fixed (the
+# default) gives a job of r seconds int(r/60)+2 minutes, so every job of
+# a compressed run has the same limit; --limits runtime gives it r
+# minutes, so the order of the running jobs' expected ends (start plus
+# limit, what slurmctld and backfill plan with and WalltimeAware=sl
+# reads) follows the order of their real ends, on a 60x longer scale;
+# the arrivals, runtimes and jobs are the same. --phases makes the fragmenting
 # sequence of the integration test: a first burst at time 0 that fills the
 # M-node machine (default 64) with jobs that end out of order, then the
 # Poisson stream. --mixed makes a cons_tres stream for nodes of C CPUs
@@ -68,7 +75,7 @@ die() {
 
 cmd_gen() {
 	local seed=1 jobs=60 maxn=32 gap=0.8 rt=5 phases=0 machine=64
-	local mixed=0 cpus=4 gpus=2
+	local mixed=0 cpus=4 gpus=2 limits=fixed
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--seed) seed=$2; shift 2 ;;
@@ -81,13 +88,19 @@ cmd_gen() {
 		--mixed) mixed=1; shift ;;
 		--cpus) cpus=$2; shift 2 ;;
 		--gpus) gpus=$2; shift 2 ;;
+		--limits) limits=$2; shift 2 ;;
 		*) die "gen: unknown option $1" ;;
 		esac
 	done
+	case $limits in
+	fixed | runtime) ;;
+	*) die "gen: --limits takes fixed or runtime, not '$limits'" ;;
+	esac
 	[ "$mixed" = 0 ] || [ "$phases" = 0 ] || die "gen: --mixed or --phases, not both"
 	awk -v seed="$seed" -v jobs="$jobs" -v maxn="$maxn" -v gap="$gap" \
 		-v rt="$rt" -v phases="$phases" -v machine="$machine" \
-		-v mixed="$mixed" -v cpus="$cpus" -v gpus="$gpus" '
+		-v mixed="$mixed" -v cpus="$cpus" -v gpus="$gpus" \
+		-v limits="$limits" '
 	function normal() { # Box-Muller
 		return sqrt(-2 * log(1 - rand())) * cos(6.283185307 * rand())
 	}
@@ -99,8 +112,12 @@ cmd_gen() {
 		r = int(mu * exp(0.6 * normal()) + 0.5)
 		return r < 1 ? 1 : (r > 20 ? 20 : r)
 	}
+	# The time limit in minutes of a job of r seconds (--limits).
+	function limit(r) {
+		return limits == "runtime" ? r : int(r / 60) + 2
+	}
 	function emit(t, n, r, label) {
-		printf "%d %d %d %d %s\n", t * 1000, n, r, int(r / 60) + 2, label
+		printf "%d %d %d %d %s\n", t * 1000, n, r, limit(r), label
 	}
 	# One job of the mixed cons_tres stream, with its sbatch options.
 	function mixed_job(t, r, i,    u, k, n, g, top) {
@@ -110,17 +127,17 @@ cmd_gen() {
 			k = int(exp(log(2) + rand() * (log(top + 1) - log(2))))
 			k = k < 2 ? 2 : (k > top ? top : k)
 			printf "%d %d %d %d c%d -n %d\n", t * 1000,
-				int((k + cpus - 1) / cpus), r, int(r / 60) + 2, i, k
+				int((k + cpus - 1) / cpus), r, limit(r), i, k
 		} else if (u < 0.75 || gpus < 1) {
 			n = size()
 			printf "%d %d %d %d x%d -N %d --exclusive\n", t * 1000, n,
-				r, int(r / 60) + 2, i, n
+				r, limit(r), i, n
 		} else {
 			n = 2 + int(rand() * 7)
 			n = n > machine ? machine : n
 			g = 1 + int(rand() * gpus)
 			printf "%d %d %d %d g%d -N %d --gres=gpu:%d\n", t * 1000, n,
-				r, int(r / 60) + 2, i, n, g
+				r, limit(r), i, n, g
 		}
 	}
 	BEGIN {
