@@ -99,12 +99,19 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	{
-		char def[64], none[] = "none";
+		const loc_policy_t *pol = &in.m->conf->policy;
+		char def[64], mode[16];
 
+		/* Without --strategies and --walltime, the configuration's
+		 * own policy; under --plugin topology its walltime mode as
+		 * topology/locality places it (SL or none). */
 		snprintf(def, sizeof(def), "%s",
-			 loc_strategy_kind_name(in.m->conf->policy.strategy));
+			 loc_strategy_kind_name(pol->strategy));
+		snprintf(mode, sizeof(mode), "%s",
+			 !o.topology_site ? loc_walltime_mode_name(pol->walltime) :
+			 loc_policy_sl(pol) ? "sl" : "none");
 		rp_rowset_add_lists(set, o.strategies ? o.strategies : def,
-				    o.walltime ? o.walltime : none);
+				    o.walltime ? o.walltime : mode);
 	}
 	rp_rowset_snapshots(set, &o, in.w);
 	if (rp_rowset_recorded(set, &o, &in, &err))

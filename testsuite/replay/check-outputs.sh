@@ -282,5 +282,25 @@ for want in "box 1.000000" "freelist/rowmajor 1.250000"; do
 	[ "$got" = "$2" ] || fail "x_ideal of $1: $got, want $2"
 done
 
+# Without --strategies and --walltime, the row is the configuration's
+# policy: its Strategy and WalltimeAware; under --plugin topology the
+# mode topology/locality places with (pf as none, combo as sl).
+for case in "sl - pack+sl" "combo - pack+combo" "pf topology pack" \
+	"combo topology pack+sl" "none topology pack"; do
+	set -- $case
+	{ grep -v '^Strategy=\|^WalltimeAware=' "$data/example-locality.conf"
+		printf 'Strategy=pack\nWalltimeAware=%s\n' "$1"; } > "$tmp/wt.conf"
+	plug=""
+	[ "$2" = - ] || plug="--plugin $2"
+	# shellcheck disable=SC2086 # plug is two words or none
+	"$bin" -c "$tmp/wt.conf" -t "$data/example-sacct.txt" $plug \
+		--no-recorded --no-svg -q --no-progress -o "$tmp/wt" ||
+		fail "WalltimeAware=$1 $plug: replay exited $?"
+	got=$(ls "$tmp/wt" | sed -n 's/\.csv$//p' | grep -v rejected | paste -sd, -)
+	[ "$got" = "$3" ] ||
+		fail "WalltimeAware=$1 $plug: the default row is '$got', want $3"
+	rm -rf "$tmp/wt"
+done
+
 [ $fails = 0 ] && echo "check-outputs: all checks passed"
 [ $fails = 0 ]
