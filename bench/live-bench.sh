@@ -15,7 +15,8 @@
 #   bench/live-bench.sh [--shapes per-node,per-row,weights,shuffled]
 #                       [--configs linear,cons_tres,pack@60:0.1%30^released,pack@60:0.1%30,bestfit/hilbert]
 #                       [--seed 1] [--jobs 160] [--max-nodes 24] [--gap 0.55]
-#                       [--workload FILE] [--out DIR] [--build DIR]
+#                       [--limits fixed] [--workload FILE] [--out DIR]
+#                       [--build DIR]
 #
 # A locality configuration is
 # STRATEGY[/CURVE][+WALLTIME][@WAIT[:TOL]][%WINDOW][^HOLD][~NODEWEIGHT]
@@ -27,7 +28,11 @@
 # (PlanHold=placement), as select/linear does.
 # The workload is workload.sh gen's seeded stream (node counts log-uniform
 # in 1..--max-nodes, runtimes ~5 s, Poisson arrivals --gap s apart),
-# or a WORKLOAD file (workload.sh's format) given with --workload.
+# or a WORKLOAD file (workload.sh's format) given with --workload (a
+# trace slice: workload.sh swf FILE --limits requested > WORKLOAD keeps
+# its users' requests as time limits). --limits is gen's: fixed gives
+# every job 2 minutes, runtime a job of r seconds r minutes, so running
+# jobs' expected ends follow their real ends (for the walltime modes).
 # Everything lands in --out (default build/live-bench): each run's
 # jobcomp, locality-eval output and slurmctld log, and report.txt.
 # Shapes are cluster.sh --shape's: per-node, per-row, weights (per-row,
@@ -54,6 +59,7 @@ ALLNODES="n[001-064]"
 SHAPES="per-node,per-row,weights,shuffled"
 CONFIGS="linear,cons_tres,pack@60:0.1%30^released,pack@60:0.1%30,bestfit/hilbert"
 SEED=1 JOBS=160 MAXN=24 GAP=0.55 WLFILE="" OUT="" BUILD=$REPO/build
+LIMITS=fixed
 while [ $# -gt 0 ]; do
 	case $1 in
 	--shapes) SHAPES=$2; shift 2 ;;
@@ -62,10 +68,11 @@ while [ $# -gt 0 ]; do
 	--jobs) JOBS=$2; shift 2 ;;
 	--max-nodes) MAXN=$2; shift 2 ;;
 	--gap) GAP=$2; shift 2 ;;
+	--limits) LIMITS=$2; shift 2 ;;
 	--workload) WLFILE=$2; shift 2 ;;
 	--out) OUT=$2; shift 2 ;;
 	--build) BUILD=$2; shift 2 ;;
-	-h | --help) sed -n '4,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$PROG: unknown option $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -105,12 +112,15 @@ trap 'say "interrupted: stopping the cluster"; exit 130' INT TERM
 
 WL=$OUT/workload.txt
 if [ -n "$WLFILE" ]; then
+	[ "$LIMITS" = fixed ] ||
+		die "--limits is the generator's; a --workload file has its own limits"
 	cp "$WLFILE" "$WL" || die "cannot read $WLFILE"
 	WHAT="workload $WLFILE"
 else
 	"$WORKLOAD" gen --seed "$SEED" --jobs "$JOBS" --max-nodes "$MAXN" \
-		--gap "$GAP" >"$WL" || die "workload generator failed"
-	WHAT="workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --gap $GAP"
+		--gap "$GAP" --limits "$LIMITS" >"$WL" ||
+		die "workload generator failed"
+	WHAT="workload.sh gen --seed $SEED --jobs $JOBS --max-nodes $MAXN --gap $GAP --limits $LIMITS"
 fi
 "$WORKLOAD" to-swf "$WL" >"$OUT/workload.swf" || die "workload.sh to-swf failed"
 # The gpu-sparse shape's workload: every other job a GPU job.

@@ -6,7 +6,10 @@
 # limit follows --limits (fixed: int(r/60)+2 minutes; runtime: r minutes)
 # and nothing else changes with it, in every kind of stream (plain,
 # --phases, --mixed); a bad --limits is refused; to-swf carries the limit
-# into the SWF's requested time (field 9, x 60 x --time-scale).
+# into the SWF's requested time (field 9, x 60 x --time-scale). The trace
+# converter (workload.sh swf, through locality-replay --export-jobs) keeps
+# gen's fixed rule by default, and with --limits requested gives each job
+# its own request compressed as its runtime is, in minutes.
 set -u
 srcdir=${srcdir:-.}
 top=$(cd "$srcdir" && pwd)
@@ -87,6 +90,59 @@ if "$workload" to-swf "$tmp/plain.runtime" --time-scale 10 >"$tmp/rt.swf"; then
 else
 	fail "to-swf failed"
 fi
+
+# A trace of five jobs: id submit wait run procs cpu mem procs req ...
+# Requests of 3 h, 60 s, none (-1), 2 h for a 10-h run, and 1.5 h.
+cat >"$tmp/t.swf" <<'EOF'
+; MaxProcs: 64
+1 0 -1 7200 8 -1 -1 8 10800 -1 1 -1 -1 -1 -1 -1 -1 -1
+2 60 -1 30 4 -1 -1 4 60 -1 1 -1 -1 -1 -1 -1 -1 -1
+3 120 -1 3600 16 -1 -1 16 -1 -1 1 -1 -1 -1 -1 -1 -1 -1
+4 180 -1 36000 2 -1 -1 2 7200 -1 1 -1 -1 -1 -1 -1 -1 -1
+5 240 -1 1800 64 -1 -1 64 5400 -1 1 -1 -1 -1 -1 -1 -1 -1
+EOF
+LOC_REPLAY=${LOCALITY_REPLAY:-$PWD/src/replay/locality-replay}
+export LOC_REPLAY
+trace() { "$workload" swf "$tmp/t.swf" "$@" 2>"$tmp/trace.err"; }
+# limits_are FILE L1 L2 ...: the limits of FILE's jobs, in order.
+limits_are() {
+	f=$1
+	shift
+	[ "$(awk '{ printf "%s ", $4 }' "$f")" = "$* " ]
+}
+if trace --hour 1 >"$tmp/t1.default" &&
+	trace --hour 1 --limits fixed >"$tmp/t1.fixed" &&
+	trace --hour 1 --limits requested >"$tmp/t1.req" &&
+	trace --hour 2 --limits requested >"$tmp/t2.req"; then
+	check "trace: 5 jobs" [ "$(wc -l <"$tmp/t1.req")" = 5 ]
+	check "trace: --limits fixed is the default" \
+		cmp -s "$tmp/t1.default" "$tmp/t1.fixed"
+	check "trace: fixed limits are int(r/60)+2 minutes" \
+		limits_are "$tmp/t1.fixed" 2 2 2 2 2
+	# 3 h, 60 s (rounded up), none (the runtime rule: 1 s, 1 min),
+	# 2 h (past which the job ran: its runtime is kept), 1.5 h (up).
+	check "trace: requested limits, one trace hour a second" \
+		limits_are "$tmp/t1.req" 3 1 1 2 2
+	check "trace: requested limits, one trace hour two seconds" \
+		limits_are "$tmp/t2.req" 6 1 2 4 3
+	for f in fixed req; do
+		awk '{ $4 = "-"; print }' "$tmp/t1.$f" >"$tmp/t1.$f.rest"
+	done
+	check "trace: --limits changes only the limits" \
+		cmp -s "$tmp/t1.fixed.rest" "$tmp/t1.req.rest"
+else
+	fail "workload.sh swf failed: $(cat "$tmp/trace.err")"
+fi
+for bad in '' runtime minutes; do
+	if trace --limits "$bad" >"$tmp/bad.out"; then
+		fail "trace: --limits '$bad' accepted"
+	elif ! grep -q "limits takes fixed or requested" "$tmp/trace.err" ||
+		[ -s "$tmp/bad.out" ]; then
+		fail "trace: --limits '$bad': $(cat "$tmp/trace.err")"
+	else
+		ok "trace: --limits '$bad' refused"
+	fi
+done
 
 [ $fails = 0 ] || { echo "check-workload: $fails failures"; exit 1; }
 echo "check-workload: all checks passed"

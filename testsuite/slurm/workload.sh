@@ -8,7 +8,8 @@
 #                   [--phases [--machine M]]
 #                   [--mixed [--cpus C] [--gpus G]]        > WORKLOAD
 #   workload.sh swf FILE[.gz] [--nodes M] [--hour SEC] [--max-jobs N]
-#                   [--min-run S] [--max-run S]         > WORKLOAD
+#                   [--min-run S] [--max-run S]
+#                   [--limits fixed|requested]          > WORKLOAD
 #   workload.sh sacct FILE [--nodes M] [--source-nodes S] [--hour SEC] ...
 #   workload.sh format FILE                             (prints swf or sacct)
 #   workload.sh to-swf WORKLOAD [--time-scale K]        > TRACE.swf
@@ -46,6 +47,14 @@
 # processors proportionally to M nodes (MaxProcs from the header, else
 # the largest job: the replay's --scale-to M); sacct scales NNodes from
 # --source-nodes (default: the largest job).
+# Their time limits: --limits fixed (the default) is gen's fixed rule;
+# --limits requested is the job's own request, compressed as its runtime
+# is (one trace hour becomes --hour), then read as minutes where runtimes
+# are seconds (at least 1): the 60x scale of gen --limits runtime, so
+# running jobs' expected ends follow their users' requests, for the
+# walltime-aware modes. A record with no request gets gen's runtime rule
+# (r minutes); a job that ran past its request keeps its runtime (at 60x
+# it still ends before its limit).
 # format: the format locality-replay reads FILE as (its --format auto:
 # sacct when the first line has a JobID column, else SWF).
 # to-swf: the reverse direction, for locality-replay: a WORKLOAD as a
@@ -185,6 +194,7 @@ replay_bin() {
 # order), scaled to the test cluster and compressed in time.
 cmd_trace() {
 	local kind=$1 file maxn=64 hour=2 maxjobs=100000 minrun=1 maxrun=20 srcn=0
+	local limits=fixed
 	local bin table size=()
 	shift
 	[ $# -ge 1 ] || die "$kind: give a trace file"
@@ -199,9 +209,14 @@ cmd_trace() {
 		--max-run) maxrun=$2; shift 2 ;;
 		--source-nodes) [ "$kind" = sacct ] || die "$kind: unknown option $1"
 			srcn=$2; shift 2 ;;
+		--limits) limits=$2; shift 2 ;;
 		*) die "$kind: unknown option $1" ;;
 		esac
 	done
+	case $limits in
+	fixed | requested) ;;
+	*) die "$kind: --limits takes fixed or requested, not '$limits'" ;;
+	esac
 	[ -r "$file" ] || die "cannot read $file"
 	bin=$(replay_bin) || exit 1
 	# SWF: the replay scales processors to M nodes over MaxProcs (else
@@ -221,11 +236,19 @@ cmd_trace() {
 	printf '%s\n' "$table" |
 		awk -v maxn="$maxn" -v hour="$hour" -v minrun="$minrun" \
 			-v maxrun="$maxrun" -v srcn="$srcn" -v kind="$kind" \
-			-v name="$file" '
+			-v limits="$limits" -v name="$file" '
+	# The time limit in minutes of job i, which runs r seconds (--limits).
+	function limit(i, r,    l) {
+		if (limits == "fixed" || req[i] <= 0)
+			return limits == "fixed" ? int(r / 60) + 2 : r
+		l = req[i] * hour / 3600
+		if (l > int(l)) l = int(l) + 1
+		return l < 1 ? 1 : l
+	}
 	/^#/ { next }
 	{
 		n++
-		id[n] = $1; sub_t[n] = $2; run[n] = $3; nod[n] = $5
+		id[n] = $1; sub_t[n] = $2; run[n] = $3; req[n] = $4; nod[n] = $5
 		if ($5 > biggest) biggest = $5
 	}
 	END {
@@ -243,7 +266,7 @@ cmd_trace() {
 			if (r < minrun) r = minrun
 			if (r > maxrun) r = maxrun
 			off = int(sub_t[i] * hour / 3600 * 1000 + 0.5)
-			printf "%d %d %d %d %s%s\n", off, nodes, r, int(r / 60) + 2, kind, id[i]
+			printf "%d %d %d %d %s%s\n", off, nodes, r, limit(i, r), kind, id[i]
 		}
 	}'
 }
