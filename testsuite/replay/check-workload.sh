@@ -69,15 +69,23 @@ gen --seed 4 >"$tmp/s4" || fail "gen --seed 4 failed"
 check "another seed gives another stream" \
 	sh -c '! cmp -s "$1" "$2"' - "$tmp/plain.a" "$tmp/s4"
 
-for bad in '' hours 60 "fixed,runtime"; do
-	if gen --limits "$bad" >"$tmp/bad.out" 2>"$tmp/bad.err"; then
-		fail "--limits '$bad' accepted"
-	elif ! grep -q "limits takes fixed or runtime" "$tmp/bad.err" ||
-		[ -s "$tmp/bad.out" ]; then
-		fail "--limits '$bad': $(cat "$tmp/bad.err")"
+# refused NAME MESSAGE CMD...: CMD must fail, print nothing on stdout and
+# MESSAGE on stderr.
+refused() {
+	name=$1 msg=$2
+	shift 2
+	if "$@" >"$tmp/bad.out" 2>"$tmp/bad.err"; then
+		fail "$name accepted"
+	elif ! grep -q "$msg" "$tmp/bad.err" || [ -s "$tmp/bad.out" ]; then
+		fail "$name: $(cat "$tmp/bad.err")"
 	else
-		ok "--limits '$bad' refused"
+		ok "$name refused"
 	fi
+}
+
+for bad in '' hours 60 "fixed,runtime"; do
+	refused "--limits '$bad'" "limits takes fixed or runtime" \
+		gen --limits "$bad"
 done
 
 # to-swf: requested time = limit x 60 x K, run time = r x K.
@@ -134,14 +142,8 @@ else
 	fail "workload.sh swf failed: $(cat "$tmp/trace.err")"
 fi
 for bad in '' runtime minutes; do
-	if trace --limits "$bad" >"$tmp/bad.out"; then
-		fail "trace: --limits '$bad' accepted"
-	elif ! grep -q "limits takes fixed or requested" "$tmp/trace.err" ||
-		[ -s "$tmp/bad.out" ]; then
-		fail "trace: --limits '$bad': $(cat "$tmp/trace.err")"
-	else
-		ok "trace: --limits '$bad' refused"
-	fi
+	refused "trace: --limits '$bad'" "limits takes fixed or requested" \
+		"$workload" swf "$tmp/t.swf" --limits "$bad"
 done
 
 [ $fails = 0 ] || { echo "check-workload: $fails failures"; exit 1; }
