@@ -81,6 +81,9 @@ static int _decisions(sim_t *s, const loc_request_t *req,
 	return 0;
 }
 
+static int _declines(sim_t *s, int j, int64_t now, int64_t t,
+		     const int *nodes, bool offered, int64_t *began);
+
 /* PF (seed 004 Alg. 2): fill the idle neighbour of job j's placement with
  * the waiting job of the same size and closest walltime. */
 static int _pair(sim_t *s, int j, int64_t now)
@@ -125,6 +128,14 @@ static int _pair(sim_t *s, int j, int64_t now)
 	idx = loc_pf_pick_partner(s->pfq, m, -1, k, est);
 	if (idx < 0)
 		return 0;
+	/* A partner whose CompactWait would decline the region is not
+	 * paired: live, such a partner declined its held region, which
+	 * stood idle until the partner started elsewhere. Its wait does not
+	 * begin: the scheduler offered it nothing. */
+	rc = _declines(s, (int)s->pfq[idx].job_id, now, now, s->out2, false,
+		       NULL);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	for (int i = 0; i < k; i++)
 		if (s->out2[i] < 0 || s->out2[i] >= s->n ||
 		    !view.candidate[s->out2[i]])
@@ -163,18 +174,16 @@ int rp__sim_fits_empty(sim_t *s, int k)
 }
 
 /*
- * CompactWait: returns 1 when job j, offered nodes at time t, should wait
- * for a more compact set (when t is now, a pass runs at its deadline), 0
- * when it takes them, or a negative LOC_E* code. A projected t (EASY's
- * reservation) is judged on compactness with the patience the job has
- * now, as the plugin's WILL_RUN does. The job's wait begins the first time
- * it is offered nodes now (loc_patience_began()).
+ * CompactWait's judgement of job j on nodes at time t, the patience it has
+ * now: 1 to decline, 0 to take them, or a negative LOC_E* code. `offered`:
+ * the offer begins the job's wait (loc_patience_began()); *began, when
+ * given, is when the wait began.
  */
-int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
-		    const int *nodes, bool projected)
+static int _declines(sim_t *s, int j, int64_t now, int64_t t,
+		     const int *nodes, bool offered, int64_t *began)
 {
 	const rp_job_t *job = &s->jobs[j];
-	int64_t hops, until, began;
+	int64_t hops, b;
 	int rc;
 
 	if (s->pol->compact_wait <= 0 || job->nodes < 2)
@@ -189,10 +198,29 @@ int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
 	hops = loc_metrics_total_pair_hops(s->grid, nodes, job->nodes);
 	if (hops < 0)
 		return (int)hops;
-	began = loc_patience_began(s->pol, &s->patience[j], now, t <= now);
-	if (!loc_patience_defer(s->pol, job->nodes, hops,
-				s->ref_hops[job->nodes], now - began))
-		return 0;
+	b = loc_patience_began(s->pol, &s->patience[j], now, offered);
+	if (began)
+		*began = b;
+	return loc_patience_defer(s->pol, job->nodes, hops,
+				  s->ref_hops[job->nodes], now - b);
+}
+
+/*
+ * CompactWait: returns 1 when job j, offered nodes at time t, should wait
+ * for a more compact set (when t is now, a pass runs at its deadline), 0
+ * when it takes them, or a negative LOC_E* code. A projected t (EASY's
+ * reservation) is judged on compactness with the patience the job has
+ * now, as the plugin's WILL_RUN does. The job's wait begins the first time
+ * it is offered nodes now (loc_patience_began()).
+ */
+int rp__sim_patient(sim_t *s, int j, int64_t now, int64_t t,
+		    const int *nodes, bool projected)
+{
+	int64_t until, began = 0;
+	int rc = _declines(s, j, now, t, nodes, t <= now, &began);
+
+	if (rc != 1)
+		return rc;
 	/* It stops waiting at its deadline or its reserved start. */
 	until = loc_patience_deadline(s->pol, began);
 	if (s->run->first_shadow[j] < until)

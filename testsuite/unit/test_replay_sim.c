@@ -442,6 +442,75 @@ static void test_pf_starts_the_partner_with_the_job(void **state)
 	_teardown(&s);
 }
 
+/* PF under CompactWait: _pf_swf's partner takes its compact region
+ * (1 hop, its reference) with the job. On a line of 7 whose nodes 0, 4
+ * and 6 are busy to 1000 (jobs 1-6 arrive one a second, so none waits
+ * for PF to pair it), the region left for 23 beside 21's pair {1, 2} is
+ * nodes 3 and 5, 2 hops apart: 23's CompactWait (tolerance 0.5, so at
+ * most 1.5 hops) would decline it, so PF pairs it only without
+ * CompactWait. */
+static const char _pf_scattered_swf[] =
+	"1 0 -1 1000 1 -1 -1 1 1000 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"2 1 -1 9 2 -1 -1 2 9 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"3 2 -1 8 1 -1 -1 1 8 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"4 3 -1 1000 1 -1 -1 1 1000 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"5 4 -1 6 1 -1 -1 1 6 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"6 5 -1 1000 1 -1 -1 1 1000 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"21 6 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"22 7 -1 100 7 -1 -1 7 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"23 8 -1 90 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+/* A PF run of the FCFS queue with CompactWait=wait (tolerance 0.5). */
+static rp_run_t *_pf_run(const setup_t *s, int64_t wait, loc_alloc_t **a)
+{
+	loc_policy_t pol = s->m->conf->policy;
+	loc_error_t err;
+
+	pol.strategy = LOC_STRATEGY_FREELIST;
+	pol.walltime = rp_wmode_policy(RP_W_PF);
+	pol.compact_wait = wait;
+	pol.compact_tolerance = 0.5;
+	*a = loc_alloc_create(s->m->grid, &pol, &err);
+	assert_non_null(*a);
+	return _run(s, *a, RP_SCHED_FCFS, RP_PRIO_FCFS, RP_W_PF);
+}
+
+static void test_pf_pairs_only_a_region_the_partner_takes(void **state)
+{
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int j23;
+
+	(void)state;
+	_setup_text(&s, _pf_swf, "4");
+	run = _pf_run(&s, 50, &a);
+	assert_int_equal(run->pf_pairs, 1);
+	assert_true(_start_of(&s, run, "23") == 10);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+
+	_setup_text(&s, _pf_scattered_swf, "7");
+	j23 = _index_of(&s, "23");
+	run = _pf_run(&s, 0, &a);
+	assert_true(_start_of(&s, run, "21") == 10);
+	assert_int_equal(run->pf_pairs, 1);
+	assert_true(_start_of(&s, run, "23") == 10);
+	assert_int_equal(run->pool[run->node_off[j23]], 3);
+	assert_int_equal(run->pool[run->node_off[j23] + 1], 5);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	run = _pf_run(&s, 50, &a);
+	assert_true(_start_of(&s, run, "21") == 10);
+	assert_int_equal(run->pf_pairs, 0);
+	assert_false(run->pf_partner[j23]);
+	assert_true(_start_of(&s, run, "23") > 1000);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
 /* A line of 8 nodes, the first four of Weight=100: jobs 1 and 2 (two
  * nodes each) take the light nodes 4-7, job 3 (three nodes) finds no
  * light node free and takes the heavy 0-2; without weights, freelist
@@ -668,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_a_waiting_job_claims_a_region),
 		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),
 		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
+		cmocka_unit_test(test_pf_pairs_only_a_region_the_partner_takes),
 		cmocka_unit_test(test_node_weights_use_the_light_tier_first),
 		cmocka_unit_test(test_node_weight_specs_are_checked),
 		cmocka_unit_test(

@@ -13,6 +13,7 @@
  *           placement only.
  */
 #include "select_locality.h"
+#include "sl_ctx.h"
 
 int64_t sl_walltime_estimate(sl_machine_t *m, const loc_policy_t *p,
 			     job_record_t *job)
@@ -112,6 +113,30 @@ static void _hold(sl_machine_t *m, job_record_t *job, job_record_t *partner,
 }
 
 /*
+ * Whether partner would take region[0..k) now under its CompactWait,
+ * judged with the patience it has (the hold offers it nothing yet, so its
+ * wait does not begin). Live, partners declined regions they were held,
+ * which stood idle until the partner started elsewhere (doc/experiments.md);
+ * the replay pairs by the same rule.
+ */
+static bool _partner_takes(sl_machine_t *m, sl_ledger_t *l,
+			   job_record_t *partner, const int *region, int k)
+{
+	sl_ctx_t c;
+
+	if (!partner->details || !partner->part_ptr ||
+	    !partner->part_ptr->node_bitmap)
+		return false;
+	sl_ctx_init(&c, m, l, partner, SELECT_MODE_WILL_RUN);
+	c.alloc = sl_machine_job_alloc(m, partner, &c.policy, &c.err);
+	if (!c.alloc)
+		return false;
+	c.walltime = sl_walltime_estimate(m, c.policy, partner);
+	sl_ctx_fill_ok(&c, partner->part_ptr->node_bitmap);
+	return !sl_compact_defer(&c, region, k, false);
+}
+
+/*
  * PF inside Slurm (seed 004 Alg. 2): once job starts, pick the waiting
  * job of its partition with the same size and the closest walltime, and
  * hold an idle region next to job for it.
@@ -178,11 +203,14 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 		};
 
 		if (loc_pf_neighbor_region(alloc, &view, placed, k, region,
-					   &err) == 0)
-			_hold(m, job, pend[idx], region, k, now);
-		else
+					   &err) != 0)
 			debug2("%s: PF %pJ: no region for partner %pJ: %s",
 			       plugin_type, job, pend[idx], err.text);
+		else if (_partner_takes(m, l, pend[idx], region, k))
+			_hold(m, job, pend[idx], region, k, now);
+		else
+			debug("%s: PF %pJ: partner %pJ would decline the region (CompactWait), none held",
+			      plugin_type, job, pend[idx]);
 	}
 out:
 	xfree(placed);
