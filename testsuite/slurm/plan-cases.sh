@@ -162,4 +162,48 @@ case_k() {
 	cancel_all
 	result "$name_hold" "$bad_hold"
 	result "$name_plan" "$bad_plan"
+	_case_k_declined "$bad_hold"
+}
+
+# k, under CompactWait: partition pfw (WalltimeAware=pf, CompactWait=60,
+# CompactTolerance=0.1). A blocker in pfp (no CompactWait: it takes the
+# 48 nodes it is given) leaves 16 free: 8 scattered for job A (-w) and a
+# snake of 8 beside them, 84 pairwise hops against the 56 of a 2x4 block.
+# The snake is the only region PF can hold for partner P, which would
+# decline it, so PF holds nothing and says why. The first part of case k
+# is the control: without it passing, no hold here proves nothing. Its
+# partner, of higher priority than the blocker here, was cancelled still
+# holding the block: the hold must have gone with it, or the blocker,
+# which needs the block, cannot start.
+_case_k_declined() {
+	local name="k: PF + CompactWait: no region is held that the partner would decline"
+	local bad="" blk p a line t0 log=$CURRENT/log/slurmctld.log
+	local ascat="n[001,004,007,018,023,041,058,063]"
+	local snake="n[033-037,045,053,061]"
+	[ -z "$1" ] || bad="not reached: the hold without CompactWait failed"
+	if [ -z "$bad" ]; then
+		blk=$(sub -p pfp -N48 -x "$ascat,$snake" -t 10 900)
+		wait_state "$blk" RUNNING 20 || bad="blocker $blk did not start"
+	fi
+	if [ -z "$bad" ]; then
+		p=$(sub -p pfw -N8 -t 5 --begin=now+600 300)
+		a=$(sub -p pfw -N8 -w "$ascat" -t 3 300)
+		wait_state "$a" RUNNING 20 || bad="job A $a did not start"
+	fi
+	if [ -z "$bad" ]; then
+		t0=$SECONDS
+		until line=$(grep -E "PF JobId=$a: partner JobId=$p would decline" "$log") ||
+			[ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		if grep -qE "PF JobId=$a holds nodes" "$log"; then
+			bad="PF held $(grep -E "PF JobId=$a holds" "$log" | sed 's/.*nodes=\([^ ]*\).*/\1/') for partner $p"
+		elif [ -z "$line" ]; then
+			bad="no decline logged for partner $p after job $a began: $(grep "PF JobId=$a" "$log" | tail -n 1)"
+		else
+			note "k: job $a on $(job_nodes "$a"): $p would decline the snake, nothing held"
+		fi
+	fi
+	cancel_all
+	result "$name" "$bad"
 }

@@ -46,7 +46,8 @@
 #      and nodes (locality-eval --plan) for the same running jobs
 #   k  WalltimeAware=pf: a starting job's partner gets an idle region held,
 #      which a job of lower priority keeps off; with PlanHold=released a
-#      later start holds released nodes, not the PF-held idle ones
+#      later start holds released nodes, not the PF-held idle ones; under
+#      CompactWait a partner gets no region it would decline
 #   r  each job's placement record in its AdminComment reaches sacct
 #      (slurmdbd and MariaDB, cluster.sh --accounting, on the host and in
 #      each root; where they are not installed, scontrol) and agrees with its NodeList and the ideal for
@@ -122,6 +123,7 @@ Curve=hilbert
 # The mm cluster's other partitions, over the same nodes (cases p, k).
 PartitionName=hold PlanHold=released
 PartitionName=pfp WalltimeAware=pf PlanHold=released
+PartitionName=pfw WalltimeAware=pf CompactWait=60 CompactTolerance=0.1
 EOF
 sed 's/^Strategy=mm$/Strategy=bestfit/' "$LCONF_MM" >"$LCONF_BF"
 # The policy of partition hold, for locality-eval --plan (case p).
@@ -129,6 +131,7 @@ LCONF_HOLD=$RUNROOT/locality-hold.conf
 printf 'PlanHold=released\n' | cat "$LCONF_MM" - >"$LCONF_HOLD"
 HOLD_PART="PartitionName=hold Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP"
 PF_PART="PartitionName=pfp Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP"
+PFW_PART="PartitionName=pfw Nodes=$ALLNODES Default=NO MaxTime=INFINITE State=UP"
 H_WAIT=25
 LCONF_WAIT=$RUNROOT/locality-wait.conf
 printf 'CompactWait=%s\n' "$H_WAIT" | cat "$LCONF_MM" - >"$LCONF_WAIT"
@@ -189,7 +192,8 @@ main() {
 	if [ "$CAN_RUN_SUT" = 1 ]; then
 		if [ $mm_wanted = 0 ]; then
 			:
-		elif start_cluster sut-mm "$SUT" "$LCONF_MM" "$HOLD_PART" "$PF_PART"; then
+		elif start_cluster sut-mm "$SUT" "$LCONF_MM" "$HOLD_PART" "$PF_PART" \
+			"$PFW_PART"; then
 			if want b; then
 				note "b: fragmenting sequence on select/$SUT (mm), $(wc -l <"$RUNROOT/frag.workload") jobs"
 				run_fragmenting mm && B_DONE[mm]=1

@@ -203,6 +203,11 @@ int64_t sl_walltime_estimate(sl_machine_t *m, const loc_policy_t *p,
 /* Called at job_begin: PF chooses a partner and holds a region for it. */
 void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job);
 
+/* Releases the PF holds of partners no longer pending (cancelled, held
+ * with priority 0, gone): their regions would otherwise keep jobs of
+ * lower priority off until PFHoldTime ran out. */
+void sl_pf_drop_departed(sl_machine_t *m);
+
 /* Called at job_fini: AdjEst history, PF hold release. */
 void sl_walltime_after_fini(sl_machine_t *m, job_record_t *job);
 

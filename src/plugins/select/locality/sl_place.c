@@ -185,6 +185,7 @@ void sl_ctx_apply_holds(sl_ctx_t *c)
 
 	if (!c->m->holds || !c->job)
 		return;
+	sl_pf_drop_departed(c->m);
 	loc_holds_expire(c->m->holds, c->now);
 	memset(unheld, 0, c->m->ncore);
 	loc_holds_filter(c->m->holds, c->job->job_id, c->job->priority,

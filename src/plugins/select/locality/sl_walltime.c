@@ -58,6 +58,25 @@ static void _pf_release(sl_machine_t *m, uint32_t job_id)
 	list_delete_all(m->pf_regions, _region_match, &job_id);
 }
 
+void sl_pf_drop_departed(sl_machine_t *m)
+{
+	ListIterator it;
+	sl_pf_region_t *r;
+
+	if (!m->holds || !m->pf_regions || !&find_job_record)
+		return;
+	it = list_iterator_create(m->pf_regions);
+	while ((r = list_next(it))) {
+		job_record_t *p = find_job_record(r->job_id);
+
+		if (p && IS_JOB_PENDING(p) && p->priority != 0)
+			continue;
+		(void)loc_holds_release(m->holds, r->job_id);
+		list_delete_item(it);
+	}
+	list_iterator_destroy(it);
+}
+
 /*
  * The waiting jobs of job's partition asking for exactly k nodes, in
  * queue order, without a hold yet. Returns their count; *out is xmalloc'd.
@@ -157,6 +176,7 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 		return;
 	/* The job may itself be a partner: its hold is used up. */
 	_pf_release(m, job->job_id);
+	sl_pf_drop_departed(m);
 	loc_holds_expire(m->holds, now);
 	list_delete_all(m->pf_regions, _region_expired, &now);
 	if (!loc_policy_pf(p) || !&job_list || !job_list || !job->node_bitmap ||
