@@ -232,6 +232,14 @@ static void _ratio(char *buf, size_t len, double v, double cur)
 
 /* The note of a row: current, best, why it is not ranked, over the
  * limit. */
+/* Whether a row pairs jobs (paired filling: pf, combo, adjest). */
+static bool _pairs(const rp_advice_row_t *a)
+{
+	return a->spec &&
+	       (a->spec->wmode == RP_W_PF || a->spec->wmode == RP_W_COMBO ||
+		a->spec->wmode == RP_W_ADJEST);
+}
+
 static void _note(char *buf, size_t len, const rp_advice_t *adv, int r)
 {
 	const rp_advice_row_t *a = &adv->rows[r];
@@ -357,6 +365,12 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 			   "honours\n");
 		return;
 	}
+	if (_pairs(&adv->rows[adv->best]))
+		fprintf(f, "# PF (pf, combo, adjest): the replay starts a "
+			   "partner with its job; slurmctld starts it in its "
+			   "turn, its region held idle meanwhile (live, "
+			   "2026-12-07: pack+pf waited 1.01-1.10x pack's; "
+			   "doc/performance.md, \"Paired filling, live\")\n");
 	fprintf(f,
 		"# select/linear-style sites: SelectType=select/locality in "
 		"slurm.conf\n"

@@ -113,6 +113,15 @@ check() {
 			grep -q '^SLTolerance=' "$dir/advice.txt" ||
 				fail "$name: $mode without SLTolerance=" ;;
 		esac
+		# paired filling's live caveat, for its rows alone
+		pf_note=0
+		grep -q '^# PF (pf, combo, adjest): ' "$dir/advice.txt" && pf_note=1
+		case $mode in
+		pf | combo | adjest) [ $pf_note = 1 ] ||
+			fail "$name: $mode recommended without PF's live caveat" ;;
+		*) [ $pf_note = 0 ] ||
+			fail "$name: PF's live caveat under $mode" ;;
+		esac
 	fi
 	# tradeoff.svg: well formed enough, one point per row (plus the six
 	# of the key), every point inside the plot area
