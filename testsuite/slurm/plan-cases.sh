@@ -97,6 +97,23 @@ case_p() {
 	result "$name" "$bad"
 }
 
+# _pf_scene PART AFREE OTHER - case k's scene: a blocker (partition pfp,
+# 48 nodes) on every node but AFREE and OTHER, partner P (8 nodes, PART)
+# pending until its begin time, and job A (8 nodes, PART) started on
+# AFREE (-w). Sets K_P and K_A, and K_BAD to what failed, if anything.
+_pf_scene() {
+	local blk
+	K_P="" K_A="" K_BAD=""
+	blk=$(sub -p pfp -N48 -x "$2,$3" -t 10 900)
+	if ! wait_state "$blk" RUNNING 20; then
+		K_BAD="blocker $blk did not start"
+		return
+	fi
+	K_P=$(sub -p "$1" -N8 -t 5 --begin=now+600 300)
+	K_A=$(sub -p "$1" -N8 -w "$2" -t 3 300)
+	wait_state "$K_A" RUNNING 20 || K_BAD="job A $K_A did not start"
+}
+
 # k: WalltimeAware=pf in partition pfp (PlanHold=released there too). A
 # blocker leaves 16 nodes free: a 2x4 block and 8 scattered nodes, one
 # of them touching the block (PF holds nodes next to the job). Partner
@@ -110,16 +127,11 @@ case_p() {
 case_k() {
 	local name_hold="k: PF holds an idle region for the partner, and a job of lower priority keeps off it"
 	local name_plan="k: PF + PlanHold=released: a later start holds the nodes running jobs release, not PF-held idle ones"
-	local bad_hold="" bad_plan="" blk p a b log line held anodes sched t0
+	local bad_hold="" bad_plan="" p a b log line held anodes sched t0
 	local block="n[001-004,009-012]" scattered="n[019,022,036,041,047,052,061,064]"
 	log=$CURRENT/log/slurmctld.log
-	blk=$(sub -p pfp -N48 -x "$block,$scattered" -t 10 900)
-	wait_state "$blk" RUNNING 20 || bad_hold="blocker $blk did not start"
-	if [ -z "$bad_hold" ]; then
-		p=$(sub -p pfp -N8 -t 5 --begin=now+600 300)
-		a=$(sub -p pfp -N8 -w "$scattered" -t 3 300)
-		wait_state "$a" RUNNING 20 || bad_hold="job A $a did not start"
-	fi
+	_pf_scene pfp "$scattered" "$block"
+	p=$K_P a=$K_A bad_hold=$K_BAD
 	if [ -z "$bad_hold" ]; then
 		t0=$SECONDS
 		until line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1) &&
@@ -177,18 +189,14 @@ case_k() {
 # which needs the block, cannot start.
 _case_k_declined() {
 	local name="k: PF + CompactWait: no region is held that the partner would decline"
-	local bad="" blk p a line t0 log=$CURRENT/log/slurmctld.log
+	local bad="" p a line t0 log=$CURRENT/log/slurmctld.log
 	local ascat="n[001,004,007,018,023,041,058,063]"
 	local snake="n[033-037,045,053,061]"
-	[ -z "$1" ] || bad="not reached: the hold without CompactWait failed"
-	if [ -z "$bad" ]; then
-		blk=$(sub -p pfp -N48 -x "$ascat,$snake" -t 10 900)
-		wait_state "$blk" RUNNING 20 || bad="blocker $blk did not start"
-	fi
-	if [ -z "$bad" ]; then
-		p=$(sub -p pfw -N8 -t 5 --begin=now+600 300)
-		a=$(sub -p pfw -N8 -w "$ascat" -t 3 300)
-		wait_state "$a" RUNNING 20 || bad="job A $a did not start"
+	if [ -n "$1" ]; then
+		bad="not reached: the hold without CompactWait failed"
+	else
+		_pf_scene pfw "$ascat" "$snake"
+		p=$K_P a=$K_A bad=$K_BAD
 	fi
 	if [ -z "$bad" ]; then
 		t0=$SECONDS
