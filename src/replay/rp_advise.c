@@ -230,8 +230,6 @@ static void _ratio(char *buf, size_t len, double v, double cur)
 		snprintf(buf, len, "-");
 }
 
-/* The note of a row: current, best, why it is not ranked, over the
- * limit. */
 /* Whether a row pairs jobs (paired filling: pf, combo, adjest). */
 static bool _pairs(const rp_advice_row_t *a)
 {
@@ -240,6 +238,8 @@ static bool _pairs(const rp_advice_row_t *a)
 		a->spec->wmode == RP_W_ADJEST);
 }
 
+/* The note of a row: current, best, why it is not ranked, over the
+ * limit. */
 static void _note(char *buf, size_t len, const rp_advice_t *adv, int r)
 {
 	const rp_advice_row_t *a = &adv->rows[r];
