@@ -61,6 +61,13 @@ static void _hold_remove(loc_holds_t *holds, int i)
 	holds->n--;
 }
 
+static int _cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* A hold of k = 0 nodes is no hold: it only drops the job's old one.
  * Nodes outside 0..nnodes-1 are refused with LOC_EINVAL. */
 int loc_holds_add(loc_holds_t *holds, uint32_t partner_id,
@@ -84,6 +91,7 @@ int loc_holds_add(loc_holds_t *holds, uint32_t partner_id,
 	if (!copy)
 		return LOC_ENOMEM;
 	memcpy(copy, nodes, sizeof(int) * k);
+	qsort(copy, k, sizeof(int), _cmp_int); /* for loc_holds_covers() */
 	if (i < 0) {
 		if (holds->n == holds->cap) {
 			int cap = holds->cap ? 2 * holds->cap : 8;
@@ -175,6 +183,31 @@ int loc_holds_filter(const loc_holds_t *holds, uint32_t job_id,
 			}
 	}
 	return cleared;
+}
+
+bool loc_holds_covers(const loc_holds_t *holds, uint32_t partner_id,
+		      int64_t now, const int *nodes, int k)
+{
+	int i = holds ? _hold_find(holds, partner_id) : -1;
+	const loc_hold_t *h;
+
+	if (i < 0 || k < 1 || !nodes || holds->hold[i].expires <= now)
+		return false;
+	h = &holds->hold[i];
+	for (int a = 0; a < k; a++)
+		if (!bsearch(&nodes[a], h->nodes, h->k, sizeof(int), _cmp_int))
+			return false;
+	return true;
+}
+
+int64_t loc_holds_next_expiry(const loc_holds_t *holds)
+{
+	int64_t first = INT64_MAX;
+
+	for (int i = 0; holds && i < holds->n; i++)
+		if (holds->hold[i].expires < first)
+			first = holds->hold[i].expires;
+	return first;
 }
 
 int loc_holds_count(const loc_holds_t *holds, int *nodes_held)

@@ -6,6 +6,7 @@
 #ifndef LOC_WALLTIME_HOLDS_H
 #define LOC_WALLTIME_HOLDS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -47,6 +48,14 @@ int loc_holds_expire(loc_holds_t *holds, int64_t now);
 int loc_holds_filter(const loc_holds_t *holds, uint32_t job_id,
 		     uint32_t job_priority, int64_t now, const uint8_t *in,
 		     uint8_t *out);
+
+/* Whether job partner_id holds every one of nodes[0..k-1] (k >= 1) at
+ * now: a partner that starts there took its region. */
+bool loc_holds_covers(const loc_holds_t *holds, uint32_t partner_id,
+		      int64_t now, const int *nodes, int k);
+
+/* The earliest deadline of the holds, INT64_MAX when there are none. */
+int64_t loc_holds_next_expiry(const loc_holds_t *holds);
 
 /* Returns the number of active holds; fills nodes_held if not NULL. */
 int loc_holds_count(const loc_holds_t *holds, int *nodes_held);

@@ -366,11 +366,10 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 		return;
 	}
 	if (_pairs(&adv->rows[adv->best]))
-		fprintf(f, "# PF (pf, combo, adjest): the replay starts a "
-			   "partner with its job; slurmctld starts it in its "
-			   "turn, its region held idle meanwhile (live, "
-			   "2026-12-07: pack+pf waited 0.97-1.13x pack's; "
-			   "doc/performance.md, \"Paired filling, live\")\n");
+		fprintf(f, "# PF (pf, combo, adjest): not seen to win live "
+			   "(2026-12-07: pack+pf waited 0.97-1.13x pack's at "
+			   "the same hops; doc/performance.md, \"Paired "
+			   "filling, live\")\n");
 	fprintf(f,
 		"# select/linear-style sites: SelectType=select/locality in "
 		"slurm.conf\n"

@@ -107,7 +107,7 @@ static void _set_arg(rp_opts_t *o, const char *arg)
 		snprintf(why, sizeof(why),
 			 "'%.*s' is not a key the replay sets (the policy keys "
 			 "of locality.conf(5) but Strategy and WalltimeAware, "
-			 "and AdjEstWindow)",
+			 "AdjEstWindow and PFHoldTime)",
 			 (int)(eq - arg > 64 ? 64 : eq - arg), arg);
 		_bad_option("--set", why);
 	}
@@ -204,6 +204,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		O_SCHED,
 		O_PRIO,
 		O_PFMAX,
+		O_PF_WITH_JOB,
 		O_TURNAROUND,
 		O_SET,
 		O_LOCLE, O_NODE_WEIGHT,
@@ -265,6 +266,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		{ "sched", required_argument, 0, O_SCHED },
 		{ "priority", required_argument, 0, O_PRIO },
 		{ "pf-max-nodes", required_argument, 0, O_PFMAX },
+		{ "pf-with-job", no_argument, 0, O_PF_WITH_JOB },
 		{ "turnaround", required_argument, 0, O_TURNAROUND },
 		{ "set", required_argument, 0, O_SET },
 		{ "loc-le", no_argument, 0, O_LOCLE },
@@ -504,6 +506,9 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		case O_PFMAX:
 			o->pf_max_nodes = (int)_int_arg("--pf-max-nodes",
 							optarg, 0, 1 << 24);
+			break;
+		case O_PF_WITH_JOB:
+			o->pf_with_job = true;
 			break;
 		case O_TURNAROUND:
 			o->turnaround = _int_arg("--turnaround", optarg, 0,

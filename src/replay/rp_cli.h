@@ -66,6 +66,7 @@ typedef struct rp_opts {
 	rp_sched_t sched;
 	rp_prio_t prio;
 	int pf_max_nodes;
+	bool pf_with_job;      /* PF starts the partner with its job (seed 004) */
 	int64_t turnaround;    /* seconds a node stays busy after its job */
 	bool loc_le;
 	bool no_recorded;

@@ -21,6 +21,7 @@ const rp_key_option_t rp_key_options[] = {
 	{ LOC_KEY_SLTOL, "X", NULL },
 	/* AdjEst is one word: --adjest-window, as scripts spell it */
 	{ LOC_KEY_ADJEST, "N", "adjest-window" },
+	{ LOC_KEY_PFHOLD, "S", NULL },
 	{ LOC_KEY_COMPACT_WAIT, "S", NULL },
 	{ LOC_KEY_COMPACT_TOL, "X", NULL },
 	{ LOC_KEY_COMPACT_CLAIMS, "N", NULL },
@@ -222,8 +223,8 @@ static void _help_advise(void)
 	       "  --arrival-scale F, --arrival-jitter S, --jitter-seed N, "
 	       "--strict,\n"
 	       "  --drop-too-large, --sched S, --priority P,\n"
-	       "  --pf-max-nodes N, --turnaround S, --loc-le, and the "
-	       "locality.conf keys:\n",
+	       "  --pf-max-nodes N, --pf-with-job, --turnaround S, --loc-le, "
+	       "and the\n  locality.conf keys:\n",
 	       PROG);
 	_list_key_options();
 	printf("Output:\n"
@@ -355,6 +356,13 @@ static void _help_replay(void)
 	       "(wait/requested)^3 x nodes\n"
 	       "      --pf-max-nodes N    PF only for jobs of at most N nodes "
 	       "(0 = any)\n"
+	       "      --pf-with-job       PF starts the partner with its job, "
+	       "as seed 004\n"
+	       "                          does (default: its region is held "
+	       "PFHoldTime\n"
+	       "                          seconds and it starts at its turn, "
+	       "as under\n"
+	       "                          select/locality)\n"
 	       "      --turnaround S      a node is free S seconds after its "
 	       "job ends (epilog,\n"
 	       "                          completing, the scheduler's next "

@@ -19,7 +19,8 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 "\"round\": \"%s\", \"limit\": %d, "
 		 "\"arrival_scale\": %g, \"arrival_jitter_s\": %d, "
 		 "\"jitter_seed\": %llu, \"loc_le\": %s, "
-		 "\"pf_max_nodes\": %d, \"turnaround_s\": %lld, "
+		 "\"pf_max_nodes\": %d, \"pf_with_job\": %s, "
+		 "\"turnaround_s\": %lld, "
 		 "\"strict\": %s}",
 		 rp_sched_name(o->sched),
 		 o->prio == RP_PRIO_WFP ? "wfp" : "fcfs", t->procs_per_node,
@@ -29,7 +30,7 @@ static void _options_json(const rp_opts_t *o, const loc_trace_t *t, char *buf,
 		 o->limit, o->arrival_scale > 0 ? o->arrival_scale : 1,
 		 o->arrival_jitter, (unsigned long long)o->jitter_seed,
 		 o->loc_le ? "true" : "false", o->pf_max_nodes,
-		 (long long)o->turnaround, o->topts.strict ? "true" : "false");
+		 o->pf_with_job ? "true" : "false", (long long)o->turnaround, o->topts.strict ? "true" : "false");
 }
 
 /* Jobs a row could not run: reported, never lost. */

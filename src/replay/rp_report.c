@@ -377,6 +377,7 @@ int rp_row_from_run(rp_row_t *row, const rp_workload_t *w,
 			row->sum.rejected_too_large++;
 		else if (run->reject[j] == RP_REJECT_NO_FIT)
 			row->sum.rejected_no_fit++;
+		row->sum.pf_took += run->pf_partner[j];
 	}
 	row->sum.pf_pairs = run->pf_pairs;
 	row->sum.backfilled = run->nbackfilled;

@@ -58,7 +58,9 @@ typedef struct rp_summary {
 	rp_stat_t bbox;       /* bounding box volume (points) */
 	rp_stat_t dispersal;
 	rp_stat_t components;
-	int pf_pairs, backfilled;
+	int pf_pairs;         /* regions PF chose for a partner */
+	int pf_took;          /* ... partners that started on theirs */
+	int backfilled;
 } rp_summary_t;
 
 typedef struct rp_row {

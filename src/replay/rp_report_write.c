@@ -136,8 +136,10 @@ int rp_write_summary(const char *path, const rp_report_ctx_t *ctx,
 		fprintf(f, ",\n      \"makespan_s\": %lld",
 			(long long)s->makespan_s);
 		_num_field(f, "loss_of_capacity", s->loss_of_capacity);
-		fprintf(f, ",\n      \"pf_pairs\": %d,\n      \"backfilled\": %d,\n",
-			s->pf_pairs, s->backfilled);
+		fprintf(f,
+			",\n      \"pf_pairs\": %d,\n      \"pf_took\": %d,"
+			"\n      \"backfilled\": %d,\n",
+			s->pf_pairs, s->pf_took, s->backfilled);
 		if (row->ndecision) {
 			fprintf(f,
 				"      \"decision_mean_total_pair_hops\": {");

@@ -134,6 +134,14 @@ void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes)
 		dst[i] = v;
 	}
 	s->nfree -= job->nodes;
+	/* A partner starts at its turn (PF's hold, rp_sim_sched.c), on its
+	 * region or elsewhere: the hold has done its work. */
+	if (s->holds) {
+		if (loc_holds_covers(s->holds, (uint32_t)j + 1, now, nodes,
+				     job->nodes))
+			run->pf_partner[j] = true;
+		(void)loc_holds_release(s->holds, (uint32_t)j + 1);
+	}
 	run->start[j] = now;
 	run->end[j] = now + job->runtime;
 	run->started++;
@@ -278,6 +286,8 @@ static void _sim_free(sim_t *s)
 	free(s->pbuf);
 	free(s->order);
 	free(s->pfq);
+	loc_holds_destroy(s->holds);
+	free(s->unheld);
 	free(s->fail_free);
 	free(s->fail_nr);
 	free(s->empty_fit);
@@ -358,6 +368,15 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 		rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 				   "out of memory for the simulation");
 		goto out;
+	}
+	if (rp__sim_pf_mode(opts->wmode) && !opts->pf_with_job) {
+		s.holds = loc_holds_create(n);
+		s.unheld = malloc(n ? n : 1);
+		if (!s.holds || !s.unheld) {
+			rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
+					   "out of memory for the simulation");
+			goto out;
+		}
 	}
 	if (opts->sched == RP_SCHED_CONSERVATIVE) {
 		rc = rp__sim_cons_create(&s);

@@ -135,6 +135,12 @@ typedef struct rp_sim_opts {
 	rp_wmode_t wmode;
 	int pf_max_nodes;   /* PF only for jobs of at most this many nodes
 			     * (0 = any size) */
+	/* PF: seconds the partner's region is held for it (PFHoldTime): the
+	 * partner starts at its turn in the queue, as under select/locality,
+	 * which cannot start it; pf_with_job: it starts with its job, as in
+	 * seed 004 (pf_hold unused). */
+	int64_t pf_hold;
+	bool pf_with_job;
 	int adjest_window;  /* AdjEst: finished jobs remembered per user */
 	/* Seconds a job's nodes stay busy after it ends (epilog, the node
 	 * completing, the scheduler's next pass): the job's own end, wait
@@ -183,7 +189,7 @@ typedef struct rp_run {
 	rp_reject_t *reject;
 	int64_t *first_shadow; /* EASY: reservation time the job got when it
 				* first became the blocked head (RP_NEVER) */
-	bool *pf_partner;      /* started as a PF partner */
+	bool *pf_partner;      /* started on the region PF chose for it */
 	bool *backfilled;      /* started out of priority order (EASY) */
 	/* Occupancy snapshots: owner[s][node] = job index or -1. */
 	int nsnaps;
@@ -193,7 +199,8 @@ typedef struct rp_run {
 	double *decision_hops;
 	int64_t decision_count;
 	/* Counters. */
-	int started, rejected_no_fit, pf_pairs, nbackfilled;
+	int started, rejected_no_fit, nbackfilled;
+	int pf_pairs;          /* regions PF chose (held, or started on) */
 	int deferrals;         /* placements declined for a compact one */
 	int64_t alloc_calls, events;
 } rp_run_t;

@@ -65,6 +65,8 @@ typedef struct sim {
 	int *order; /* this pass's priority order */
 	int norder;
 	loc_pf_job_t *pfq;
+	loc_holds_t *holds; /* PF's held regions (NULL: pf_with_job or no PF) */
+	uint8_t *unheld;    /* a candidate map less the holds that apply */
 
 	uint32_t ver;	   /* bumped whenever the free set changes */
 	uint32_t nr_stamp; /* bumped whenever cand_nr changes */
@@ -89,6 +91,9 @@ int64_t rp__sim_place_est(const sim_t *s, int j);
 void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes);
 
 /* rp_sim_sched.c: placement and scheduling. */
+
+/* Whether a walltime mode pairs jobs (PF: pf, combo, adjest, actrun). */
+bool rp__sim_pf_mode(rp_wmode_t m);
 
 /* One placement by the run's allocator, in the lightest weight tiers. */
 int rp__sim_select(sim_t *s, const loc_request_t *req, uint8_t *cand,

@@ -22,8 +22,12 @@
  *   - SL happens inside loc_alloc_select(): the view carries each busy
  *     node's expected end and the request its own;
  *   - PF: after a job is placed next to an idle region of its size (for
- *     Combo only when SL found no busy neighbour), the waiting job of the
- *     same size with the closest walltime starts there at the same time;
+ *     Combo only when SL found no busy neighbour), the region is held for
+ *     the waiting job of the same size with the closest walltime, as
+ *     select/locality holds it (loc_walltime_holds.h): jobs of lower
+ *     priority keep off it until the partner starts, at its turn, or
+ *     PFHoldTime passes. With pf_with_job the partner starts there at
+ *     once, as in seed 004. EASY's reservation ignores the holds;
  *   - AdjEst: placement uses walltimes adjusted from each user's history;
  *     priorities and backfilling keep the requested walltimes.
  */
@@ -47,7 +51,7 @@ int rp__sim_select(sim_t *s, const loc_request_t *req, uint8_t *cand,
 				&s->run->alloc_calls, err);
 }
 
-static bool _pf_mode(rp_wmode_t m)
+bool rp__sim_pf_mode(rp_wmode_t m)
 {
 	return m == RP_W_PF || m == RP_W_COMBO || m == RP_W_ADJEST ||
 	       m == RP_W_ACTRUN;
@@ -84,6 +88,51 @@ static int _decisions(sim_t *s, const loc_request_t *req,
 static int _declines(sim_t *s, int j, int64_t now, int64_t t,
 		     const int *nodes, bool offered, int64_t *began);
 
+/* Job j's priority for PF's holds, higher first, as this pass orders the
+ * queue: submit order, or WFP's score (fixed when a hold is made, as the
+ * plugin keeps the partner's Slurm priority of that time). */
+static uint32_t _hold_priority(const sim_t *s, int j, int64_t now)
+{
+	const rp_job_t *job = &s->jobs[j];
+	double r, p;
+
+	if (s->o.prio != RP_PRIO_WFP)
+		return UINT32_MAX - (uint32_t)j;
+	r = (double)(now - job->submit) / job->request;
+	p = r * r * r * job->nodes * 1000.0;
+	return p >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)p;
+}
+
+/* cand less the regions held for jobs that outrank job j (j < 0: every
+ * hold), in s->unheld; cand itself when there are none. */
+static uint8_t *_unheld(sim_t *s, int j, int64_t now, uint8_t *cand)
+{
+	uint32_t id = j < 0 ? 0 : (uint32_t)j + 1;
+	uint32_t prio = j < 0 ? 0 : _hold_priority(s, j, now);
+
+	if (!s->holds || !loc_holds_count(s->holds, NULL))
+		return cand;
+	loc_holds_filter(s->holds, id, prio, now, cand, s->unheld);
+	return s->unheld;
+}
+
+/* Holds region[0..k) for partner j until PFHoldTime has passed; a pass
+ * runs then, for the jobs it kept off. */
+static int _hold(sim_t *s, int j, const int *region, int k, int64_t now)
+{
+	int64_t until = now + s->o.pf_hold;
+	int rc = loc_holds_add(s->holds, (uint32_t)j + 1,
+			       _hold_priority(s, j, now), region, k, until);
+
+	if (rc)
+		return loc_error_set(s->err, rc, NULL, 0,
+				     "PF could not hold a region: %s",
+				     loc_strerror(rc));
+	if (until > now && until < s->wake)
+		s->wake = until;
+	return 0;
+}
+
 /* PF (seed 004 Alg. 2): fill the idle neighbour of job j's placement with
  * the waiting job of the same size and closest walltime. */
 static int _pair(sim_t *s, int j, int64_t now)
@@ -93,7 +142,8 @@ static int _pair(sim_t *s, int j, int64_t now)
 	int k = job->nodes, m = 0, idx, rc;
 	int64_t est = rp__sim_place_est(s, j);
 	loc_view_t view = {
-		.candidate = s->resv_phase ? s->cand_nr : s->free,
+		.candidate = _unheld(s, -1, now,
+				     s->resv_phase ? s->cand_nr : s->free),
 		.busy_until = s->busy,
 		.now = now,
 	};
@@ -144,9 +194,11 @@ static int _pair(sim_t *s, int j, int64_t now)
 				"PF region holds node %d, which is not free",
 				s->out2[i]);
 	j = (int)s->pfq[idx].job_id;
+	s->run->pf_pairs++;
+	if (s->holds)
+		return _hold(s, j, s->out2, k, now);
 	rp__sim_start(s, j, now, s->out2);
 	s->run->pf_partner[j] = true;
-	s->run->pf_pairs++;
 	return 0;
 }
 
@@ -327,6 +379,8 @@ int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 	bool weighed;
 	int rc;
 
+	cand = _unheld(s, j, now, cand);
+	view.candidate = cand;
 	weighed = _weigh_claims(s, j, now, cand);
 	rc = rp__sim_select(s, &req, cand, &view, s->out, &e);
 	if (weighed)
@@ -350,7 +404,7 @@ int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 			return rc;
 	}
 	rp__sim_start(s, j, now, s->out);
-	if (_pf_mode(s->o.wmode)) {
+	if (rp__sim_pf_mode(s->o.wmode)) {
 		rc = _pair(s, j, now);
 		if (rc)
 			return rc;
@@ -555,6 +609,19 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 	int64_t shadow;
 	bool waiting_ahead = false;
 
+	/* Expired holds free their regions for every job; a pass runs at
+	 * the next expiry (s->wake keeps only the earliest time). */
+	if (s->holds) {
+		int64_t next;
+
+		if (loc_holds_expire(s->holds, now)) {
+			s->ver++;
+			s->nr_stamp++;
+		}
+		next = loc_holds_next_expiry(s->holds);
+		if (next < s->wake)
+			s->wake = next;
+	}
 	if (!_order(s, now))
 		return 0;
 	s->resv_phase = false;

@@ -141,6 +141,8 @@ static int _one_row(job_ctx_t *c, int r, loc_error_t *err)
 	so.claims = c->o->topology_site;
 	rp_spec_conf(sp, c->o, m->conf, &conf);
 	so.adjest_window = conf.adjest_window;
+	so.pf_hold = conf.pf_hold_sec;
+	so.pf_with_job = c->o->pf_with_job;
 	so.snap_times = c->set->snaps;
 	so.nsnaps = c->set->nsnaps;
 	so.decision = dec;

@@ -69,27 +69,35 @@ static inline loc_alloc_t *_alloc(const setup_t *s, loc_strategy_kind_t kind,
 	return a;
 }
 
+/* A replay with options o, checked (rp_run_check()). */
+static inline rp_run_t *_run_with(const setup_t *s, loc_alloc_t *a,
+				  const rp_sim_opts_t *o)
+{
+	loc_error_t err;
+	rp_run_t *run = rp_sim_run(s->w, a, o, &err);
+
+	if (!run)
+		fail_msg("replay failed: %s", err.text);
+	assert_int_equal(
+		rp_run_check(s->w, run,
+			     o->sched == RP_SCHED_EASY &&
+				     o->prio == RP_PRIO_FCFS,
+			     &err),
+		0);
+	return run;
+}
+
 static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
 			     rp_sched_t sched, rp_prio_t prio,
 			     rp_wmode_t mode)
 {
 	rp_sim_opts_t o;
-	loc_error_t err;
-	rp_run_t *run;
 
 	rp_sim_opts_init(&o);
 	o.sched = sched;
 	o.prio = prio;
 	o.wmode = mode;
-	run = rp_sim_run(s->w, a, &o, &err);
-	if (!run)
-		fail_msg("replay failed: %s", err.text);
-	assert_int_equal(
-		rp_run_check(s->w, run,
-			     sched == RP_SCHED_EASY && prio == RP_PRIO_FCFS,
-			     &err),
-		0);
-	return run;
+	return _run_with(s, a, &o);
 }
 
 /* Every record is a job or a skip; every line is a comment or a record

@@ -339,14 +339,33 @@ static void test_holds(void **state)
 	assert_int_equal(out[3], 1);
 	assert_int_equal(loc_holds_filter(h, 9, 1, 120, in, out), 3);
 
+	/* Whether a start took the region held for it: every node, in any
+	 * order, of a live hold of that partner. */
+	{
+		int took[3] = { 3, 1, 2 }, part[2] = { 2, 1 },
+		    off[2] = { 1, 4 };
+
+		assert_true(loc_holds_covers(h, 7, 120, took, 3));
+		assert_true(loc_holds_covers(h, 7, 120, part, 2));
+		assert_false(loc_holds_covers(h, 7, 120, off, 2));
+		assert_false(loc_holds_covers(h, 8, 120, took, 3));
+		assert_false(loc_holds_covers(h, 9, 120, took, 1));
+		assert_false(loc_holds_covers(h, 7, 150, took, 3));
+		assert_false(loc_holds_covers(h, 7, 120, took, 0));
+		assert_false(loc_holds_covers(NULL, 7, 120, took, 3));
+	}
+
 	/* Expiry drops only holds at or past their deadline. */
+	assert_true(loc_holds_next_expiry(h) == 150);
 	assert_int_equal(loc_holds_expire(h, 149), 0);
 	assert_int_equal(loc_holds_expire(h, 150), 1);
+	assert_true(loc_holds_next_expiry(h) == 200);
 	assert_int_equal(loc_holds_count(h, &held), 1);
 	assert_int_equal(held, 2);
 	assert_int_equal(loc_holds_release(h, 7), LOC_ENOENT);
 	assert_int_equal(loc_holds_release(h, 8), 0);
 	assert_int_equal(loc_holds_count(h, NULL), 0);
+	assert_true(loc_holds_next_expiry(h) == INT64_MAX);
 	assert_int_equal(loc_holds_filter(h, 9, 0, 0, in, out), 0);
 	assert_int_equal(loc_holds_add(h, 1, 1, bad, 1, 10), LOC_EINVAL);
 	assert_int_equal(loc_holds_count(h, NULL), 0);

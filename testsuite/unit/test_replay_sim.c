@@ -400,15 +400,28 @@ static void test_wfp_orders_by_wait_over_request_cubed(void **state)
 
 /* 4 nodes in a line. Job 20 holds them all until t=10, when the queue
  * is job 21 (2 nodes), job 22 (4 nodes), job 23 (2 nodes). FCFS starts
- * 21 and blocks at 22. PF (seed 004 Alg. 2) sees 21's idle neighbour of
- * 2 nodes and starts 23 there with it. */
+ * 21 and blocks at 22. PF as seed 004 has it (Alg. 2, pf_with_job) sees
+ * 21's idle neighbour of 2 nodes and starts 23 there with it. */
 static const char _pf_swf[] =
 	"20 0 -1 10 4 -1 -1 4 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
 	"21 1 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
 	"22 2 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
 	"23 3 -1 90 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
 
-static void test_pf_starts_the_partner_with_the_job(void **state)
+/* A PF run of the FCFS queue in mode, the partner started with its job. */
+static rp_run_t *_pf_with_job(const setup_t *s, loc_alloc_t *a,
+			      rp_wmode_t mode)
+{
+	rp_sim_opts_t o;
+
+	rp_sim_opts_init(&o);
+	o.sched = RP_SCHED_FCFS;
+	o.wmode = mode;
+	o.pf_with_job = true;
+	return _run_with(s, a, &o);
+}
+
+static void test_pf_with_job_starts_the_partner_with_it(void **state)
 {
 	static const rp_wmode_t modes[] = { RP_W_PF, RP_W_COMBO, RP_W_ADJEST };
 	setup_t s;
@@ -428,7 +441,7 @@ static void test_pf_starts_the_partner_with_the_job(void **state)
 		int j1 = _index_of(&s, "23");
 
 		a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, modes[i]);
-		run = _run(&s, a, RP_SCHED_FCFS, RP_PRIO_FCFS, modes[i]);
+		run = _pf_with_job(&s, a, modes[i]);
 		assert_true(_start_of(&s, run, "21") == 10);
 		assert_true(_start_of(&s, run, "23") == 10);
 		assert_true(run->pf_partner[j1]);
@@ -472,7 +485,7 @@ static rp_run_t *_pf_run(const setup_t *s, int64_t wait, loc_alloc_t **a)
 	pol.compact_tolerance = 0.5;
 	*a = loc_alloc_create(s->m->grid, &pol, &err);
 	assert_non_null(*a);
-	return _run(s, *a, RP_SCHED_FCFS, RP_PRIO_FCFS, RP_W_PF);
+	return _pf_with_job(s, *a, RP_W_PF);
 }
 
 static void test_pf_pairs_only_a_region_the_partner_takes(void **state)
@@ -506,6 +519,99 @@ static void test_pf_pairs_only_a_region_the_partner_takes(void **state)
 	assert_int_equal(run->pf_pairs, 0);
 	assert_false(run->pf_partner[j23]);
 	assert_true(_start_of(&s, run, "23") > 1000);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
+/* PF as select/locality does it: the region is held for the partner,
+ * which starts at its turn. _pf_swf with job 22 a 2-node job of 10 s
+ * ahead of 23: PF still chooses 23 (walltime 100, 21's own), but 22
+ * outranks it, takes the region at 10, and 23 takes it at 20. */
+static const char _pf_outranked_swf[] =
+	"20 0 -1 10 4 -1 -1 4 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"21 1 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"22 2 -1 10 2 -1 -1 2 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"23 3 -1 90 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+/* EASY: at 10 job 21 starts on nodes 0-1 and PF holds 2-3 for 23
+ * (walltime 150: closer to 21's 100 than 24's 40). 22 (4 nodes) is the
+ * pivot, reserved at 110; 23 runs past that and cannot backfill; 24 (40
+ * s) could, but the hold keeps it off 2-3: it starts at 210, after 22,
+ * where with no PF it starts at 10. 23 starts on 0-1 then, and PF holds
+ * 2-3 for 24, which takes them in the same pass. A hold of 30 s ends at 40, when a
+ * pass starts 24. */
+static const char _pf_held_swf[] =
+	"20 0 -1 10 4 -1 -1 4 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"21 1 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"22 2 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"23 3 -1 150 2 -1 -1 2 150 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"24 4 -1 40 2 -1 -1 2 40 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+/* A run of the queue in mode with PF's hold of hold seconds. */
+static rp_run_t *_pf_held(const setup_t *s, loc_alloc_t *a, rp_sched_t sched,
+			  rp_wmode_t mode, int64_t hold)
+{
+	rp_sim_opts_t o;
+
+	rp_sim_opts_init(&o);
+	o.sched = sched;
+	o.wmode = mode;
+	o.pf_hold = hold;
+	return _run_with(s, a, &o);
+}
+
+static void test_pf_holds_the_region_for_the_partners_turn(void **state)
+{
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int j23;
+
+	(void)state;
+	_setup_text(&s, _pf_outranked_swf, "4");
+	j23 = _index_of(&s, "23");
+	a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, RP_W_PF);
+	run = _pf_held(&s, a, RP_SCHED_FCFS, RP_W_PF, 300);
+	assert_int_equal(run->pf_pairs, 1);
+	assert_true(_start_of(&s, run, "21") == 10);
+	assert_true(_start_of(&s, run, "22") == 10);
+	assert_int_equal(run->pool[run->node_off[_index_of(&s, "22")]], 2);
+	assert_true(_start_of(&s, run, "23") == 20);
+	assert_int_equal(run->pool[run->node_off[j23]], 2);
+	assert_true(run->pf_partner[j23]);
+	rp_run_destroy(run);
+	/* seed 004's PF starts 23 at once; 22 then waits for a pair */
+	run = _pf_with_job(&s, a, RP_W_PF);
+	assert_true(_start_of(&s, run, "23") == 10);
+	assert_true(_start_of(&s, run, "22") == 100);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+
+	_setup_text(&s, _pf_held_swf, "4");
+	j23 = _index_of(&s, "23");
+	a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, RP_W_NONE);
+	run = _pf_held(&s, a, RP_SCHED_EASY, RP_W_NONE, 300);
+	assert_true(_start_of(&s, run, "24") == 10);
+	assert_int_equal(run->pf_pairs, 0);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, RP_W_PF);
+	run = _pf_held(&s, a, RP_SCHED_EASY, RP_W_PF, 300);
+	assert_true(_start_of(&s, run, "21") == 10);
+	assert_true(_start_of(&s, run, "22") == 110);
+	assert_true(_start_of(&s, run, "23") == 210);
+	assert_true(_start_of(&s, run, "24") == 210);
+	/* 23 on 0-1 pairs again: 24, on 2-3 */
+	assert_int_equal(run->pf_pairs, 2);
+	assert_false(run->pf_partner[j23]);
+	assert_true(run->pf_partner[_index_of(&s, "24")]);
+	rp_run_destroy(run);
+	run = _pf_held(&s, a, RP_SCHED_EASY, RP_W_PF, 30);
+	assert_true(_start_of(&s, run, "24") == 40);
+	assert_int_equal(run->pool[run->node_off[_index_of(&s, "24")]], 2);
+	assert_false(run->pf_partner[j23]);
 	rp_run_destroy(run);
 	loc_alloc_destroy(a);
 	_teardown(&s);
@@ -736,7 +842,8 @@ int main(void)
 		cmocka_unit_test(test_a_waiting_job_reserves_nothing),
 		cmocka_unit_test(test_a_waiting_job_claims_a_region),
 		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),
-		cmocka_unit_test(test_pf_starts_the_partner_with_the_job),
+		cmocka_unit_test(test_pf_with_job_starts_the_partner_with_it),
+		cmocka_unit_test(test_pf_holds_the_region_for_the_partners_turn),
 		cmocka_unit_test(test_pf_pairs_only_a_region_the_partner_takes),
 		cmocka_unit_test(test_node_weights_use_the_light_tier_first),
 		cmocka_unit_test(test_node_weight_specs_are_checked),
