@@ -87,9 +87,9 @@ static inline rp_run_t *_run_with(const setup_t *s, loc_alloc_t *a,
 	return run;
 }
 
-static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
-			     rp_sched_t sched, rp_prio_t prio,
-			     rp_wmode_t mode)
+/* The simulator's default options but these three. */
+static inline rp_sim_opts_t _opts(rp_sched_t sched, rp_prio_t prio,
+				  rp_wmode_t mode)
 {
 	rp_sim_opts_t o;
 
@@ -97,6 +97,15 @@ static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
 	o.sched = sched;
 	o.prio = prio;
 	o.wmode = mode;
+	return o;
+}
+
+static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
+			     rp_sched_t sched, rp_prio_t prio,
+			     rp_wmode_t mode)
+{
+	rp_sim_opts_t o = _opts(sched, prio, mode);
+
 	return _run_with(s, a, &o);
 }
 

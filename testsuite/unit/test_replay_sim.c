@@ -408,17 +408,23 @@ static const char _pf_swf[] =
 	"22 2 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
 	"23 3 -1 90 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
 
+/* A run of the queue in mode with PF's hold of hold seconds, or (hold <
+ * 0) PF starting the partner with its job. */
+static rp_run_t *_pf_held(const setup_t *s, loc_alloc_t *a, rp_sched_t sched,
+			  rp_wmode_t mode, int64_t hold)
+{
+	rp_sim_opts_t o = _opts(sched, RP_PRIO_FCFS, mode);
+
+	o.pf_hold = hold < 0 ? 0 : hold;
+	o.pf_with_job = hold < 0;
+	return _run_with(s, a, &o);
+}
+
 /* A PF run of the FCFS queue in mode, the partner started with its job. */
 static rp_run_t *_pf_with_job(const setup_t *s, loc_alloc_t *a,
 			      rp_wmode_t mode)
 {
-	rp_sim_opts_t o;
-
-	rp_sim_opts_init(&o);
-	o.sched = RP_SCHED_FCFS;
-	o.wmode = mode;
-	o.pf_with_job = true;
-	return _run_with(s, a, &o);
+	return _pf_held(s, a, RP_SCHED_FCFS, mode, -1);
 }
 
 static void test_pf_with_job_starts_the_partner_with_it(void **state)
@@ -547,19 +553,6 @@ static const char _pf_held_swf[] =
 	"22 2 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
 	"23 3 -1 150 2 -1 -1 2 150 -1 1 1 -1 -1 -1 -1 -1 -1\n"
 	"24 4 -1 40 2 -1 -1 2 40 -1 1 1 -1 -1 -1 -1 -1 -1\n";
-
-/* A run of the queue in mode with PF's hold of hold seconds. */
-static rp_run_t *_pf_held(const setup_t *s, loc_alloc_t *a, rp_sched_t sched,
-			  rp_wmode_t mode, int64_t hold)
-{
-	rp_sim_opts_t o;
-
-	rp_sim_opts_init(&o);
-	o.sched = sched;
-	o.wmode = mode;
-	o.pf_hold = hold;
-	return _run_with(s, a, &o);
-}
 
 static void test_pf_holds_the_region_for_the_partners_turn(void **state)
 {
