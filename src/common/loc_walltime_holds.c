@@ -200,14 +200,16 @@ bool loc_holds_covers(const loc_holds_t *holds, uint32_t partner_id,
 	return true;
 }
 
-int64_t loc_holds_next_expiry(const loc_holds_t *holds)
+int loc_holds_region(const loc_holds_t *holds, uint32_t partner_id,
+		     int64_t now, int *nodes, int max)
 {
-	int64_t first = INT64_MAX;
+	int i = holds ? _hold_find(holds, partner_id) : -1;
 
-	for (int i = 0; holds && i < holds->n; i++)
-		if (holds->hold[i].expires < first)
-			first = holds->hold[i].expires;
-	return first;
+	if (i < 0 || !nodes || holds->hold[i].expires <= now ||
+	    holds->hold[i].k > max)
+		return 0;
+	memcpy(nodes, holds->hold[i].nodes, sizeof(int) * holds->hold[i].k);
+	return holds->hold[i].k;
 }
 
 int loc_holds_count(const loc_holds_t *holds, int *nodes_held)

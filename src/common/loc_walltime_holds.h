@@ -54,8 +54,10 @@ int loc_holds_filter(const loc_holds_t *holds, uint32_t job_id,
 bool loc_holds_covers(const loc_holds_t *holds, uint32_t partner_id,
 		      int64_t now, const int *nodes, int k);
 
-/* The earliest deadline of the holds, INT64_MAX when there are none. */
-int64_t loc_holds_next_expiry(const loc_holds_t *holds);
+/* Copies the live region held for job partner_id at now into nodes
+ * (room for max) and returns its size, or 0 when it has none. */
+int loc_holds_region(const loc_holds_t *holds, uint32_t partner_id,
+		     int64_t now, int *nodes, int max);
 
 /* Returns the number of active holds; fills nodes_held if not NULL. */
 int loc_holds_count(const loc_holds_t *holds, int *nodes_held);

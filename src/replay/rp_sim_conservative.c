@@ -287,6 +287,8 @@ int rp__sim_conservative(sim_t *s, int64_t now)
 		r = _plan(s, j, now);
 		if (r < 0)
 			return r;
+		if (r != 1)
+			rp__sim_turn_passed(s, j);
 		if (r == 1 && blocked) {
 			s->run->backfilled[j] = true;
 			s->run->nbackfilled++;

@@ -95,6 +95,11 @@ void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes);
 /* Whether a walltime mode pairs jobs (PF: pf, combo, adjest, actrun). */
 bool rp__sim_pf_mode(rp_wmode_t m);
 
+/* Job j's turn in a pass went by without it starting: its PF hold, if
+ * any, ends (as select/locality's does when the partner misses its
+ * region), and the region is free for the jobs after it. */
+void rp__sim_turn_passed(sim_t *s, int j);
+
 /* One placement by the run's allocator, in the lightest weight tiers. */
 int rp__sim_select(sim_t *s, const loc_request_t *req, uint8_t *cand,
 		   const loc_view_t *view, int *out, loc_error_t *err);

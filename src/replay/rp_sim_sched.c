@@ -25,9 +25,10 @@
  *     Combo only when SL found no busy neighbour), the region is held for
  *     the waiting job of the same size with the closest walltime, as
  *     select/locality holds it (loc_walltime_holds.h): jobs of lower
- *     priority keep off it until the partner starts, at its turn, or
- *     PFHoldTime passes. With pf_with_job the partner starts there at
- *     once, as in seed 004. EASY's reservation ignores the holds;
+ *     priority keep off it until the partner's turn in a pass, where it
+ *     takes the region if all of it is still free and otherwise loses
+ *     the hold, or until PFHoldTime. With pf_with_job the partner starts
+ *     there at once, as in seed 004. EASY's reservation ignores holds;
  *   - AdjEst: placement uses walltimes adjusted from each user's history;
  *     priorities and backfilling keep the requested walltimes.
  */
@@ -116,20 +117,45 @@ static uint8_t *_unheld(sim_t *s, int j, int64_t now, uint8_t *cand)
 	return s->unheld;
 }
 
-/* Holds region[0..k) for partner j until PFHoldTime has passed; a pass
- * runs then, for the jobs it kept off. */
+void rp__sim_turn_passed(sim_t *s, int j)
+{
+	if (s->holds && !loc_holds_release(s->holds, (uint32_t)j + 1)) {
+		s->ver++;
+		s->nr_stamp++;
+	}
+}
+
+/* PF: at its turn a partner takes its held region when all of it is
+ * still among its candidates, with no CompactWait question (it was asked
+ * when the region was held), as select/locality places it; else its hold
+ * ends. Returns 1 with the region in s->out, or 0. */
+static int _own_region(sim_t *s, int j, int64_t now, const uint8_t *cand)
+{
+	int k = s->holds ? loc_holds_region(s->holds, (uint32_t)j + 1, now,
+					    s->out, s->n) :
+			   0;
+
+	if (!k)
+		return 0;
+	for (int i = 0; i < k; i++)
+		if (k != s->jobs[j].nodes || !cand[s->out[i]]) {
+			rp__sim_turn_passed(s, j);
+			return 0;
+		}
+	return 1;
+}
+
+/* Holds region[0..k) for partner j until its turn, or PFHoldTime. */
 static int _hold(sim_t *s, int j, const int *region, int k, int64_t now)
 {
-	int64_t until = now + s->o.pf_hold;
 	int rc = loc_holds_add(s->holds, (uint32_t)j + 1,
-			       _hold_priority(s, j, now), region, k, until);
+			       _hold_priority(s, j, now), region, k,
+			       now + s->o.pf_hold);
 
 	if (rc)
 		return loc_error_set(s->err, rc, NULL, 0,
 				     "PF could not hold a region: %s",
 				     loc_strerror(rc));
-	if (until > now && until < s->wake)
-		s->wake = until;
 	return 0;
 }
 
@@ -381,22 +407,24 @@ int rp__sim_try(sim_t *s, int j, int64_t now, uint8_t *cand)
 
 	cand = _unheld(s, j, now, cand);
 	view.candidate = cand;
-	weighed = _weigh_claims(s, j, now, cand);
-	rc = rp__sim_select(s, &req, cand, &view, s->out, &e);
-	if (weighed)
-		_unweigh_claims(s);
-	if (rc == LOC_ENOFIT)
-		return 0;
-	if (rc) {
-		*s->err = e;
-		return rc;
-	}
-	rc = rp__sim_patient(s, j, now, now, s->out, false);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {
-		rc = _claim(s, j, cand);
-		return rc < 0 ? rc : 2;
+	if (!_own_region(s, j, now, cand)) {
+		weighed = _weigh_claims(s, j, now, cand);
+		rc = rp__sim_select(s, &req, cand, &view, s->out, &e);
+		if (weighed)
+			_unweigh_claims(s);
+		if (rc == LOC_ENOFIT)
+			return 0;
+		if (rc) {
+			*s->err = e;
+			return rc;
+		}
+		rc = rp__sim_patient(s, j, now, now, s->out, false);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			rc = _claim(s, j, cand);
+			return rc < 0 ? rc : 2;
+		}
 	}
 	if (s->o.ndecision) {
 		rc = _decisions(s, &req, &view);
@@ -609,18 +637,11 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 	int64_t shadow;
 	bool waiting_ahead = false;
 
-	/* Expired holds free their regions for every job; a pass runs at
-	 * the next expiry (s->wake keeps only the earliest time). */
-	if (s->holds) {
-		int64_t next;
-
-		if (loc_holds_expire(s->holds, now)) {
-			s->ver++;
-			s->nr_stamp++;
-		}
-		next = loc_holds_next_expiry(s->holds);
-		if (next < s->wake)
-			s->wake = next;
+	/* Expired holds free their regions for every job. No pass is run
+	 * for an expiry: a hold ends at its partner's next turn anyway. */
+	if (s->holds && loc_holds_expire(s->holds, now)) {
+		s->ver++;
+		s->nr_stamp++;
 	}
 	if (!_order(s, now))
 		return 0;
@@ -645,6 +666,7 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 		 * one. Under FCFS a waiting job holds the queue. */
 		if (r == 1)
 			continue;
+		rp__sim_turn_passed(s, j);
 		if (r == 2 && s->o.sched != RP_SCHED_FCFS) {
 			/* By waiting it gives up any reservation it had (the
 			 * plugin's WILL_RUN has no start for it either). */
@@ -671,19 +693,21 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 	for (int i = pos + 1; i < s->norder && s->nfree > 0; i++) {
 		int j = s->order[i], k = s->jobs[j].nodes, r;
 
-		if (s->state[j] != J_WAITING || k > s->nfree)
+		if (s->state[j] != J_WAITING)
 			continue;
-		if (shadow == RP_NEVER ||
-		    now + s->jobs[j].request + s->o.turnaround <= shadow) {
-			if (s->fail_free[k] == s->ver)
-				continue;
-			r = rp__sim_try(s, j, now, s->free);
-			if (!r)
-				s->fail_free[k] = s->ver;
-		} else {
-			if (k > s->nfree - s->nresv_free ||
-			    s->fail_nr[k] == s->nr_stamp)
-				continue;
+		r = 0;
+		if (k > s->nfree) {
+			/* skipped: no try */
+		} else if (shadow == RP_NEVER ||
+			   now + s->jobs[j].request + s->o.turnaround <=
+				   shadow) {
+			if (s->fail_free[k] != s->ver) {
+				r = rp__sim_try(s, j, now, s->free);
+				if (!r)
+					s->fail_free[k] = s->ver;
+			}
+		} else if (k <= s->nfree - s->nresv_free &&
+			   s->fail_nr[k] != s->nr_stamp) {
 			r = rp__sim_try(s, j, now, s->cand_nr);
 			if (!r)
 				s->fail_nr[k] = s->nr_stamp;
@@ -693,6 +717,8 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 		if (r == 1) {
 			s->run->backfilled[j] = true;
 			s->run->nbackfilled++;
+		} else {
+			rp__sim_turn_passed(s, j);
 		}
 	}
 	s->resv_phase = false;

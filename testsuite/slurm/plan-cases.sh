@@ -171,10 +171,51 @@ case_k() {
 			note "k: job B $b planned on $sched at $(job_field "$b" StartTime)"
 		fi
 	fi
+	_case_k_missed "$bad_hold" "$p" "$block"
 	cancel_all
 	result "$name_hold" "$bad_hold"
 	result "$name_plan" "$bad_plan"
+	result "$K_MISSED_NAME" "$K_MISSED_BAD"
 	_case_k_declined "$bad_hold"
+}
+
+# k, the partner's turn: the first part's hold on BLOCK stands for
+# partner P. One block node is drained, and job C (7 nodes, after P in
+# priority) must stay off the 7 still free. Then P becomes eligible: at
+# its turn (slurmctld asks the plugin in backfill's plan, the main
+# scheduler seeing too few nodes) it cannot start, its hold ends and C
+# starts there. A hold kept until PFHoldTime (300 s) kept C off it, and
+# any job backfill had reserved those nodes for. Sets K_MISSED_NAME and
+# K_MISSED_BAD (the first part's failure, if any, passed as HOLDBAD).
+_case_k_missed() { # HOLDBAD P BLOCK
+	local c t0 log=$CURRENT/log/slurmctld.log drained
+	K_MISSED_NAME="k: PF: a partner whose region is no longer whole at its turn loses the hold"
+	K_MISSED_BAD=""
+	if [ -n "$1" ]; then
+		K_MISSED_BAD="not reached: $1"
+		return
+	fi
+	drained=$(scontrol show hostnames "$3" | head -n 1)
+	scontrol update nodename="$drained" state=drain reason=casek >/dev/null 2>&1
+	c=$(sub -p pfp -N7 -t 1 300)
+	sleep 3
+	if [ "$(job_state "$c")" != PENDING ]; then
+		K_MISSED_BAD="job C $c started on $(job_nodes "$c") while $3 was held for $2: no control"
+	else
+		scontrol update jobid="$2" StartTime=now >/dev/null 2>&1
+		t0=$SECONDS
+		until [ "$(job_state "$c")" = RUNNING ] || [ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		if ! grep -qE "PF JobId=$2 missed its held region" "$log"; then
+			K_MISSED_BAD="no miss logged for partner $2 (job C $c is $(job_state "$c"))"
+		elif [ "$(job_state "$c")" != RUNNING ]; then
+			K_MISSED_BAD="partner $2 missed its region, but job C $c is $(job_state "$c")"
+		else
+			note "k: $drained drained, partner $2 missed its region; job C $c on $(job_nodes "$c")"
+		fi
+	fi
+	scontrol update nodename="$drained" state=resume >/dev/null 2>&1
 }
 
 # k, under CompactWait: partition pfw (WalltimeAware=pf, CompactWait=60,

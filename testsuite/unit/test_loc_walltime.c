@@ -354,18 +354,26 @@ static void test_holds(void **state)
 		assert_false(loc_holds_covers(h, 7, 120, took, 0));
 		assert_false(loc_holds_covers(NULL, 7, 120, took, 3));
 	}
+	/* The region itself, while it lasts, if there is room for it. */
+	{
+		int got[3];
+
+		assert_int_equal(loc_holds_region(h, 7, 120, got, 3), 3);
+		assert_int_equal(got[0], 1);
+		assert_int_equal(got[2], 3);
+		assert_int_equal(loc_holds_region(h, 7, 120, got, 2), 0);
+		assert_int_equal(loc_holds_region(h, 7, 150, got, 3), 0);
+		assert_int_equal(loc_holds_region(h, 9, 120, got, 3), 0);
+	}
 
 	/* Expiry drops only holds at or past their deadline. */
-	assert_true(loc_holds_next_expiry(h) == 150);
 	assert_int_equal(loc_holds_expire(h, 149), 0);
 	assert_int_equal(loc_holds_expire(h, 150), 1);
-	assert_true(loc_holds_next_expiry(h) == 200);
 	assert_int_equal(loc_holds_count(h, &held), 1);
 	assert_int_equal(held, 2);
 	assert_int_equal(loc_holds_release(h, 7), LOC_ENOENT);
 	assert_int_equal(loc_holds_release(h, 8), 0);
 	assert_int_equal(loc_holds_count(h, NULL), 0);
-	assert_true(loc_holds_next_expiry(h) == INT64_MAX);
 	assert_int_equal(loc_holds_filter(h, 9, 0, 0, in, out), 0);
 	assert_int_equal(loc_holds_add(h, 1, 1, bad, 1, 10), LOC_EINVAL);
 	assert_int_equal(loc_holds_count(h, NULL), 0);

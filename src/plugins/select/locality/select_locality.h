@@ -207,6 +207,9 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job);
  * with priority 0, gone): their regions would otherwise keep jobs of
  * lower priority off until PFHoldTime ran out. */
 void sl_pf_drop_departed(sl_machine_t *m);
+/* Drops job_id's PF hold: it started, left, or its turn came and it did
+ * not start. Returns whether it had one. */
+bool sl_pf_release(sl_machine_t *m, uint32_t job_id);
 
 /* Called at job_fini: AdjEst history, PF hold release. */
 void sl_walltime_after_fini(sl_machine_t *m, job_record_t *job);

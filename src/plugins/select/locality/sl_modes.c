@@ -353,6 +353,28 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 	return SLURM_SUCCESS;
 }
 
+/*
+ * PF: a partner's turn came, in the main scheduler (RUN_NOW) or in
+ * backfill's plan (WILL_RUN), and it does not start now: its hold ends.
+ * Held on, its region would stand idle and keep off jobs of lower
+ * priority, those backfill reserved it for among them, until PFHoldTime.
+ */
+static int _turn_outcome(sl_machine_t *m, job_record_t *job, uint16_t base,
+			 int rc)
+{
+	time_t now = time(NULL);
+
+	if (!(base & (SELECT_MODE_RUN_NOW | SELECT_MODE_WILL_RUN)) ||
+	    (rc == SLURM_SUCCESS &&
+	     (base == SELECT_MODE_RUN_NOW || job->start_time <= now)))
+		return rc;
+	if (sl_pf_release(m, job->job_id))
+		debug("%s: PF %pJ missed its held region (%s), hold released",
+		      plugin_type, job,
+		      rc != SLURM_SUCCESS ? "no start now" : "planned later");
+	return rc;
+}
+
 int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
 		bitstr_t *bitmap, uint32_t min_nodes, uint32_t max_nodes,
 		uint32_t req_nodes, uint16_t mode, List preemptee_candidates,
@@ -363,7 +385,7 @@ int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
 	uint16_t base = mode & SELECT_MODE_BASE;
 
 	if (!job->details || bit_set_count(bitmap) < (int64_t)min_nodes)
-		return EINVAL;
+		return _turn_outcome(m, job, base, EINVAL);
 	sl_ctx_init(&c, m, l, job, mode);
 	c.alloc = sl_machine_job_alloc(m, job, &c.policy, &c.err);
 	if (!c.alloc) {
@@ -391,7 +413,7 @@ int sl_job_test(sl_machine_t *m, sl_ledger_t *l, job_record_t *job,
 		error("%s: %pJ: unknown job_test mode %u", plugin_type, job,
 		      mode);
 out:
-	return rc;
+	return _turn_outcome(m, job, base, rc);
 }
 
 bitstr_t *sl_resv_test(sl_machine_t *m, resv_desc_msg_t *resv,

@@ -50,12 +50,12 @@ static int _region_expired(void *x, void *key)
 	return ((sl_pf_region_t *)x)->expires <= *(time_t *)key;
 }
 
-static void _pf_release(sl_machine_t *m, uint32_t job_id)
+bool sl_pf_release(sl_machine_t *m, uint32_t job_id)
 {
 	if (!m->holds)
-		return;
-	(void)loc_holds_release(m->holds, job_id);
+		return false;
 	list_delete_all(m->pf_regions, _region_match, &job_id);
+	return loc_holds_release(m->holds, job_id) == 0;
 }
 
 void sl_pf_drop_departed(sl_machine_t *m)
@@ -175,7 +175,7 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 	if (!m->holds)
 		return;
 	/* The job may itself be a partner: its hold is used up. */
-	_pf_release(m, job->job_id);
+	sl_pf_release(m, job->job_id);
 	sl_pf_drop_departed(m);
 	loc_holds_expire(m->holds, now);
 	list_delete_all(m->pf_regions, _region_expired, &now);
@@ -248,7 +248,7 @@ void sl_walltime_after_fini(sl_machine_t *m, job_record_t *job)
 	const loc_policy_t *p;
 	int64_t actual;
 
-	_pf_release(m, job->job_id);
+	sl_pf_release(m, job->job_id);
 	if (!m->adjest)
 		return;
 	p = sl_machine_job_policy(m, job);
