@@ -695,12 +695,12 @@ int rp__sim_schedule(sim_t *s, int64_t now)
 
 		if (s->state[j] != J_WAITING)
 			continue;
+		/* Its turn, tried or not: a job that does not start loses
+		 * its PF hold (rp__sim_turn_passed()). */
 		r = 0;
-		if (k > s->nfree) {
-			/* skipped: no try */
-		} else if (shadow == RP_NEVER ||
-			   now + s->jobs[j].request + s->o.turnaround <=
-				   shadow) {
+		if (k <= s->nfree &&
+		    (shadow == RP_NEVER ||
+		     now + s->jobs[j].request + s->o.turnaround <= shadow)) {
 			if (s->fail_free[k] != s->ver) {
 				r = rp__sim_try(s, j, now, s->free);
 				if (!r)
