@@ -362,16 +362,19 @@ static int _will_run(sl_ctx_t *c, bitstr_t *bitmap, List preemptee_candidates,
 static int _turn_outcome(sl_machine_t *m, job_record_t *job, uint16_t base,
 			 int rc)
 {
-	time_t now = time(NULL);
+	/* SELECT_MODE_RUN_NOW is 0: it is a value of base, not a bit. */
+	bool run_now = base == SELECT_MODE_RUN_NOW;
 
-	if (!(base & (SELECT_MODE_RUN_NOW | SELECT_MODE_WILL_RUN)) ||
+	if (!m->holds || !(run_now || (base & SELECT_MODE_WILL_RUN)) ||
 	    (rc == SLURM_SUCCESS &&
-	     (base == SELECT_MODE_RUN_NOW || job->start_time <= now)))
+	     (run_now || job->start_time <= time(NULL))))
 		return rc;
 	if (sl_pf_release(m, job->job_id))
 		debug("%s: PF %pJ missed its held region (%s), hold released",
 		      plugin_type, job,
-		      rc != SLURM_SUCCESS ? "no start now" : "planned later");
+		      run_now ? "RUN_NOW: no start" :
+		      rc != SLURM_SUCCESS ? "WILL_RUN: no start" :
+					    "WILL_RUN: planned later");
 	return rc;
 }
 
