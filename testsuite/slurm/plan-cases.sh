@@ -97,14 +97,15 @@ case_p() {
 	result "$name" "$bad"
 }
 
-# _pf_scene PART AFREE OTHER - case k's scene: a blocker (partition pfp,
-# 48 nodes) on every node but AFREE and OTHER, partner P (8 nodes, PART)
-# pending until its begin time, and job A (8 nodes, PART) started on
-# AFREE (-w). Sets K_P and K_A, and K_BAD to what failed, if anything.
+# _pf_scene PART AFREE OTHER [N] - case k's scene: a blocker (partition
+# pfp, N nodes, 48 by default) on every node but AFREE and OTHER, partner P
+# (8 nodes, PART) pending until its begin time, and job A (8 nodes, PART)
+# started on AFREE (-w). Sets K_P and K_A, and K_BAD to what failed, if
+# anything.
 _pf_scene() {
 	local blk
 	K_P="" K_A="" K_BAD=""
-	blk=$(sub -p pfp -N48 -x "$2,$3" -t 10 900)
+	blk=$(sub -p pfp -N"${4:-48}" -x "$2,$3" -t 10 900)
 	if ! wait_state "$blk" RUNNING 20; then
 		K_BAD="blocker $blk did not start"
 		return
@@ -177,6 +178,7 @@ case_k() {
 	result "$name_plan" "$bad_plan"
 	result "$K_MISSED_NAME" "$K_MISSED_BAD"
 	_case_k_declined "$bad_hold"
+	_case_k_run_now "$bad_hold"
 }
 
 # k, the partner's turn: the first part's hold on BLOCK stands for
@@ -254,5 +256,72 @@ _case_k_declined() {
 		fi
 	fi
 	cancel_all
+	result "$name" "$bad"
+}
+
+# k, a turn missed in RUN_NOW: partition pfw. The blocker (47 nodes)
+# leaves free the scattered 8 for A, the 2x4 block and n037, far from
+# the block. PF holds the block for P. One block node is drained, so
+# when P becomes eligible 8 nodes are free, enough for slurmctld's main
+# scheduler to ask for a RUN_NOW: 7 of the block and n037, 80 pairwise
+# hops against the 56 of a 2x4 block. P declines them (CompactWait), so
+# its turn passes without a start, and its hold must end there, not
+# only in backfill's WILL_RUN (SELECT_MODE_RUN_NOW is 0, not a bit: a
+# test of the bit never saw it). Backfill, every second, would ask its
+# WILL_RUN first (the main scheduler waits batch_sched_delay, 3 s), so
+# for this check it is off (bf_interval=-1) and the main scheduler runs
+# at once (batch_sched_delay=0), by scontrol reconfigure, undone after.
+# The first part is the control.
+_case_k_run_now() {
+	local name="k: PF: a partner's RUN_NOW that does not start it ends its hold"
+	local bad="" p a t0 line drained log=$CURRENT/log/slurmctld.log
+	local conf=$CURRENT/etc/slurm.conf
+	local block="n[001-004,009-012]" scattered="n[019,022,036,041,047,052,061,064]"
+	if [ -n "$1" ]; then
+		bad="not reached: the hold without CompactWait failed"
+	else
+		cp "$conf" "$conf.k"
+		sed -i 's/^SchedulerParameters=bf_interval=1,/SchedulerParameters=bf_interval=-1,batch_sched_delay=0,/' "$conf"
+		if ! grep -q '^SchedulerParameters=bf_interval=-1,' "$conf"; then
+			bad="no SchedulerParameters=bf_interval=1 line to turn backfill off"
+		elif ! scontrol reconfigure; then
+			bad="scontrol reconfigure failed"
+		else
+			_pf_scene pfw "$scattered" "$block,n037" 47
+			p=$K_P a=$K_A bad=$K_BAD
+		fi
+	fi
+	if [ -z "$bad" ]; then
+		t0=$SECONDS
+		until grep -qE "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" ||
+			[ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1)
+		[ -n "$line" ] || bad="no PF hold for partner $p after job $a began"
+	fi
+	if [ -z "$bad" ]; then
+		drained=$(scontrol show hostnames "$block" | head -n 1)
+		scontrol update nodename="$drained" state=drain reason=casek >/dev/null 2>&1
+		scontrol update jobid="$p" StartTime=now >/dev/null 2>&1
+		t0=$SECONDS
+		until line=$(grep -E "PF JobId=$p missed its held region" "$log" | head -n 1) &&
+			[ -n "$line" ] || [ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		if [ -z "$line" ]; then
+			bad="no miss logged for partner $p ($(job_state "$p") on $(job_nodes "$p"))"
+		elif ! grep -q "RUN_NOW: no start" <<<"$line"; then
+			bad="partner $p's first miss was not a RUN_NOW: ${line#*missed its held region }"
+		else
+			note "k: $drained drained; partner $p declined 7 block nodes and n037 in RUN_NOW, hold released"
+		fi
+		scontrol update nodename="$drained" state=resume >/dev/null 2>&1
+	fi
+	cancel_all
+	if [ -f "$conf.k" ]; then
+		mv "$conf.k" "$conf"
+		scontrol reconfigure || bad="${bad:+$bad; }scontrol reconfigure back failed"
+	fi
 	result "$name" "$bad"
 }

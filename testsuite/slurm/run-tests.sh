@@ -47,7 +47,9 @@
 #   k  WalltimeAware=pf: a starting job's partner gets an idle region held,
 #      which a job of lower priority keeps off; with PlanHold=released a
 #      later start holds released nodes, not the PF-held idle ones; under
-#      CompactWait a partner gets no region it would decline
+#      CompactWait a partner gets no region it would decline; a partner
+#      whose region is broken loses its hold at its turn, in backfill's
+#      WILL_RUN and in the main scheduler's RUN_NOW
 #   r  each job's placement record in its AdminComment reaches sacct
 #      (slurmdbd and MariaDB, cluster.sh --accounting, on the host and in
 #      each root; where they are not installed, scontrol) and agrees with its NodeList and the ideal for
