@@ -200,16 +200,28 @@ bool loc_holds_covers(const loc_holds_t *holds, uint32_t partner_id,
 	return true;
 }
 
-int loc_holds_region(const loc_holds_t *holds, uint32_t partner_id,
-		     int64_t now, int *nodes, int max)
+int loc_holds_turn(const loc_holds_t *holds, uint32_t partner_id,
+		   int64_t now, const uint8_t *cand, int need,
+		   uint8_t *in_region)
 {
-	int i = holds ? _hold_find(holds, partner_id) : -1;
+	int i = holds ? _hold_find(holds, partner_id) : -1, n = 0;
+	const loc_hold_t *h;
 
-	if (i < 0 || !nodes || holds->hold[i].expires <= now ||
-	    holds->hold[i].k > max)
+	if (i < 0 || !cand || !in_region || holds->hold[i].expires <= now)
 		return 0;
-	memcpy(nodes, holds->hold[i].nodes, sizeof(int) * holds->hold[i].k);
-	return holds->hold[i].k;
+	h = &holds->hold[i];
+	memset(in_region, 0, holds->nnodes);
+	for (int j = 0; j < h->k; j++)
+		if (cand[h->nodes[j]]) {
+			in_region[h->nodes[j]] = 1;
+			n++;
+		}
+	return n >= need ? n : LOC_ENOFIT;
+}
+
+uint32_t loc_holds_partner(const loc_holds_t *holds, int i)
+{
+	return holds && i >= 0 && i < holds->n ? holds->hold[i].partner_id : 0;
 }
 
 int loc_holds_count(const loc_holds_t *holds, int *nodes_held)

@@ -54,10 +54,22 @@ int loc_holds_filter(const loc_holds_t *holds, uint32_t job_id,
 bool loc_holds_covers(const loc_holds_t *holds, uint32_t partner_id,
 		      int64_t now, const int *nodes, int k);
 
-/* Copies the live region held for job partner_id at now into nodes
- * (room for max) and returns its size, or 0 when it has none. */
-int loc_holds_region(const loc_holds_t *holds, uint32_t partner_id,
-		     int64_t now, int *nodes, int max);
+/*
+ * A partner's turn, as select/locality and the replay both play it: the
+ * partner places on its held region first, with no CompactWait question
+ * (it was asked when the region was held). Writes the nodes of job
+ * partner_id's live region that are still in cand[] to in_region[] (a map
+ * of nnodes) and returns their count when it is at least need; returns 0
+ * when the partner has no live hold, and LOC_ENOFIT when fewer than need
+ * of its region are left (a job of higher priority took part of it, a
+ * node went down): that turn ends its hold.
+ */
+int loc_holds_turn(const loc_holds_t *holds, uint32_t partner_id,
+		   int64_t now, const uint8_t *cand, int need,
+		   uint8_t *in_region);
+
+/* The partner of the i-th hold (0 <= i < loc_holds_count()), or 0. */
+uint32_t loc_holds_partner(const loc_holds_t *holds, int i);
 
 /* Returns the number of active holds; fills nodes_held if not NULL. */
 int loc_holds_count(const loc_holds_t *holds, int *nodes_held);

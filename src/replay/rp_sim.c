@@ -288,6 +288,7 @@ static void _sim_free(sim_t *s)
 	free(s->pfq);
 	loc_holds_destroy(s->holds);
 	free(s->unheld);
+	free(s->in_region);
 	free(s->fail_free);
 	free(s->fail_nr);
 	free(s->empty_fit);
@@ -372,7 +373,8 @@ rp_run_t *rp_sim_run(const rp_workload_t *w, loc_alloc_t *alloc,
 	if (rp__sim_pf_mode(opts->wmode) && !opts->pf_with_job) {
 		s.holds = loc_holds_create(n);
 		s.unheld = malloc(n ? n : 1);
-		if (!s.holds || !s.unheld) {
+		s.in_region = malloc(n ? n : 1);
+		if (!s.holds || !s.unheld || !s.in_region) {
 			rc = loc_error_set(err, LOC_ENOMEM, NULL, 0,
 					   "out of memory for the simulation");
 			goto out;

@@ -67,6 +67,7 @@ typedef struct sim {
 	loc_pf_job_t *pfq;
 	loc_holds_t *holds; /* PF's held regions (NULL: pf_with_job or no PF) */
 	uint8_t *unheld;    /* a candidate map less the holds that apply */
+	uint8_t *in_region; /* a partner's region among its candidates */
 
 	uint32_t ver;	   /* bumped whenever the free set changes */
 	uint32_t nr_stamp; /* bumped whenever cand_nr changes */

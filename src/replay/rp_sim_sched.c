@@ -126,22 +126,23 @@ void rp__sim_turn_passed(sim_t *s, int j)
 }
 
 /* PF: at its turn a partner takes its held region when all of it is
- * still among its candidates, with no CompactWait question (it was asked
- * when the region was held), as select/locality places it; else its hold
- * ends. Returns 1 with the region in s->out, or 0. */
+ * still among its candidates (loc_holds_turn(), the plugin's rule too);
+ * else its hold ends. Returns 1 with the region in s->out, or 0. */
 static int _own_region(sim_t *s, int j, int64_t now, const uint8_t *cand)
 {
-	int k = s->holds ? loc_holds_region(s->holds, (uint32_t)j + 1, now,
-					    s->out, s->n) :
+	int k = s->holds ? loc_holds_turn(s->holds, (uint32_t)j + 1, now, cand,
+					  s->jobs[j].nodes, s->in_region) :
 			   0;
+	int m = 0;
 
-	if (!k)
+	if (k == LOC_ENOFIT)
+		rp__sim_turn_passed(s, j);
+	/* A region is its partner's size: more nodes cannot be. */
+	if (k != s->jobs[j].nodes)
 		return 0;
-	for (int i = 0; i < k; i++)
-		if (k != s->jobs[j].nodes || !cand[s->out[i]]) {
-			rp__sim_turn_passed(s, j);
-			return 0;
-		}
+	for (int i = 0; i < s->n && m < k; i++)
+		if (s->in_region[i])
+			s->out[m++] = i;
 	return 1;
 }
 

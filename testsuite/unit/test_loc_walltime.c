@@ -354,16 +354,27 @@ static void test_holds(void **state)
 		assert_false(loc_holds_covers(h, 7, 120, took, 0));
 		assert_false(loc_holds_covers(NULL, 7, 120, took, 3));
 	}
-	/* The region itself, while it lasts, if there is room for it. */
+	/* The partner's turn: its region's nodes among the candidates,
+	 * enough of them or not, while the hold lasts. */
 	{
-		int got[3];
+		uint8_t got[10];
 
-		assert_int_equal(loc_holds_region(h, 7, 120, got, 3), 3);
-		assert_int_equal(got[0], 1);
-		assert_int_equal(got[2], 3);
-		assert_int_equal(loc_holds_region(h, 7, 120, got, 2), 0);
-		assert_int_equal(loc_holds_region(h, 7, 150, got, 3), 0);
-		assert_int_equal(loc_holds_region(h, 9, 120, got, 3), 0);
+		assert_int_equal(loc_holds_turn(h, 7, 120, in, 2, got), 2);
+		assert_int_equal(got[1] + got[3], 2);
+		assert_int_equal(got[2] + got[4] + got[7], 0);
+		assert_int_equal(loc_holds_turn(h, 7, 120, in, 3, got),
+				 LOC_ENOFIT);
+		in[2] = 1;
+		assert_int_equal(loc_holds_turn(h, 7, 120, in, 3, got), 3);
+		assert_int_equal(got[2], 1);
+		in[2] = 0;
+		assert_int_equal(loc_holds_turn(h, 7, 150, in, 2, got), 0);
+		assert_int_equal(loc_holds_turn(h, 9, 120, in, 1, got), 0);
+		assert_int_equal(loc_holds_turn(NULL, 7, 120, in, 1, got), 0);
+		assert_int_equal(loc_holds_partner(h, 0) + loc_holds_partner(h, 1),
+				 15);
+		assert_int_equal(loc_holds_partner(h, 2), 0);
+		assert_int_equal(loc_holds_partner(h, -1), 0);
 	}
 
 	/* Expiry drops only holds at or past their deadline. */

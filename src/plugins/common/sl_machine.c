@@ -57,14 +57,6 @@ static bool _gres_type_known(const char *gres)
 	return known;
 }
 
-static void _pf_region_free(void *x)
-{
-	sl_pf_region_t *r = x;
-
-	FREE_NULL_BITMAP(r->nodes);
-	xfree(r);
-}
-
 /* Returns the slot for policy, creating its allocator; NULL + err. */
 static sl_alloc_slot_t *_slot(sl_machine_t *m, const loc_policy_t *policy,
 			      loc_error_t *err)
@@ -99,7 +91,6 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->names);
 	xfree(m->to_core);
 	xfree(m->to_slurm);
-	FREE_NULL_LIST(m->pf_regions);
 	xfree(m->scratch.ok);
 	xfree(m->scratch.cand);
 	xfree(m->scratch.held);
@@ -211,7 +202,6 @@ sl_machine_t *sl_machine_load(const char *path, loc_error_t *err)
 	}
 	if (_conf_uses(m->conf, false)) {
 		m->holds = loc_holds_create(n);
-		m->pf_regions = list_create(_pf_region_free);
 		if (!m->holds) {
 			loc_error_set(err, LOC_ENOMEM, path, 0, "out of memory");
 			goto fail;

@@ -100,21 +100,12 @@ typedef struct sl_machine {
 	sl_alloc_slot_t *slots;
 	int nslots;
 	loc_holds_t *holds;   /* PF soft holds (NULL unless PF is used) */
-	List pf_regions;      /* sl_pf_region_t: which nodes each hold has */
 	loc_adjest_t *adjest; /* AdjEst history (NULL unless used) */
 	sl_scratch_t scratch; /* select/locality's, made on first use */
 	sl_ref_scratch_t ref; /* CompactWait's, made with the machine */
 	sl_ref_t refs[SL_REF_SLOTS];
 	struct loc_ideal *ideal; /* each size's ideal, for sl_record.c */
 } sl_machine_t;
-
-/* A PF hold as the plugin sees it: the region a pending partner should
- * land in (loc_holds_t only filters; this lets the partner prefer it). */
-typedef struct sl_pf_region {
-	uint32_t job_id;
-	bitstr_t *nodes;      /* Slurm node indexes */
-	time_t expires;
-} sl_pf_region_t;
 
 /*
  * Reads path and builds the machine for the current node table

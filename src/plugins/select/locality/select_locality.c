@@ -114,12 +114,9 @@ static void _load_machine(void)
 		}
 		if (m->holds && _machine->holds) {
 			loc_holds_t *h = m->holds;
-			List r = m->pf_regions;
 
 			m->holds = _machine->holds;
-			m->pf_regions = _machine->pf_regions;
 			_machine->holds = h;
-			_machine->pf_regions = r;
 		}
 	}
 	sl_machine_destroy(_machine);

@@ -8,42 +8,24 @@
 #include "sl_gres.h"
 
 /*
- * PF: a job that was given a hold tries its held region first. The
- * region's candidates are a set of their own (scratch.in_hold): the
- * decision's candidates are left whole for the placement that follows a
- * miss.
+ * PF: a job that was given a hold places on its held region first
+ * (loc_holds_turn(), the replay's rule too). The region's candidates are
+ * a set of their own (scratch.in_hold): the decision's candidates are
+ * left whole for the placement that follows a miss, and a miss ends the
+ * hold at the end of the turn (_turn_outcome()).
  */
 static int _place_in_hold(sl_ctx_t *c)
 {
-	sl_pf_region_t *r = NULL;
-	ListIterator it;
-	uint8_t *in_hold;
-	int rc = LOC_ENOFIT, n = 0;
+	sl_place_req_t p;
+	int rc;
 
-	if (!c->m->pf_regions)
+	if (loc_holds_turn(c->m->holds, c->job->job_id, c->now, c->cand,
+			   c->lo, c->m->scratch.in_hold) <= 0)
 		return LOC_ENOFIT;
-	it = list_iterator_create(c->m->pf_regions);
-	while ((r = list_next(it)))
-		if (r->job_id == c->job->job_id && r->expires > c->now)
-			break;
-	list_iterator_destroy(it);
-	if (!r)
-		return LOC_ENOFIT;
-	in_hold = c->m->scratch.in_hold;
-	for (int g = 0; g < c->m->ncore; g++) {
-		int i = c->m->to_slurm[g];
-
-		in_hold[g] = c->cand[g] && i < bit_size(r->nodes) &&
-			     bit_test(r->nodes, i);
-		n += in_hold[g];
-	}
-	if (n >= c->lo) {
-		sl_place_req_t p = sl_ctx_request(c, c->now, c->out);
-
-		p.cand = in_hold;
-		if ((rc = sl_ctx_place(c, &p)) == 0)
-			c->k = p.k;
-	}
+	p = sl_ctx_request(c, c->now, c->out);
+	p.cand = c->m->scratch.in_hold;
+	if ((rc = sl_ctx_place(c, &p)) == 0)
+		c->k = p.k;
 	return rc;
 }
 

@@ -40,41 +40,31 @@ static int _cmp_prio(const void *a, const void *b)
 	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
 }
 
-static int _region_match(void *x, void *key)
-{
-	return ((sl_pf_region_t *)x)->job_id == *(uint32_t *)key;
-}
-
-static int _region_expired(void *x, void *key)
-{
-	return ((sl_pf_region_t *)x)->expires <= *(time_t *)key;
-}
-
 bool sl_pf_release(sl_machine_t *m, uint32_t job_id)
 {
-	if (!m->holds)
-		return false;
-	list_delete_all(m->pf_regions, _region_match, &job_id);
-	return loc_holds_release(m->holds, job_id) == 0;
+	return m->holds && loc_holds_release(m->holds, job_id) == 0;
 }
 
 void sl_pf_drop_departed(sl_machine_t *m)
 {
-	ListIterator it;
-	sl_pf_region_t *r;
-
-	if (!m->holds || !m->pf_regions || !&find_job_record)
+	if (!m->holds || !&find_job_record)
 		return;
-	it = list_iterator_create(m->pf_regions);
-	while ((r = list_next(it))) {
-		job_record_t *p = find_job_record(r->job_id);
+	/* From the last: a release moves only the holds after it. */
+	for (int i = loc_holds_count(m->holds, NULL) - 1; i >= 0; i--) {
+		uint32_t id = loc_holds_partner(m->holds, i);
+		job_record_t *p = find_job_record(id);
 
-		if (p && IS_JOB_PENDING(p) && p->priority != 0)
-			continue;
-		(void)loc_holds_release(m->holds, r->job_id);
-		list_delete_item(it);
+		if (!p || !IS_JOB_PENDING(p) || p->priority == 0)
+			(void)loc_holds_release(m->holds, id);
 	}
-	list_iterator_destroy(it);
+}
+
+static bool _has_hold(sl_machine_t *m, uint32_t job_id)
+{
+	for (int i = loc_holds_count(m->holds, NULL) - 1; i >= 0; i--)
+		if (loc_holds_partner(m->holds, i) == job_id)
+			return true;
+	return false;
 }
 
 /*
@@ -92,7 +82,7 @@ static int _waiting(sl_machine_t *m, job_record_t *job, int k,
 		if (pj == job || !IS_JOB_PENDING(pj) || !pj->details ||
 		    pj->part_ptr != job->part_ptr || pj->priority == 0 ||
 		    pj->details->min_nodes != (uint32_t)k ||
-		    list_find_first(m->pf_regions, _region_match, &pj->job_id))
+		    _has_hold(m, pj->job_id))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -111,24 +101,22 @@ static int _waiting(sl_machine_t *m, job_record_t *job, int k,
 static void _hold(sl_machine_t *m, job_record_t *job, job_record_t *partner,
 		  const int *nodes, int k, time_t now)
 {
-	time_t expires = now + m->conf->pf_hold_sec;
-	sl_pf_region_t *r;
+	bitstr_t *held;
 	char *names;
 
 	if (loc_holds_add(m->holds, partner->job_id, partner->priority, nodes,
-			  k, expires))
+			  k, now + m->conf->pf_hold_sec))
 		return;
-	r = xmalloc(sizeof(*r));
-	r->job_id = partner->job_id;
-	r->expires = expires;
-	r->nodes = bit_alloc(node_record_count);
+	if (get_log_level() < LOG_LEVEL_DEBUG)
+		return;
+	held = bit_alloc(node_record_count);
 	for (int i = 0; i < k; i++)
-		bit_set(r->nodes, m->to_slurm[nodes[i]]);
-	list_append(m->pf_regions, r);
-	names = bitmap2node_name(r->nodes);
+		bit_set(held, m->to_slurm[nodes[i]]);
+	names = bitmap2node_name(held);
 	debug("%s: PF %pJ holds nodes=%s for partner %pJ for %ds", plugin_type,
 	      job, names, partner, m->conf->pf_hold_sec);
 	xfree(names);
+	FREE_NULL_BITMAP(held);
 }
 
 /*
@@ -178,7 +166,6 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 	sl_pf_release(m, job->job_id);
 	sl_pf_drop_departed(m);
 	loc_holds_expire(m->holds, now);
-	list_delete_all(m->pf_regions, _region_expired, &now);
 	if (!loc_policy_pf(p) || !&job_list || !job_list || !job->node_bitmap ||
 	    !job->part_ptr || !job->part_ptr->node_bitmap)
 		return;
