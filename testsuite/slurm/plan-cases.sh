@@ -178,6 +178,7 @@ case_k() {
 	result "$name_plan" "$bad_plan"
 	result "$K_MISSED_NAME" "$K_MISSED_BAD"
 	_case_k_declined "$bad_hold"
+	_case_k_took "$bad_hold"
 	_case_k_run_now "$bad_hold"
 }
 
@@ -323,5 +324,60 @@ _case_k_run_now() {
 		mv "$conf.k" "$conf"
 		scontrol reconfigure || bad="${bad:+$bad; }scontrol reconfigure back failed"
 	fi
+	result "$name" "$bad"
+}
+
+# k, the partner's turn with its region whole: partition pfp. The
+# blocker (40 nodes) leaves free the scattered 8 for A (as in
+# _case_k_declined) and a snake of 8 beside them, and job S holds a 2x4
+# block for a few seconds. PF can hold only the snake for P. S ends, and
+# P becomes eligible with the snake (84 pairwise hops) and the block
+# (56) free: its strategy would take the block, but a partner places on
+# its held region first (loc_holds_turn()), so P must start on the snake.
+# The first part is the control.
+_case_k_took() {
+	local name="k: PF: at its turn a partner starts on its held region, not on a more compact set"
+	local bad="" p a sj blk t0 line held log=$CURRENT/log/slurmctld.log
+	local ascat="n[001,004,007,018,023,041,058,063]"
+	local snake="n[033-037,045,053,061]" block="n[011-014,019-022]"
+	if [ -n "$1" ]; then
+		bad="not reached: the hold without CompactWait failed"
+	else
+		blk=$(sub -p pfp -N40 -x "$ascat,$snake,$block" -t 10 900)
+		sj=$(sub -p pfp -N8 -w "$block" -t 1 6)
+		wait_state "$blk" RUNNING 20 || bad="blocker $blk did not start"
+		wait_state "$sj" RUNNING 20 || bad="${bad:-job S $sj did not start}"
+	fi
+	if [ -z "$bad" ]; then
+		p=$(sub -p pfp -N8 -t 5 --begin=now+600 300)
+		a=$(sub -p pfp -N8 -w "$ascat" -t 3 300)
+		wait_state "$a" RUNNING 20 || bad="job A $a did not start"
+	fi
+	if [ -z "$bad" ]; then
+		t0=$SECONDS
+		until line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1) &&
+			[ -n "$line" ] || [ $((SECONDS - t0)) -gt 10 ]; do
+			sleep 0.5
+		done
+		held=$(sed -n 's/.* holds nodes=\([^ ]*\) .*/\1/p' <<<"$line")
+		if [ -z "$held" ]; then
+			bad="no PF hold for partner $p after job $a began"
+		elif [ "$(expand "$held")" != "$(expand "$snake")" ]; then
+			bad="PF holds $held, not the snake $snake"
+		elif ! wait_state "$sj" COMPLETED 20; then
+			bad="job S $sj did not end"
+		fi
+	fi
+	if [ -z "$bad" ]; then
+		scontrol update jobid="$p" StartTime=now >/dev/null 2>&1
+		if ! wait_state "$p" RUNNING 20; then
+			bad="partner $p did not start ($(job_state "$p"))"
+		elif [ "$(expand "$(job_nodes "$p")")" != "$(expand "$snake")" ]; then
+			bad="partner $p started on $(job_nodes "$p"), not its held region $snake"
+		else
+			note "k: partner $p started on its held region $(job_nodes "$p"), the block $block idle"
+		fi
+	fi
+	cancel_all
 	result "$name" "$bad"
 }

@@ -47,9 +47,10 @@
 #   k  WalltimeAware=pf: a starting job's partner gets an idle region held,
 #      which a job of lower priority keeps off; with PlanHold=released a
 #      later start holds released nodes, not the PF-held idle ones; under
-#      CompactWait a partner gets no region it would decline; a partner
-#      whose region is broken loses its hold at its turn, in backfill's
-#      WILL_RUN and in the main scheduler's RUN_NOW
+#      CompactWait a partner gets no region it would decline; at its turn
+#      a partner starts on its held region, not on a more compact set;
+#      one whose region is broken loses its hold at its turn, in
+#      backfill's WILL_RUN and in the main scheduler's RUN_NOW
 #   r  each job's placement record in its AdminComment reaches sacct
 #      (slurmdbd and MariaDB, cluster.sh --accounting, on the host and in
 #      each root; where they are not installed, scontrol) and agrees with its NodeList and the ideal for
