@@ -163,7 +163,9 @@ int loc_holds_filter(const loc_holds_t *holds, uint32_t job_id,
 			continue;
 		}
 		/* Expired, or the job outranks the partner: ignored. */
-		if (h->expires <= now || job_priority > h->priority)
+		if (h->expires <= now || job_priority > h->priority ||
+		    (job_priority == h->priority && job_id &&
+		     job_id < h->partner_id))
 			continue;
 		for (int j = 0; j < h->k; j++)
 			if (out[h->nodes[j]]) {

@@ -42,8 +42,10 @@ int loc_holds_expire(loc_holds_t *holds, int64_t now);
  * Applies the holds to a candidate map for job job_id with priority
  * job_priority at time now: copies in[] to out[] (nnodes each) with held
  * nodes cleared, except nodes held for job_id itself and holds whose
- * partner has lower priority than job_priority. Returns the number of
- * nodes cleared.
+ * partner the job outranks: a lower priority, or the same and a higher
+ * id (slurmctld queues equal priorities by submit time, then id; both
+ * drivers number jobs in submit order). job_id 0 is no job: every live
+ * hold applies. Returns the number of nodes cleared.
  */
 int loc_holds_filter(const loc_holds_t *holds, uint32_t job_id,
 		     uint32_t job_priority, int64_t now, const uint8_t *in,

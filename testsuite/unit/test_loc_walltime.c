@@ -311,12 +311,16 @@ static void test_holds(void **state)
 	assert_int_equal(loc_holds_count(h, &held), 1);
 	assert_int_equal(held, 3);
 
-	/* A lower-priority job is kept off; an equal one too. */
+	/* A lower-priority job is kept off; an equal one queued after the
+	 * partner (a higher id) too, not one queued before it; job id 0
+	 * (no job) meets every hold. */
 	assert_int_equal(loc_holds_filter(h, 9, 3, 50, in, out), 2);
 	assert_int_equal(out[1], 0);
 	assert_int_equal(out[3], 0);
 	assert_int_equal(out[4], 1);
 	assert_int_equal(loc_holds_filter(h, 9, 5, 50, in, out), 2);
+	assert_int_equal(loc_holds_filter(h, 6, 5, 50, in, out), 0);
+	assert_int_equal(loc_holds_filter(h, 0, 5, 50, in, out), 2);
 	/* A higher-priority job ignores the hold; so does the partner. */
 	assert_int_equal(loc_holds_filter(h, 9, 6, 50, in, out), 0);
 	assert_memory_equal(in, out, sizeof(in));
