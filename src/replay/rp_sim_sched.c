@@ -32,6 +32,7 @@
  *   - AdjEst: placement uses walltimes adjusted from each user's history;
  *     priorities and backfilling keep the requested walltimes.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +92,11 @@ static int _declines(sim_t *s, int j, int64_t now, int64_t t,
 
 /* Job j's priority for PF's holds, higher first, as this pass orders the
  * queue: submit order, or WFP's score (fixed when a hold is made, as the
- * plugin keeps the partner's Slurm priority of that time). */
+ * plugin keeps the partner's Slurm priority of that time). WFP's scores
+ * span many decades (r^3 x nodes): a logarithm keeps their order in 32
+ * bits, where scaling them saturated every long wait at UINT32_MAX and
+ * made those jobs ties (up to 1e25 fits; ties go to the job queued
+ * first, in the replay's order and loc_holds_filter() alike). */
 static uint32_t _hold_priority(const sim_t *s, int j, int64_t now)
 {
 	const rp_job_t *job = &s->jobs[j];
@@ -100,7 +105,7 @@ static uint32_t _hold_priority(const sim_t *s, int j, int64_t now)
 	if (s->o.prio != RP_PRIO_WFP)
 		return UINT32_MAX - (uint32_t)j;
 	r = (double)(now - job->submit) / job->request;
-	p = r * r * r * job->nodes * 1000.0;
+	p = log1p(r * r * r * job->nodes) * 7.4e7;
 	return p >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)p;
 }
 

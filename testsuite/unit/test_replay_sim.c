@@ -620,6 +620,50 @@ static void test_pf_holds_the_region_for_the_partners_turn(void **state)
 	_teardown(&s);
 }
 
+/* Conservative backfilling on a line of 6: job 10 runs on 0-1 until 100;
+ * 11 (6 nodes) is planned at 100; 12 (2 nodes, 300 s) cannot start
+ * before it, and is planned at 110. 13 (2 nodes, 50 s) starts on 2-3 at
+ * 3, and PF holds the idle 4-5 for 12: a partner ahead of the job that
+ * found its region (under EASY it cannot be: its turn, before 13's,
+ * would have taken those nodes). 14 (1 node, 20 s), after 12 in the
+ * queue, tries in the same pass and is kept off 4-5; it starts when 13
+ * ends, on 2, once 12's turn has ended the hold. With PFHoldTime=0 it
+ * starts at 3 on 4. */
+static const char _pf_ahead_swf[] =
+	"10 0 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"11 1 -1 10 6 -1 -1 6 10 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"12 2 -1 300 2 -1 -1 2 300 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"13 3 -1 50 2 -1 -1 2 50 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+	"14 3 -1 20 1 -1 -1 1 20 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+
+static void test_pf_hold_keeps_a_lower_priority_job_off(void **state)
+{
+	setup_t s;
+	loc_alloc_t *a;
+	rp_run_t *run;
+	int j14;
+
+	(void)state;
+	_setup_text(&s, _pf_ahead_swf, "6");
+	j14 = _index_of(&s, "14");
+	a = _alloc(&s, LOC_STRATEGY_FIRSTFIT, RP_W_PF);
+	run = _pf_held(&s, a, RP_SCHED_CONSERVATIVE, RP_W_PF, 300);
+	assert_true(_start_of(&s, run, "13") == 3);
+	assert_int_equal(run->pool[run->node_off[_index_of(&s, "13")]], 2);
+	assert_int_equal(run->pf_pairs, 1);
+	assert_true(_start_of(&s, run, "14") == 53);
+	assert_int_equal(run->pool[run->node_off[j14]], 2);
+	assert_true(_start_of(&s, run, "11") == 100);
+	assert_true(_start_of(&s, run, "12") == 110);
+	rp_run_destroy(run);
+	run = _pf_held(&s, a, RP_SCHED_CONSERVATIVE, RP_W_PF, 0);
+	assert_true(_start_of(&s, run, "14") == 3);
+	assert_int_equal(run->pool[run->node_off[j14]], 4);
+	rp_run_destroy(run);
+	loc_alloc_destroy(a);
+	_teardown(&s);
+}
+
 /* A line of 8 nodes, the first four of Weight=100: jobs 1 and 2 (two
  * nodes each) take the light nodes 4-7, job 3 (three nodes) finds no
  * light node free and takes the heavy 0-2; without weights, freelist
@@ -847,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),
 		cmocka_unit_test(test_pf_with_job_starts_the_partner_with_it),
 		cmocka_unit_test(test_pf_holds_the_region_for_the_partners_turn),
+		cmocka_unit_test(test_pf_hold_keeps_a_lower_priority_job_off),
 		cmocka_unit_test(test_pf_pairs_only_a_region_the_partner_takes),
 		cmocka_unit_test(test_node_weights_use_the_light_tier_first),
 		cmocka_unit_test(test_node_weight_specs_are_checked),
