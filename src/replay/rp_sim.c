@@ -134,7 +134,7 @@ void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes)
 		dst[i] = v;
 	}
 	s->nfree -= job->nodes;
-	/* A partner starts at its turn (PF's hold, rp_sim_sched.c), on its
+	/* A partner starts at its turn (PF's hold, rp_sim_pf.c), on its
 	 * region or elsewhere: the hold has done its work. */
 	if (s->holds) {
 		if (loc_holds_covers(s->holds, (uint32_t)j + 1, now, nodes,

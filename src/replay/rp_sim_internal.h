@@ -3,7 +3,8 @@
  * rp_sim_internal.h - what the files of the queue simulator share: the
  * simulation's state and the calls each makes into the other. The event
  * loop and job state are in rp_sim.c, placement and the scheduling passes
- * in rp_sim_sched.c. Only for src/replay/rp_sim*.c.
+ * in rp_sim_sched.c, conservative backfilling in rp_sim_conservative.c,
+ * PF's pairs and holds in rp_sim_pf.c. Only for src/replay/rp_sim*.c.
  */
 #ifndef RP_SIM_INTERNAL_H
 #define RP_SIM_INTERNAL_H
@@ -91,7 +92,7 @@ int64_t rp__sim_place_est(const sim_t *s, int j);
 /* Starts job j at now on nodes (job->nodes of them). */
 void rp__sim_start(sim_t *s, int j, int64_t now, const int *nodes);
 
-/* rp_sim_sched.c: placement and scheduling. */
+/* rp_sim_pf.c: PF's pairs and held regions. */
 
 /* Whether a walltime mode pairs jobs (PF: pf, combo, adjest, actrun). */
 bool rp__sim_pf_mode(rp_wmode_t m);
@@ -100,6 +101,29 @@ bool rp__sim_pf_mode(rp_wmode_t m);
  * any, ends (as select/locality's does when the partner misses its
  * region), and the region is free for the jobs after it. */
 void rp__sim_turn_passed(sim_t *s, int j);
+
+/* cand less the regions held for jobs that outrank job j (j < 0: every
+ * hold), in s->unheld; cand itself when there are none. */
+uint8_t *rp__sim_unheld(sim_t *s, int j, int64_t now, uint8_t *cand);
+
+/* At its turn a partner takes its held region when all of it is still
+ * among its candidates (loc_holds_turn(), the plugin's rule too); else its
+ * hold ends. Returns 1 with the region in s->out, or 0. */
+int rp__sim_own_region(sim_t *s, int j, int64_t now, const uint8_t *cand);
+
+/* PF (seed 004 Alg. 2) after job j started: hold the idle neighbour
+ * region of its placement for the waiting job of the same size and the
+ * closest walltime (or start that job there, pf_with_job). 0 or LOC_E*. */
+int rp__sim_pair(sim_t *s, int j, int64_t now);
+
+/* rp_sim_sched.c: placement and scheduling. */
+
+/* CompactWait's judgement of job j on nodes at time t, the patience it
+ * has now: 1 to decline, 0 to take them, or a negative LOC_E* code.
+ * `offered`: the offer begins the job's wait (loc_patience_began());
+ * *began, when given, is when the wait began. */
+int rp__sim_declines(sim_t *s, int j, int64_t now, int64_t t,
+		     const int *nodes, bool offered, int64_t *began);
 
 /* One placement by the run's allocator, in the lightest weight tiers. */
 int rp__sim_select(sim_t *s, const loc_request_t *req, uint8_t *cand,
