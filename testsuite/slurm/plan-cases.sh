@@ -115,6 +115,17 @@ _pf_scene() {
 	wait_state "$K_A" RUNNING 20 || K_BAD="job A $K_A did not start"
 }
 
+# _pf_held A P - the nodes PF holds for partner P after job A began, from
+# slurmctld's log (waits up to 10 s for the line); empty when none.
+_pf_held() {
+	local line t0=$SECONDS
+	until line=$(grep -E "PF JobId=$1 holds nodes=[^ ]+ for partner JobId=$2 " "$CURRENT/log/slurmctld.log" | tail -n 1) &&
+		[ -n "$line" ] || [ $((SECONDS - t0)) -gt 10 ]; do
+		sleep 0.5
+	done
+	sed -n 's/.* holds nodes=\([^ ]*\) .*/\1/p' <<<"$line"
+}
+
 # k: WalltimeAware=pf in partition pfp (PlanHold=released there too). A
 # blocker leaves 16 nodes free: a 2x4 block and 8 scattered nodes, one
 # of them touching the block (PF holds nodes next to the job). Partner
@@ -128,18 +139,13 @@ _pf_scene() {
 case_k() {
 	local name_hold="k: PF holds an idle region for the partner, and a job of lower priority keeps off it"
 	local name_plan="k: PF + PlanHold=released: a later start holds the nodes running jobs release, not PF-held idle ones"
-	local bad_hold="" bad_plan="" p a b log line held anodes sched t0
+	local bad_hold="" bad_plan="" p a b log held anodes sched t0
 	local block="n[001-004,009-012]" scattered="n[019,022,036,041,047,052,061,064]"
 	log=$CURRENT/log/slurmctld.log
 	_pf_scene pfp "$scattered" "$block"
 	p=$K_P a=$K_A bad_hold=$K_BAD
 	if [ -z "$bad_hold" ]; then
-		t0=$SECONDS
-		until line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1) &&
-			[ -n "$line" ] || [ $((SECONDS - t0)) -gt 10 ]; do
-			sleep 0.5
-		done
-		held=$(sed -n 's/.* holds nodes=\([^ ]*\) .*/\1/p' <<<"$line")
+		held=$(_pf_held "$a" "$p")
 		anodes=$(expand "$(job_nodes "$a")")
 		if [ -z "$held" ]; then
 			bad_hold="no PF hold for partner $p after job $a began: $(grep -c 'PF ' "$log") PF lines"
@@ -292,14 +298,8 @@ _case_k_run_now() {
 			p=$K_P a=$K_A bad=$K_BAD
 		fi
 	fi
-	if [ -z "$bad" ]; then
-		t0=$SECONDS
-		until grep -qE "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" ||
-			[ $((SECONDS - t0)) -gt 10 ]; do
-			sleep 0.5
-		done
-		line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1)
-		[ -n "$line" ] || bad="no PF hold for partner $p after job $a began"
+	if [ -z "$bad" ] && [ -z "$(_pf_held "$a" "$p")" ]; then
+		bad="no PF hold for partner $p after job $a began"
 	fi
 	if [ -z "$bad" ]; then
 		drained=$(scontrol show hostnames "$block" | head -n 1)
@@ -337,7 +337,7 @@ _case_k_run_now() {
 # The first part is the control.
 _case_k_took() {
 	local name="k: PF: at its turn a partner starts on its held region, not on a more compact set"
-	local bad="" p a sj blk t0 line held log=$CURRENT/log/slurmctld.log
+	local bad="" p a sj blk held
 	local ascat="n[001,004,007,018,023,041,058,063]"
 	local snake="n[033-037,045,053,061]" block="n[011-014,019-022]"
 	if [ -n "$1" ]; then
@@ -354,12 +354,7 @@ _case_k_took() {
 		wait_state "$a" RUNNING 20 || bad="job A $a did not start"
 	fi
 	if [ -z "$bad" ]; then
-		t0=$SECONDS
-		until line=$(grep -E "PF JobId=$a holds nodes=[^ ]+ for partner JobId=$p " "$log" | tail -n 1) &&
-			[ -n "$line" ] || [ $((SECONDS - t0)) -gt 10 ]; do
-			sleep 0.5
-		done
-		held=$(sed -n 's/.* holds nodes=\([^ ]*\) .*/\1/p' <<<"$line")
+		held=$(_pf_held "$a" "$p")
 		if [ -z "$held" ]; then
 			bad="no PF hold for partner $p after job $a began"
 		elif [ "$(expand "$held")" != "$(expand "$snake")" ]; then
