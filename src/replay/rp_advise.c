@@ -367,7 +367,7 @@ void rp_advise_print(FILE *f, const rp_advice_t *adv, const rp_opts_t *o,
 	}
 	if (_pairs(&adv->rows[adv->best]))
 		fprintf(f, "# PF (pf, combo, adjest): not seen to win live "
-			   "(2026-12-07: pack+pf waited 0.93-1.13x pack's at "
+			   "(2026-12-07: pack+pf waited 0.86-1.13x pack's at "
 			   "the same hops; doc/performance.md, \"Paired "
 			   "filling, live\")\n");
 	fprintf(f,
