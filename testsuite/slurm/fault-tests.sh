@@ -60,6 +60,9 @@
 #      new jobs never get a node a running job holds, each new model is
 #      logged, and on the idle machine a job lands where the last file
 #      puts it
+#      (c and e: one job slurmctld started whose script no slurmd launched,
+#      TIMEOUT its only record, is Slurm's loss at the reconfigure, noted
+#      and not counted; seen once, 22.05.8)
 #   f  state files cut short at a slurmctld restart (pending jobs held,
 #      kill -9 after the job state was saved, jobs released after the
 #      restart): node_state cut in half stops slurmctld with
