@@ -221,6 +221,14 @@ int loc_holds_turn(const loc_holds_t *holds, uint32_t partner_id,
 	return n >= need ? n : LOC_ENOFIT;
 }
 
+bool loc_holds_has(const loc_holds_t *holds, uint32_t partner_id,
+		   int64_t now)
+{
+	int i = holds ? _hold_find(holds, partner_id) : -1;
+
+	return i >= 0 && holds->hold[i].expires > now;
+}
+
 uint32_t loc_holds_partner(const loc_holds_t *holds, int i)
 {
 	return holds && i >= 0 && i < holds->n ? holds->hold[i].partner_id : 0;

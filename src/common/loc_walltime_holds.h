@@ -70,6 +70,11 @@ int loc_holds_turn(const loc_holds_t *holds, uint32_t partner_id,
 		   int64_t now, const uint8_t *cand, int need,
 		   uint8_t *in_region);
 
+/* Whether job partner_id has a live hold at now: PF chooses no partner
+ * that has one (select/locality and the replay alike). */
+bool loc_holds_has(const loc_holds_t *holds, uint32_t partner_id,
+		   int64_t now);
+
 /* The partner of the i-th hold (0 <= i < loc_holds_count()), or 0. */
 uint32_t loc_holds_partner(const loc_holds_t *holds, int i);
 

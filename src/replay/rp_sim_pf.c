@@ -115,7 +115,8 @@ int rp__sim_pair(sim_t *s, int j, int64_t now)
 	for (int i = 0; i < s->norder; i++) {
 		int w = s->order[i];
 
-		if (s->state[w] != J_WAITING || s->jobs[w].nodes != k)
+		if (s->state[w] != J_WAITING || s->jobs[w].nodes != k ||
+		    loc_holds_has(s->holds, (uint32_t)w + 1, now))
 			continue;
 		s->pfq[m].job_id = (uint32_t)w;
 		s->pfq[m].nodes = k;

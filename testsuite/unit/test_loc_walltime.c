@@ -378,6 +378,10 @@ static void test_holds(void **state)
 		assert_int_equal(loc_holds_partner(h, 0) + loc_holds_partner(h, 1),
 				 15);
 		assert_int_equal(loc_holds_partner(h, 2), 0);
+		assert_true(loc_holds_has(h, 7, 120));
+		assert_false(loc_holds_has(h, 7, 150));
+		assert_false(loc_holds_has(h, 9, 120));
+		assert_false(loc_holds_has(NULL, 7, 120));
 		assert_int_equal(loc_holds_partner(h, -1), 0);
 	}
 

@@ -59,19 +59,11 @@ void sl_pf_drop_departed(sl_machine_t *m)
 	}
 }
 
-static bool _has_hold(sl_machine_t *m, uint32_t job_id)
-{
-	for (int i = loc_holds_count(m->holds, NULL) - 1; i >= 0; i--)
-		if (loc_holds_partner(m->holds, i) == job_id)
-			return true;
-	return false;
-}
-
 /*
  * The waiting jobs of job's partition asking for exactly k nodes, in
  * queue order, without a hold yet. Returns their count; *out is xmalloc'd.
  */
-static int _waiting(sl_machine_t *m, job_record_t *job, int k,
+static int _waiting(sl_machine_t *m, job_record_t *job, int k, time_t now,
 		    job_record_t ***out)
 {
 	ListIterator it = list_iterator_create(job_list);
@@ -82,7 +74,7 @@ static int _waiting(sl_machine_t *m, job_record_t *job, int k,
 		if (pj == job || !IS_JOB_PENDING(pj) || !pj->details ||
 		    pj->part_ptr != job->part_ptr || pj->priority == 0 ||
 		    pj->details->min_nodes != (uint32_t)k ||
-		    _has_hold(m, pj->job_id))
+		    loc_holds_has(m->holds, pj->job_id, now))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -176,7 +168,7 @@ void sl_pf_after_begin(sl_machine_t *m, sl_ledger_t *l, job_record_t *job)
 	for (int g = 0; g < m->ncore; g++)
 		if (bit_test(job->node_bitmap, m->to_slurm[g]))
 			placed[k++] = g;
-	if (k == 0 || !(n = _waiting(m, job, k, &pend)))
+	if (k == 0 || !(n = _waiting(m, job, k, now, &pend)))
 		goto out;
 	queue = xcalloc(n, sizeof(*queue));
 	for (int i = 0; i < n; i++) {
