@@ -56,8 +56,9 @@ case_e() {
 	[ -d "/proc/$pid" ] || bad3="${bad3:+$bad3; }slurmctld died"
 	bad3="$bad3$(plugin_errors)"
 	result "$n3" "$bad3"
-	loss e "$sel" "jobs of the stream that did not complete" \
-		$((STREAM_E - $(awk '$3 == "COMPLETED" && $2 ~ /^E-/ && !seen[$1]++' "$RUNROOT/E-$sel.table" | wc -l))) "$STREAM_E" 0
+	local jobs=$((STREAM_E - $(slurm_lost "E-$sel")))
+	loss e "$sel" "jobs of the stream that did not complete (launches Slurm lost left out)" \
+		$((jobs - $(awk '$3 == "COMPLETED" && $2 ~ /^E-/ && !seen[$1]++' "$RUNROOT/E-$sel.table" | wc -l))) "$jobs" 0
 	fig e "select/$sel: moved $moved; $(awk '$3 == "COMPLETED" && $2 ~ /^E-/' "$RUNROOT/E-$sel.table" | wc -l) of $STREAM_E jobs completed"
 	stop_cluster
 }
