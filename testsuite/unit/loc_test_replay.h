@@ -3,16 +3,18 @@
  * loc_test_replay.h - helpers shared by the unit tests of locality-replay's
  * simulator and traces (test_replay_sim.c, test_replay_real.c,
  * test_replay_trace_swf.c, test_replay_trace_sacct.c,
- * test_replay_trace_samples.c): a replay set-up of trace, machine and
- * workload, an allocator for it, a replay checked by rp_run_check, a parsed
- * trace's record and line accounting, and whether the real traces are
- * there. Header-only (static functions), like loc_test_util.h; include
+ * test_replay_trace_samples.c, test_replay_pf.c): a replay set-up of trace,
+ * machine and workload (from SWF text for hand-made queues), an allocator
+ * for it, a replay checked by rp_run_check, a job's start and index by
+ * trace id, a parsed trace's record and line accounting, and whether the
+ * real traces are there. Header-only (static functions), like loc_test_util.h; include
  * after <cmocka.h>.
  */
 #ifndef LOC_TEST_REPLAY_H
 #define LOC_TEST_REPLAY_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "loc_conf.h"
@@ -46,6 +48,15 @@ static inline void _setup(setup_t *s, loc_trace_t *trace, const char *grid,
 	wo.machine_nodes = s->m->nnodes;
 	s->w = rp_workload_create(s->trace, &wo, &err);
 	assert_non_null(s->w);
+}
+
+/* A set-up of a hand-made SWF queue on a mesh `grid`, no rounding. */
+static inline void _setup_text(setup_t *s, const char *swf, const char *grid)
+{
+	loc_error_t err;
+
+	_setup(s, loc_trace_parse(swf, strlen(swf), "hand.swf", NULL, &err),
+	       grid, "no", RP_ROUND_NONE, 0);
 }
 
 static inline void _teardown(setup_t *s)
@@ -107,6 +118,26 @@ static inline rp_run_t *_run(const setup_t *s, loc_alloc_t *a,
 	rp_sim_opts_t o = _opts(sched, prio, mode);
 
 	return _run_with(s, a, &o);
+}
+
+/* The workload index of the job with trace id `id`, or -1. */
+static inline int _index_of(const setup_t *s, const char *id)
+{
+	for (int j = 0; j < s->w->njobs; j++)
+		if (!strcmp(s->trace->jobs[s->w->jobs[j].trace_index].id, id))
+			return j;
+	return -1;
+}
+
+/* Start time of the job with trace id `id` in run. */
+static inline int64_t _start_of(const setup_t *s, const rp_run_t *run,
+				const char *id)
+{
+	int j = _index_of(s, id);
+
+	if (j < 0)
+		fail_msg("no job %s", id);
+	return j < 0 ? -2 : run->start[j];
 }
 
 /* Every record is a job or a skip; every line is a comment or a record
