@@ -7,8 +7,8 @@
  * machine and workload (from SWF text for hand-made queues), an allocator
  * for it, a replay checked by rp_run_check, a job's start and index by
  * trace id, a parsed trace's record and line accounting, and whether the
- * real traces are there. Header-only (static functions), like loc_test_util.h; include
- * after <cmocka.h>.
+ * real traces are there. Header-only (static functions), like
+ * loc_test_util.h; include after <cmocka.h>.
  */
 #ifndef LOC_TEST_REPLAY_H
 #define LOC_TEST_REPLAY_H
