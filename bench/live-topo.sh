@@ -39,7 +39,8 @@
 # row-major wiring order): 8x8, tree switches and blocks a row of 8;
 # 4x4x4, tree switches a plane of 16 (a rack), blocks a row of 4 (the
 # block levels of 16 are the planes). --shape is cluster.sh's slurm.conf
-# shape (its rows: 8 nodes on the 8x8 torus, 4 on the 4x4x4).
+# shape (its rows: 8 nodes on the 8x8 torus, 4 on the 4x4x4; two-kinds
+# gives every other row 8 CPUs and 2000 MB, two kinds of hardware).
 # Workloads (workload.sh gen; the same seeded arrivals, runtimes ~--runtime
 # s, in every run): whole, node counts log-uniform in 1..--max-nodes, each
 # job --exclusive; pow2, the whole workload with each node count rounded
@@ -448,8 +449,14 @@ STAMP='+%Y-%m-%d %H:%M:%S'
 	else
 		date "$STAMP"
 	fi
-	echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host;" \
-		"slurm.conf shape $SHAPE"
+	if [ "$SHAPE" = two-kinds ]; then
+		echo "machine: 64 slurmd, every other row of 4 CPUs and 1000 MB, the" \
+			"rest of 8 CPUs and 2000 MB, 2 GPUs each, on one host;" \
+			"slurm.conf shape $SHAPE"
+	else
+		echo "machine: 64 slurmd of 4 CPUs, 1000 MB, 2 GPUs on one host;" \
+			"slurm.conf shape $SHAPE"
+	fi
 	[ "$GPUPART" = 0 ] ||
 		echo "partitions: main and gpu, the same 64 nodes; GPU jobs -p gpu"
 	echo "slurm: $(/usr/sbin/slurmctld -V)"

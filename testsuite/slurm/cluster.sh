@@ -43,6 +43,8 @@
 #   weights     per-row lines; the last two rows Weight=100 Features=bigmem,
 #               the others Weight=1 (a heavier tier used last)
 #   features    per-row lines; even rows Features=ssd, odd rows hdd
+#   two-kinds   per-row lines; the second, fourth.. rows are another kind
+#               of node, with twice the --cpus and --mem
 #   partitions  per-row lines; partition main (all nodes, default) and an
 #               overlapping partition half (the first half of the nodes)
 #   shuffled    one NodeName line per node, in a scrambled order (slurmctld
@@ -155,8 +157,8 @@ cmd_start() {
 	*) die "--select wants linear, cons_tres or locality, got '$select'" ;;
 	esac
 	case $shape in
-	single | per-node | per-row | weights | features | partitions | shuffled | gpu-sparse | gpu-typed) ;;
-	*) die "--shape wants single, per-node, per-row, weights, features, partitions, shuffled, gpu-sparse or gpu-typed, got '$shape'" ;;
+	single | per-node | per-row | weights | features | two-kinds | partitions | shuffled | gpu-sparse | gpu-typed) ;;
+	*) die "--shape wants single, per-node, per-row, weights, features, two-kinds, partitions, shuffled, gpu-sparse or gpu-typed, got '$shape'" ;;
 	esac
 	case $topology in
 	'' | default | flat | locality | tree | block | torus3d) ;;

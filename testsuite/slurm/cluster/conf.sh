@@ -46,14 +46,15 @@ node_lines() {
 	local all="n[001-$(printf %03d "$nodes")]"
 	awk -v n="$nodes" -v shape="$shape" -v row="$row" -v p0="$NODE_PORT0" \
 		-v common="$common" -v all="$all" -v sparse="$sparse" \
-		-v other="$other" -v gpu_list="$gpu_list" '
+		-v other="$other" -v gpu_list="$gpu_list" \
+		-v cpus2="$((2 * cpus))" -v mem2="$((2 * mem))" '
 	function gcd(a, b) { return b ? gcd(b, a % b) : a }
 	function one(i, extra) {
 		printf "NodeName=n%03d Port=%d %s%s\n", i, p0 + i - 1, common, extra
 	}
-	function range(a, b, extra) {
+	function range(a, b, extra, c) {
 		printf "NodeName=n[%03d-%03d] Port=[%d-%d] %s%s\n", a, b,
-			p0 + a - 1, p0 + b - 1, common, extra
+			p0 + a - 1, p0 + b - 1, c ? c : common, extra
 	}
 	BEGIN {
 		if (shape == "single") {
@@ -78,12 +79,19 @@ node_lines() {
 			for (a = 1; a <= n; a += row) {
 				b = a + row - 1 > n ? n : a + row - 1
 				extra = ""
+				c = ""
+				if (shape == "two-kinds" && r % 2) {
+					# the second hardware kind: twice the CPUs and memory
+					c = common
+					sub(/CPUs=[0-9]+/, "CPUs=" cpus2, c)
+					sub(/RealMemory=[0-9]+/, "RealMemory=" mem2, c)
+				}
 				if (shape == "weights")
 					extra = b > n - 2 * row ? \
 						" Weight=100 Features=bigmem" : " Weight=1"
 				else if (shape == "features")
 					extra = r % 2 ? " Features=hdd" : " Features=ssd"
-				range(a, b, extra)
+				range(a, b, extra, c)
 				r++
 			}
 		}
