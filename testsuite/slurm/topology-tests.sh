@@ -8,9 +8,12 @@
 # device files) as an 8x8 torus, in the slurm.conf shapes of --shapes
 # (cluster.sh --shape; by default per-row: a NodeName line per row;
 # weights: rows 7-8 Weight=100 Features=bigmem; shuffled: a line per node
-# in scrambled order, wired column by column; on demand also per-node,
-# with a drained node, features: ssd and hdd rows and --constraint jobs,
-# partitions: an overlapping partition with its own policy). In each shape the same
+# in scrambled order, wired column by column; two-kinds: every other row
+# of 8 CPUs and 2000 MB, where core jobs take the fewest nodes that hold
+# their CPUs and no job more nodes than under the control; on demand also
+# per-node, with a drained node, features: ssd and hdd rows and
+# --constraint jobs, partitions: an overlapping partition with its own
+# policy). In each shape the same
 # sequence of jobs, each left running, goes through both clusters, one
 # after another on a fragmented machine:
 #   whole-node jobs (--exclusive), cores only (-n8), --mem, -N min-max,
@@ -25,8 +28,10 @@
 # land on the nodes the core picks for the same free set (locality-eval
 # --predict). Under both: every job starts, no CPU and no GPU of a node
 # is given to two jobs (scontrol -d show job: CPU_IDs, GRES IDX), and
-# each job's NumNodes, NumCPUs and AllocTRES equal the control's for the
-# same request; under topology/locality each job's AdminComment holds its
+# each job's NumNodes, NumCPUs, AllocTRES and GPUs equal the control's
+# for the same request (two-kinds: no more nodes, and the same CPUs and
+# GPUs for jobs that share nodes; there -n8 and -n12 come last, on one
+# 8-CPU node and on two nodes); under topology/locality each job's AdminComment holds its
 # placement record (RecordPlacement), agreeing with its NodeList. The
 # control must pass its own checks, or the comparison fails too. Faults (per-row shape): slurmctld kill -9 with jobs running,
 # under both: no job slurmctld saved running may be lost, and jobs it had
@@ -57,7 +62,7 @@
 # none (the control) jobs of any limit take the same one.
 #
 #   topology-tests.sh [BUILDDIR] [--plugin-dir DIR] [--rundir DIR] [--keep]
-#                     [--shapes per-row,weights,shuffled]
+#                     [--shapes per-row,weights,shuffled,two-kinds]
 #                     [--only shapes,faults,compact,plan-hold,shared-nodes,walltime]
 #
 # Prints "ok N - ..." per check and "slurm SERIES topology: N passed, N
@@ -66,7 +71,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/sacct-records.sh"
-BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" SHAPES=per-row,weights,shuffled
+BUILD="" PLUGDIR="" RUNROOT="" KEEP=0 ONLY="" SHAPES=per-row,weights,shuffled,two-kinds
 SHAPE_CONF=() # extra slurm.conf lines for the next cluster (cluster.sh --extra)
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -168,6 +173,8 @@ run_job() {
 	note "$MODE: $label: ${opts[*]} -> $got"
 	[ "$whole" = 1 ] && BUSY="$BUSY,$got"
 	echo "$label $id" >>"$RUNROOT/$MODE.ids"
+	[[ " ${opts[*]} " == *" --exclusive "* ]] && echo "$label" >>"$RUNROOT/$MODE.exclusive"
+	return 0
 }
 
 # best_fit_nodes CPUS MB - the nodes a best fit gives a job of CPUS cores
@@ -200,6 +207,25 @@ check_best_fit() {
 	if [ -z "$2" ] || [[ ",$2," != *",$got,"* ]]; then
 		BAD="$1: got $got, the best fit is one of '$2'"
 	fi
+}
+
+# check_node_count LABEL N [CPUS] - the job LABEL runs on N nodes (each
+# of CPUS CPUs, when given).
+check_node_count() {
+	local id got n c
+	[ -n "$BAD" ] && return
+	id=$(awk -v l="$1" '$1 == l { print $2 }' "$RUNROOT/$MODE.ids")
+	got=$(job_field "$id" NodeList)
+	n=$(job_field "$id" NumNodes)
+	if [ "$n" != "$2" ]; then
+		BAD="$1: got $n nodes ($got), the fewest that hold its CPUs are $2"
+		return
+	fi
+	[ -n "${3:-}" ] || return 0
+	for c in $(scontrol show hostnames "$got"); do
+		[ "$(scontrol show node "$c" | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')" = "$3" ] ||
+			BAD="$1: got $got, not a node of $3 CPUs"
+	done
 }
 
 # The sequence, the same for both plugins.
@@ -240,8 +266,9 @@ sequence() {
 	esac
 	run_job exclusive-5 1 5 -N5 --exclusive
 	run_job exclusive-8 1 8 -N8 --exclusive
-	# 8 CPUs on 4-CPU nodes: two whole nodes' worth, cores only.
-	run_job cores-8 1 2 -n8
+	# 8 CPUs on 4-CPU nodes: two whole nodes' worth, cores only (in
+	# two-kinds, one node of 8 CPUs holds them: below).
+	[ "$SHAPE" = two-kinds ] || run_job cores-8 1 2 -n8
 	run_job mem-2 1 2 -N2 --mem=900 --exclusive
 	run_job range-3-5 1 5 -N3-5 --exclusive
 	# The last node still free, whichever plugin placed the jobs before.
@@ -255,6 +282,15 @@ sequence() {
 	run_job gpu-per-node-3 1 3 -N3 --gres=gpu:2
 	run_job gpus-per-job-4 1 2 --gpus=4
 	run_job gpus-per-node-2 1 2 -N2 --gpus-per-node=1
+	# Two kinds of node: a core job takes the fewest nodes that hold its
+	# CPUs, one 8-CPU node for 8 (where 4-CPU nodes would take two) and
+	# two for 12; the control may take more (compared below).
+	if [ "$SHAPE" = two-kinds ]; then
+		run_job cores-8 0 0 -n8
+		[ "$MODE" = locality ] && check_node_count cores-8 1 8
+		run_job cores-12 0 0 -n12
+		[ "$MODE" = locality ] && check_node_count cores-12 2
+	fi
 	# Core jobs that share nodes (memory per CPU, so that a node's rest
 	# stays free): 6 CPUs (a node and a half), then 2, which one node
 	# holds: under topology/locality it goes to a best fit, a node of the
@@ -274,6 +310,7 @@ sequence() {
 			wait_state "${id}_$t" RUNNING 30 ||
 				BAD=${BAD:-"array element ${id}_$t did not start"}
 			echo "array-$t ${id}_$t" >>"$RUNROOT/$MODE.ids"
+			echo "array-$t" >>"$RUNROOT/$MODE.exclusive"
 		done
 	fi
 	# A reservation of the last idle nodes (at most 4): a job in it lands
@@ -324,11 +361,16 @@ given_twice() {
 	}' | head -n 1
 }
 
-# job_gpus ID - the GPUs job ID holds, over all its nodes.
+# job_gpus ID - the GPUs job ID holds, over all its nodes (scontrol -d
+# gives one line to a group of nodes with the same allocation:
+# Nodes=n[003-004] ... GRES=gpu:2(IDX:0-1) is 2 GPUs on each).
 job_gpus() {
+	local nodes n
 	scontrol -d show job "$1" 2>/dev/null |
-		sed -n 's/.* GRES=gpu:\([0-9]*\)(IDX.*/\1/p' |
-		awk '{ s += $1 } END { print s + 0 }'
+		sed -n 's/^ *Nodes=\([^ ]*\) .*GRES=gpu:\([0-9]*\)(IDX.*/\1 \2/p' |
+		while read -r nodes n; do
+			echo "$((n * $(scontrol show hostnames "$nodes" | wc -l)))"
+		done | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # figures - "label NumNodes NumCPUs AllocTRES gpus=N" per recorded job.
@@ -348,6 +390,7 @@ figures() {
 start_mode() {
 	BUSY="" BAD=""
 	: >"$RUNROOT/$MODE.ids"
+	: >"$RUNROOT/$MODE.exclusive"
 	# Accounting for topology/locality in the per-row shape: its records
 	# read back with sacct as well (records_in_sacct).
 	if ! CLUSTER_ACCOUNTING=$(accounting_wanted) \
@@ -415,10 +458,36 @@ run_shape() {
 		return
 	fi
 	run_mode locality locality
-	# The same requests get the same resources.
-	result "$SHAPE: NumNodes, NumCPUs, TRES and GPUs equal the control's" \
-		"$(diff "$RUNROOT/$SHAPE-control.figures" "$RUNROOT/$SHAPE-locality.figures" |
-			grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+	# The same requests get the same resources; with two kinds of node,
+	# whole nodes hold the CPUs and GPUs of their kind, so there: no
+	# more nodes than the control's, and the same CPUs and GPUs for jobs
+	# that share nodes.
+	if [ "$SHAPE" = two-kinds ]; then
+		result "$SHAPE: no more nodes than the control's, and the same CPUs and GPUs for jobs that share nodes" \
+			"$(two_kinds_diff "$RUNROOT/$SHAPE-control.figures" \
+				"$RUNROOT/$SHAPE-locality.figures" "$RUNROOT/locality.exclusive")"
+	else
+		result "$SHAPE: NumNodes, NumCPUs, TRES and GPUs equal the control's" \
+			"$(diff "$RUNROOT/$SHAPE-control.figures" "$RUNROOT/$SHAPE-locality.figures" |
+				grep '^[<>]' | head -n 2 | tr '\n' ' ')"
+	fi
+}
+
+# two_kinds_diff CONTROL LOCALITY EXCLUSIVE - the first two jobs of the
+# figures files (figures: label NumNodes NumCPUs TRES gpus=N) where
+# locality has more nodes than the control or, for a job that shares
+# nodes (not in EXCLUSIVE), other CPUs or GPUs; a job in one file only
+# counts too.
+two_kinds_diff() {
+	awk 'FILENAME == ARGV[1] { x[$1] = 1; next }
+		FILENAME == ARGV[2] { n[$1] = $2; c[$1] = $3; g[$1] = $5; next }
+		{ seen[$1] = 1 }
+		!($1 in n) { print $1 ": not in the control"; next }
+		$2 > n[$1] { print $1 ": " $2 " nodes, control " n[$1]; next }
+		!($1 in x) && $5 != g[$1] { print $1 ": " $5 ", control " g[$1]; next }
+		!($1 in x) && $3 != c[$1] { print $1 ": " $3 " CPUs, control " c[$1] }
+		END { for (l in n) if (!(l in seen)) print l ": control only" }' \
+		"$3" "$1" "$2" | head -n 2 | paste -sd ';' -
 }
 
 . "$HERE/topology/records.sh"
