@@ -37,3 +37,40 @@ int loc_fewest_covering(uint32_t *amounts, int n, uint64_t need)
 		sum += amounts[k++];
 	return sum >= need ? k : n + 1;
 }
+
+int loc_narrow_to_even_share(uint8_t *cand, uint8_t *aside,
+			     const uint32_t *amounts, int n, uint64_t need,
+			     int k)
+{
+	uint64_t share;
+	int left = 0, short_of = 0;
+
+	if (k < 1 || need == 0)
+		return -1;
+	share = need / (uint64_t)k + (need % (uint64_t)k != 0);
+	for (int i = 0; i < n; i++) {
+		if (!cand[i])
+			continue;
+		if (amounts[i] >= share)
+			left++;
+		else
+			short_of++;
+	}
+	if (!short_of || left < k)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		aside[i] = cand[i] && amounts[i] < share;
+		if (aside[i])
+			cand[i] = 0;
+	}
+	return left;
+}
+
+void loc_unnarrow(uint8_t *cand, uint8_t *aside, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (aside[i]) {
+			cand[i] = 1;
+			aside[i] = 0;
+		}
+}

@@ -18,4 +18,23 @@
  */
 int loc_fewest_covering(uint32_t *amounts, int n, uint64_t need);
 
+/*
+ * For a set of exactly k nodes that must hold need between them: any k
+ * candidates that each hold at least ceil(need / k) do. A strategy that
+ * places k nodes without looking at their amounts may pick small ones
+ * and fall short where k larger ones would not (two kinds of node in one
+ * partition); narrowed to the candidates that hold an even share, any
+ * set it picks covers need. Sets aside, in aside[] and out of cand[],
+ * the candidates of cand[0..n) (amounts[] indexed alike) that hold less;
+ * returns how many candidates are left. Returns -1, setting nothing
+ * aside, when none holds less (narrowing would change nothing) or fewer
+ * than k would be left. k < 1 or need 0: -1.
+ */
+int loc_narrow_to_even_share(uint8_t *cand, uint8_t *aside,
+			     const uint32_t *amounts, int n, uint64_t need,
+			     int k);
+
+/* Puts back the candidates loc_narrow_to_even_share() set aside. */
+void loc_unnarrow(uint8_t *cand, uint8_t *aside, int n);
+
 #endif /* LOC_SIZE_H */

@@ -2,7 +2,9 @@
 /*
  * test_loc_size.c - how many nodes a request needs: loc_fewest_covering()
  * by hand (alike and mixed nodes, zero need, nodes of no CPUs, too little
- * in all) and on random small sets against brute force over every subset.
+ * in all) and on random small sets against brute force over every subset;
+ * loc_narrow_to_even_share() by hand and on random sets (any k of what it
+ * leaves cover the need; what it sets aside comes back whole).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -82,11 +84,101 @@ static void test_against_brute_force(void **state)
 	}
 }
 
+static void test_even_share_by_hand(void **state)
+{
+	/* Two kinds of node: 4 and 8 CPUs, one not a candidate. */
+	uint32_t cpus[6] = { 4, 8, 4, 8, 4, 8 };
+	uint8_t cand[6] = { 1, 1, 1, 1, 1, 0 }, aside[6] = { 0 };
+	const uint8_t before[6] = { 1, 1, 1, 1, 1, 0 };
+
+	(void)state;
+	/* 12 CPUs on 2 nodes: 6 each, the two 8-CPU candidates. */
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 12, 2),
+			 2);
+	assert_int_equal(cand[0] + cand[2] + cand[4] + cand[5], 0);
+	assert_int_equal(cand[1] + cand[3], 2);
+	assert_int_equal(aside[0] + aside[2] + aside[4], 3);
+	assert_int_equal(aside[5], 0); /* never a candidate */
+	loc_unnarrow(cand, aside, 6);
+	assert_memory_equal(cand, before, sizeof(before));
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(aside[i], 0);
+	/* 8 on 2 nodes: every candidate holds 4, nothing to narrow. */
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 8, 2),
+			 -1);
+	/* 18 on 2: 9 each, none holds it; 12 on 3: 4 each, all do. */
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 18, 2),
+			 -1);
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 12, 3),
+			 -1);
+	/* 20 on 3: 7 each, only two candidates hold it. */
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 20, 3),
+			 -1);
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 0, 2),
+			 -1);
+	assert_int_equal(loc_narrow_to_even_share(cand, aside, cpus, 6, 8, 0),
+			 -1);
+	assert_memory_equal(cand, before, sizeof(before));
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(aside[i], 0);
+}
+
+static int _cmp_asc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_even_share_random(void **state)
+{
+	uint32_t v[16], left[16];
+	uint8_t cand[16], was[16], aside[16];
+
+	(void)state;
+	srand(20261207);
+	for (int trial = 0; trial < 4000; trial++) {
+		int n = 1 + rand() % 16, k = 1 + rand() % 6, nleft = 0, rc;
+		int ncand = 0;
+		uint64_t need = (uint64_t)(rand() % 200), sum = 0;
+
+		for (int i = 0; i < n; i++) {
+			v[i] = (uint32_t)(rand() % 3 == 0 ? 64 : rand() % 33);
+			cand[i] = was[i] = (uint8_t)(rand() % 4 != 0);
+			aside[i] = 0;
+			ncand += cand[i];
+		}
+		rc = loc_narrow_to_even_share(cand, aside, v, n, need, k);
+		for (int i = 0; i < n; i++) {
+			/* Only candidates move, and only out of cand[]. */
+			assert_false(aside[i] && !was[i]);
+			assert_int_equal(cand[i] + aside[i], was[i]);
+			if (cand[i])
+				left[nleft++] = v[i];
+		}
+		if (rc < 0) {
+			assert_int_equal(nleft, ncand);
+			continue;
+		}
+		assert_int_equal(rc, nleft);
+		assert_true(nleft >= k && nleft < ncand);
+		/* The k smallest left cover need, so any k of them do. */
+		qsort(left, (size_t)nleft, sizeof(*left), _cmp_asc);
+		for (int i = 0; i < k; i++)
+			sum += left[i];
+		assert_true(sum >= need);
+		loc_unnarrow(cand, aside, n);
+		assert_memory_equal(cand, was, (size_t)n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_against_brute_force),
+		cmocka_unit_test(test_even_share_by_hand),
+		cmocka_unit_test(test_even_share_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
