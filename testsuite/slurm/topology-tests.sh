@@ -27,12 +27,15 @@
 # Under topology/locality each job whose nodes no later job shares must
 # land on the nodes the core picks for the same free set (locality-eval
 # --predict). Under both: every job starts, no CPU and no GPU of a node
-# is given to two jobs (scontrol -d show job: CPU_IDs, GRES IDX), and
+# is given to two running jobs (scontrol -d show job: CPU_IDs, GRES IDX), and
 # each job's NumNodes, NumCPUs, AllocTRES and GPUs equal the control's
 # for the same request (two-kinds: no more nodes, and the same CPUs and
-# GPUs for jobs that share nodes; there -n8 and -n12 come last, on one
-# 8-CPU node and on two nodes); under topology/locality each job's AdminComment holds its
-# placement record (RecordPlacement), agreeing with its NodeList. The
+# GPUs for jobs that share nodes; there -n8, -n12 and -n16 come last,
+# on one 8-CPU node, two nodes and two 8-CPU nodes, and first -n16 on
+# four nodes whose most compact pair is two 4-CPU ones takes the two
+# 8-CPU ones: even_share_16); under topology/locality each job's
+# AdminComment holds its placement record (RecordPlacement), agreeing
+# with its NodeList. The
 # control must pass its own checks, or the comparison fails too. Faults (per-row shape): slurmctld kill -9 with jobs running,
 # under both: no job slurmctld saved running may be lost, and jobs it had
 # not saved running (its own save window) are counted apart, locality's
@@ -228,6 +231,30 @@ check_node_count() {
 	done
 }
 
+# even_share_16 - two kinds of node, where the core's pair by hops alone
+# lacks the CPUs: of n006-n007 (4 CPUs each, adjacent) and n009, n013 (8
+# CPUs, four hops apart, two or more from the others), -n16 takes the two
+# 8-CPU nodes, not those three nodes of which the small pair is one (the
+# fewest nodes, as under a plugin that counts CPUs). Cancelled after, its
+# nodes idle again, so the sequence goes on from the same state.
+even_share_16() {
+	local keep=n006,n007,n009,n013 id end
+	run_job even-share-16 0 0 -n16 -x "$(scontrol show hostlist "$(comm -23 \
+		<(scontrol show hostnames "$ALLNODES" | sort) \
+		<(echo "$keep" | tr , '\n' | sort) | paste -sd, -)")"
+	[ "$MODE" = locality ] && check_node_count even-share-16 2 8
+	id=$(awk '$1 == "even-share-16" { print $2 }' "$RUNROOT/$MODE.ids")
+	[ -n "$id" ] && scancel "$id" 2>/dev/null
+	# Not among the running jobs the checks after the sequence compare.
+	sed -i '/^even-share-16 /d' "$RUNROOT/$MODE.ids"
+	end=$((SECONDS + 30))
+	while [ "$SECONDS" -lt "$end" ] &&
+		[ "$(sinfo -h -N -n "$keep" -t idle -o %N | sort -u | wc -l)" != 4 ]; do
+		sleep 0.25
+	done
+	[ "$SECONDS" -lt "$end" ] || BAD=${BAD:-"even-share-16: $keep not idle 30 s after the job was cancelled"}
+}
+
 # The sequence, the same for both plugins.
 sequence() {
 	local id req
@@ -243,6 +270,7 @@ sequence() {
 	for h in n002 n011 n020 n029 n038 n047 n056; do
 		run_job "pin-$h" 1 1 -N1 -w "$h" --exclusive -- --required "$h"
 	done
+	[ "$SHAPE" = two-kinds ] && even_share_16
 	# The shape's own jobs first, while every subset they need has room
 	# under either plugin.
 	case $SHAPE in
@@ -283,13 +311,17 @@ sequence() {
 	run_job gpus-per-job-4 1 2 --gpus=4
 	run_job gpus-per-node-2 1 2 -N2 --gpus-per-node=1
 	# Two kinds of node: a core job takes the fewest nodes that hold its
-	# CPUs, one 8-CPU node for 8 (where 4-CPU nodes would take two) and
-	# two for 12; the control may take more (compared below).
+	# CPUs, one 8-CPU node for 8 (where 4-CPU nodes would take two), two
+	# for 12, and two 8-CPU nodes for 16 (the core's most compact pair,
+	# by hops alone, may be two small nodes or one of each); the control
+	# may take more (compared below).
 	if [ "$SHAPE" = two-kinds ]; then
 		run_job cores-8 0 0 -n8
 		[ "$MODE" = locality ] && check_node_count cores-8 1 8
 		run_job cores-12 0 0 -n12
 		[ "$MODE" = locality ] && check_node_count cores-12 2
+		run_job cores-16 0 0 -n16
+		[ "$MODE" = locality ] && check_node_count cores-16 2 8
 	fi
 	# Core jobs that share nodes (memory per CPU, so that a node's rest
 	# stays free): 6 CPUs (a node and a half), then 2, which one node
@@ -343,7 +375,9 @@ given_twice() {
 				if (seen[n, kind, c]++) print n " " kind " " c
 		}
 	}
-	/^ *Nodes=/ {
+	/^JobId=/ { running = 0 }
+	/^ *JobState=RUNNING / { running = 1 }
+	/^ *Nodes=/ && running {
 		nodes = ""; cpus = ""; gpus = ""
 		for (i = 1; i <= NF; i++) {
 			if ($i ~ /^Nodes=/) nodes = substr($i, 7)

@@ -16,8 +16,9 @@
  *      set of that size among the candidates, in the lightest weight
  *      tiers that hold it (NodeWeight=tiers; the regions other jobs
  *      claim a tier just heavier, tl_claim.c), with the required nodes;
- *      a set that lacks CPUs or GRES is tried one node larger; a job
- *      that one node holds is kept to a best fit (_narrow_to_best_fit);
+ *      a set that lacks CPUs is tried on the nodes that hold an even
+ *      share of them, then, as one that lacks GRES, one node larger; a
+ *      job that one node holds is kept to a best fit (sizing: tl_fit.c);
  *      with SharedNodes=first, a job that shares nodes then swaps idle
  *      nodes of its set for nodes in use at no cost in hops (_share_first);
  *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,
@@ -32,37 +33,10 @@
  */
 #include <stdlib.h>
 
-#include "topology_locality.h"
+#include "tl_job.h"
 
 #include "loc_metrics.h"
 #include "loc_plan.h"
-#include "loc_size.h"
-
-/* One evaluation: its job, and its arrays, from the machine's scratch
- * (tl_scratch_t), indexed by grid node unless said otherwise. */
-typedef struct {
-	sl_machine_t *m;
-	tl_scratch_t *s;
-	topology_eval_t *te;
-	job_record_t *job;
-	loc_alloc_t *alloc;
-	const loc_policy_t *policy;
-	uint8_t *cand;      /* usable and not required */
-	uint64_t *weight;   /* tl_node_weight() of usable nodes */
-	uint16_t *cpus;     /* usable CPUs per Slurm node index */
-	int *req, nreq;     /* required nodes (grid) */
-	int *out;           /* the core's answer: nreq + k nodes */
-	int ncand;
-	loc_tiers_t *tiers;
-	bool use_tiers;     /* weight[] forms tiers: NodeWeight=tiers, or
-			     * other jobs' claims (tl_claim.c) */
-	int64_t judged_hops; /* CompactWait's set, when not node_map's; or -1 */
-	bool held_released; /* out[] moved onto released nodes */
-	/* Slurm's running figures (as in common/eval_nodes.c). */
-	int rem_cpus, rem_nodes, min_rem_nodes;
-	int64_t rem_max_cpus;
-	uint64_t maxtasks;
-} tl_job_t;
 
 static bool _satisfied(tl_job_t *t)
 {
@@ -91,53 +65,8 @@ static bool _take(tl_job_t *t, int i)
 	return true;
 }
 
-/* The fewest candidates whose CPUs can cover rem_cpus; ncand + 1 when
- * all of them fall short. */
-static int _nodes_for_cpus(tl_job_t *t)
-{
-	uint32_t *c = t->s->cand_cpus;
-	int n = 0;
-
-	if (t->rem_cpus <= 0)
-		return 0;
-	for (int g = 0; g < t->m->ncore; g++)
-		if (t->cand[g])
-			c[n++] = t->cpus[t->m->to_slurm[g]];
-	return loc_fewest_covering(c, n, (uint64_t)t->rem_cpus);
-}
-
-/* Whether the core's set out[nreq..nreq+k) covers what is left, judged on
- * the CPU counts before accounting and, per job, on the GRES the nodes
- * could give (gres_sched_consec over the set). */
-static bool _set_covers(tl_job_t *t, int k)
-{
-	int64_t sum = 0;
-	bool ok;
-
-	for (int j = t->nreq; j < t->nreq + k; j++)
-		sum += t->cpus[t->m->to_slurm[t->out[j]]];
-	if (sum < t->rem_cpus)
-		return false;
-	if (!t->te->gres_per_job)
-		return true;
-	{
-		list_t *have = NULL;
-
-		for (int j = t->nreq; j < t->nreq + k; j++) {
-			int i = t->m->to_slurm[t->out[j]];
-
-			gres_sched_consec(&have, t->job->gres_list_req,
-					  t->te->avail_res_array[i]
-						  ->sock_gres_list);
-		}
-		ok = gres_sched_sufficient(t->job->gres_list_req, have);
-		FREE_NULL_LIST(have);
-	}
-	return ok;
-}
-
 /* One core call for k more nodes (with the required ones): 0 or LOC_E*. */
-static int _select(tl_job_t *t, int k)
+int tl_job_select(tl_job_t *t, int k)
 {
 	loc_error_t err;
 	loc_view_t view = { .candidate = t->cand, .now = time(NULL) };
@@ -374,83 +303,12 @@ static void _hold_released(tl_job_t *t, int k)
 	memcpy(full, t->out, k * sizeof(*full));
 	t->judged_hops = loc_metrics_total_pair_hops(t->m->grid, full, k);
 	(void)loc_plan_narrow_to_released(t->cand, now, t->m->ncore);
-	rc = _select(t, k);
-	if (rc || !_set_covers(t, k))
+	rc = tl_job_select(t, k);
+	if (rc || !tl_fit_covers(t, k))
 		memcpy(t->out, full, k * sizeof(*full));
 	else
 		t->held_released = true;
 	loc_plan_unnarrow(t->cand, now, t->m->ncore);
-}
-
-/* A node's free CPUs, whatever the job would use of them (its usable
- * CPUs, cpus[], are capped at what the job asks). */
-static uint16_t _free_cpus(tl_job_t *t, int i)
-{
-	avail_res_t *a = t->te->avail_res_array[i];
-
-	return a ? a->max_cpus : t->cpus[i];
-}
-
-/*
- * A job that one node holds goes to a best fit: among the candidates
- * whose usable CPUs cover it, those of the lightest weight tier with the
- * fewest free CPUs (a node that shares its cores with running jobs
- * before an idle one). Which of them, the core decides. A one-node job
- * has no hops to save, and an idle node it takes is one that a
- * multi-node job's compact set no longer has. Sets the other candidates
- * aside in unfit[] (_select_best_fit() puts them back); false, with
- * nothing set aside, when no candidate holds it alone or the job asks
- * GRES of the job as a whole (judged on the set).
- */
-static bool _narrow_to_best_fit(tl_job_t *t)
-{
-	uint8_t *unfit = t->s->unfit;
-	uint64_t best_w = UINT64_MAX;
-	uint16_t best_c = UINT16_MAX;
-	bool tiers = t->use_tiers;
-
-	if (t->nreq || t->te->gres_per_job || t->rem_cpus <= 0)
-		return false;
-	for (int g = 0; g < t->m->ncore; g++) {
-		int i = t->m->to_slurm[g];
-		uint16_t c = _free_cpus(t, i);
-		uint64_t w = tiers ? t->weight[g] : 0;
-
-		if (!t->cand[g] || t->cpus[i] < t->rem_cpus)
-			continue;
-		if (w < best_w || (w == best_w && c < best_c)) {
-			best_w = w;
-			best_c = c;
-		}
-	}
-	if (best_c == UINT16_MAX)
-		return false;
-	for (int g = 0; g < t->m->ncore; g++) {
-		int i = t->m->to_slurm[g];
-
-		unfit[g] = t->cand[g] &&
-			   (t->cpus[i] < t->rem_cpus ||
-			    _free_cpus(t, i) != best_c ||
-			    (tiers && t->weight[g] != best_w));
-		if (unfit[g])
-			t->cand[g] = 0;
-	}
-	return true;
-}
-
-/* The best fit of a job that one node holds, in out[]: true when the
- * core found one there and it covers the job. */
-static bool _select_best_fit(tl_job_t *t)
-{
-	bool ok;
-
-	if (!_narrow_to_best_fit(t))
-		return false;
-	ok = !_select(t, 1) && _set_covers(t, 1);
-	for (int g = 0; g < t->m->ncore; g++)
-		if (t->s->unfit[g])
-			t->cand[g] = 1;
-	return ok;
 }
 
 /*
@@ -497,7 +355,7 @@ static void _share_first(tl_job_t *t, int k)
 static void _take_compact(tl_job_t *t)
 {
 	topology_eval_t *te = t->te;
-	int k = MAX(t->rem_nodes, _nodes_for_cpus(t));
+	int k = MAX(t->rem_nodes, tl_fit_nodes_for_cpus(t));
 	int hi = MIN(t->ncand, (int)MIN(te->max_nodes, INT32_MAX));
 	int rc = LOC_ENOFIT;
 
@@ -506,11 +364,18 @@ static void _take_compact(tl_job_t *t)
 	k = MAX(k, 1);
 	if (k > hi)
 		k = hi; /* -N min-max: as many as there are, at least min */
-	if (k != 1 || !_select_best_fit(t)) {
+	if (k != 1 || !tl_fit_select_best(t)) {
 		for (; k >= 1 && k <= hi; k++) {
-			rc = _select(t, k);
-			if (rc || _set_covers(t, k) || k == hi)
+			rc = tl_job_select(t, k);
+			if (rc || tl_fit_covers(t, k))
 				break;
+			if (tl_fit_select_even_share(t, k))
+				break;
+			if (k == hi) {
+				/* The core's set, which Slurm's fill tops up. */
+				rc = tl_job_select(t, k);
+				break;
+			}
 		}
 		/* No set from the core (no candidates, no box, no contiguous
 		 * interval): out[] holds nothing; _fill_nearest() decides, or

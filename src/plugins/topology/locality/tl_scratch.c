@@ -21,7 +21,7 @@ void tl_scratch_init(tl_scratch_t *s, const sl_machine_t *m)
 	s->chosen = xcalloc(n, sizeof(*s->chosen));
 	s->cand_now = xcalloc(n, sizeof(*s->cand_now));
 	s->full = xcalloc(n, sizeof(*s->full));
-	s->unfit = xcalloc(n, sizeof(*s->unfit));
+	s->aside = xcalloc(n, sizeof(*s->aside));
 	s->in_use = xcalloc(n, sizeof(*s->in_use));
 	s->set_cpus = xcalloc(n, sizeof(*s->set_cpus));
 	if (loc_share_init(&s->share, n, &err))
@@ -45,7 +45,7 @@ void tl_scratch_fini(tl_scratch_t *s)
 	xfree(s->chosen);
 	xfree(s->cand_now);
 	xfree(s->full);
-	xfree(s->unfit);
+	xfree(s->aside);
 	xfree(s->in_use);
 	xfree(s->set_cpus);
 	loc_share_fini(&s->share);

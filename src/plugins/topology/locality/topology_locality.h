@@ -99,10 +99,11 @@ typedef struct tl_scratch {
 	int *chosen;         /* node_map's nodes: the log and CompactWait */
 	uint8_t *cand_now;   /* candidates idle now (PlanHold=released) */
 	int *full;           /* the set among all candidates, meanwhile */
-	uint8_t *unfit;      /* candidates set aside for a one-node job's
-			      * best fit, meanwhile */
+	uint8_t *aside;      /* candidates set aside meanwhile, for a
+			      * best fit or an even share (tl_fit.c) */
 	uint8_t *in_use;     /* candidates running other jobs now, and */
-	uint32_t *set_cpus;  /* ... the candidates' usable CPUs, for */
+	uint32_t *set_cpus;  /* ... the candidates' usable CPUs, for an
+			      * even share (tl_fit.c) and */
 	loc_share_t share;   /* ... SharedNodes=first (_share_first) */
 	tl_claims_t claims;  /* the one state kept between evaluations */
 	tl_walltime_t walltime; /* SL's busy-until times, cached */
