@@ -14,6 +14,10 @@
 #   shuffled    one line per node in scrambled order; locality.conf gives
 #               every node's Coords, listed out of name order, wired
 #               column by column
+#   two-kinds   one line per row, every other row with twice the CPUs: a
+#               job asking the CPUs of two large nodes (-n) gets two large
+#               nodes, where the core's most compact pair by hops alone
+#               is two small ones (even_share)
 #   gpu-sparse  one line per node, GPUs on one node in four (every other
 #               node of every other row); GPU jobs must land on those
 #               where the core picks among them, and start at once under
@@ -55,7 +59,7 @@ while [ $# -gt 0 ]; do
 	--rundir) RUNROOT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--only) ONLY=$2; shift 2 ;;
-	-h | --help) sed -n '4,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "shape-tests.sh: unknown option $1" >&2; exit 2 ;;
 	*) BUILD=$1; shift ;;
 	esac
@@ -63,7 +67,7 @@ done
 
 SUITE=shapes
 lib_init loc-shapes
-SHAPES="single per-node per-row weights features partitions shuffled gpu-sparse"
+SHAPES="single per-node per-row weights features partitions shuffled two-kinds gpu-sparse"
 
 # --- locality.conf per shape ----------------------------------------------
 
@@ -150,6 +154,34 @@ pin() {
 		}
 		BUSY="$BUSY,$h"
 	done
+}
+
+# even_share - two kinds of node: of n006-n007 (small, adjacent) and n009,
+# n013 (twice the CPUs, four hops apart, two or more from the others), a
+# job asking the CPUs of two large nodes (-n) must take those two, not
+# three nodes around the small pair (the core's choice for two nodes by
+# hops alone). Its nodes join BUSY.
+even_share() {
+	local keep=n006,n007,n009,n013 id got small big
+	[ -n "$BAD" ] && return
+	small=$(scontrol show node n006 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
+	big=$(scontrol show node n009 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
+	if [ -z "$small" ] || [ -z "$big" ] || [ "$small" -ge "$big" ]; then
+		BAD="two-kinds: n006 has '$small' CPUs, n009 '$big': not two kinds"
+		return
+	fi
+	id=$(sub -n$((2 * big)) -x "$(scontrol show hostlist "$(nodes_not_in "$keep")")" -t 30 600)
+	if [ -z "$id" ] || ! wait_state "$id" RUNNING 20; then
+		BAD="-n$((2 * big)) on $keep did not start: ${id:-$(tail -n 1 "$RUNROOT/sbatch.err")}${id:+ $(job_field "$id" Reason)}"
+		return
+	fi
+	got=$(job_field "$id" NodeList)
+	if [ "$(expand "$got")" != n009,n013 ]; then
+		BAD="-n$((2 * big)) on $keep got $got, not the two large nodes n009,n013"
+		return
+	fi
+	note "$SHAPE: -n$((2 * big)) on $keep -> $got (the fewest nodes)"
+	BUSY="$BUSY,$got"
 }
 
 # --- the devices of GPU jobs -------------------------------------------------
@@ -481,6 +513,9 @@ run_shape() {
 		result "$name" "$BAD"
 		name="$SHAPE: GPU jobs hold their devices, across a restart, and free them"
 		[ -z "$BAD" ] && gpu_devices "$gpus" ;;
+	two-kinds)
+		even_share
+		for k in 5 3 8 2 12 1 7 6; do place "$k" "" main; done ;;
 	partitions)
 		for k in 4 6 2; do place "$k" "$(nodes_not_in "n[001-032]")" half; done
 		for k in 8 5; do place "$k" "" main; done

@@ -104,6 +104,8 @@ void sl_machine_destroy(sl_machine_t *m)
 	xfree(m->scratch.late);
 	xfree(m->scratch.cand_now);
 	xfree(m->scratch.cpus);
+	xfree(m->scratch.node_cpus);
+	xfree(m->scratch.aside);
 	loc_planner_destroy(m->scratch.planner);
 	xfree(m->scratch.running);
 	xfree(m->scratch.ends);

@@ -63,6 +63,9 @@ typedef struct sl_scratch {
 	uint8_t *late;     /* WILL_RUN: free nodes that join later (sl_modes.c) */
 	uint8_t *cand_now; /* WILL_RUN: the candidates as of now */
 	uint32_t *cpus;    /* usable nodes' CPU counts (node counts) */
+	uint32_t *node_cpus; /* CPU counts by grid node, and the */
+	uint8_t *aside;      /* ... candidates set aside meanwhile for an
+			      * even share of the job's CPUs (sl_place.c) */
 	loc_planner_t *planner;        /* WILL_RUN's earliest start */
 	struct sl_ledger_job **running; /* WILL_RUN: the ledger's jobs ... */
 	int64_t *ends;                 /* ... and their expected ends */

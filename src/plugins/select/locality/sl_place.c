@@ -37,6 +37,8 @@ void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
 		s->late = xcalloc(n, sizeof(uint8_t));
 		s->cand_now = xcalloc(n, sizeof(uint8_t));
 		s->cpus = xcalloc(n, sizeof(*s->cpus));
+		s->node_cpus = xcalloc(n, sizeof(*s->node_cpus));
+		s->aside = xcalloc(n, sizeof(*s->aside));
 		/* Out of memory here is fatal, as it is for xcalloc. */
 		if (loc_tiers_init(&s->tiers, n, &c->err))
 			fatal("%s: %s", plugin_type, c->err.text);
@@ -281,9 +283,36 @@ static int _select(sl_ctx_t *c, sl_place_req_t *p, int k)
 }
 
 /*
+ * The core's k nodes lack the job's CPUs. With more than one kind of node
+ * among the candidates, k larger ones may hold them: narrowed to the
+ * candidates that hold an even share (loc_size.h), any k the core picks
+ * do, and the job does not spread over one node more than it needs. True
+ * with p->out set. Not with required nodes (they count towards the CPUs
+ * whatever they hold).
+ */
+static bool _select_even_share(sl_ctx_t *c, sl_place_req_t *p, int k)
+{
+	sl_scratch_t *s = &c->m->scratch;
+	bool ok;
+
+	if (c->nreq || !c->min_cpus)
+		return false;
+	for (int g = 0; g < c->m->ncore; g++)
+		s->node_cpus[g] = p->cand[g] ? sl_node_cpus(c->m->to_slurm[g]) :
+					       0;
+	if (loc_narrow_to_even_share(p->cand, s->aside, s->node_cpus,
+				     c->m->ncore, c->min_cpus, k) < 0)
+		return false;
+	ok = !_select(c, p, k) && sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus;
+	loc_unnarrow(p->cand, s->aside, c->m->ncore);
+	return ok;
+}
+
+/*
  * Places the job on p->cand[]: the desired count first, then fewer down
- * to lo; if the chosen nodes lack CPUs, more up to hi. Returns 0 with
- * p->out / p->k set, LOC_ENOFIT, or another LOC_E* code.
+ * to lo; if the chosen nodes lack CPUs, k nodes that hold an even share
+ * of them, then more nodes up to hi. Returns 0 with p->out / p->k set,
+ * LOC_ENOFIT, or another LOC_E* code.
  */
 static int _place_counts(sl_ctx_t *c, sl_place_req_t *p)
 {
@@ -300,7 +329,8 @@ static int _place_counts(sl_ctx_t *c, sl_place_req_t *p)
 			continue;
 		if (rc)
 			return rc;
-		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus) {
+		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus ||
+		    _select_even_share(c, p, k)) {
 			p->k = k;
 			return 0;
 		}
@@ -313,7 +343,8 @@ static int _place_counts(sl_ctx_t *c, sl_place_req_t *p)
 			continue;
 		if (rc)
 			return rc;
-		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus) {
+		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus ||
+		    _select_even_share(c, p, k)) {
 			p->k = k;
 			return 0;
 		}
