@@ -74,3 +74,9 @@ void loc_unnarrow(uint8_t *cand, uint8_t *aside, int n)
 			aside[i] = 0;
 		}
 }
+
+bool loc_even_share_compact(int64_t hops, int64_t ideal, double tolerance)
+{
+	return ideal >= 0 && hops >= 0 &&
+	       (double)hops <= (1.0 + tolerance) * (double)ideal;
+}

@@ -8,6 +8,7 @@
 #ifndef LOC_SIZE_H
 #define LOC_SIZE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -36,5 +37,17 @@ int loc_narrow_to_even_share(uint8_t *cand, uint8_t *aside,
 
 /* Puts back the candidates loc_narrow_to_even_share() set aside. */
 void loc_unnarrow(uint8_t *cand, uint8_t *aside, int n);
+
+/*
+ * Whether k nodes of an even share, total pairwise hops `hops`, are to be
+ * taken rather than one node more: only when within (1 + tolerance) of
+ * the ideal for k (the most compact set on the idle machine, `ideal`;
+ * negative: unknown, never). The nodes that hold a share may lie apart
+ * (on two kinds of node in alternate rows, no square of four), and fewer
+ * nodes do not pay for hops: a job would get a less compact set than the
+ * one node more, which CompactWait, its reference never below the
+ * ideal, would decline; within the tolerance it never does.
+ */
+bool loc_even_share_compact(int64_t hops, int64_t ideal, double tolerance);
 
 #endif /* LOC_SIZE_H */

@@ -15,9 +15,9 @@
 #               every node's Coords, listed out of name order, wired
 #               column by column
 #   two-kinds   one line per row, every other row with twice the CPUs: a
-#               job asking the CPUs of two large nodes (-n) gets two large
-#               nodes, where the core's most compact pair by hops alone
-#               is two small ones (even_share)
+#               job asking the CPUs of two large nodes (-n) gets an
+#               adjacent large pair, where the core's pair by hops alone
+#               lacks the CPUs (even_share)
 #   gpu-sparse  one line per node, GPUs on one node in four (every other
 #               node of every other row); GPU jobs must land on those
 #               where the core picks among them, and start at once under
@@ -156,31 +156,39 @@ pin() {
 	done
 }
 
-# even_share - two kinds of node: of n006-n007 (small, adjacent) and n009,
-# n013 (twice the CPUs, four hops apart, two or more from the others), a
-# job asking the CPUs of two large nodes (-n) must take those two, not
-# three nodes around the small pair (the core's choice for two nodes by
-# hops alone). Its nodes join BUSY.
+# even_share - two kinds of node: on n006-n007 (small) and n014-n015
+# (twice the CPUs) below them, a square, a job asking the CPUs of two
+# large nodes (-n) must take the large pair, adjacent as the ideal pair
+# is, not three nodes, where the core's pair by hops alone lacks the CPUs
+# (checked first with locality-eval --predict: a scenario where it picks
+# the large pair itself proves nothing). Its nodes join BUSY.
 even_share() {
-	local keep=n006,n007,n009,n013 id got small big
+	local keep=n006,n007,n014,n015 id got small big pred off
 	[ -n "$BAD" ] && return
 	small=$(scontrol show node n006 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
-	big=$(scontrol show node n009 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
+	big=$(scontrol show node n014 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
 	if [ -z "$small" ] || [ -z "$big" ] || [ "$small" -ge "$big" ]; then
-		BAD="two-kinds: n006 has '$small' CPUs, n009 '$big': not two kinds"
+		BAD="two-kinds: n006 has '$small' CPUs, n014 '$big': not two kinds"
 		return
 	fi
-	id=$(sub -n$((2 * big)) -x "$(scontrol show hostlist "$(nodes_not_in "$keep")")" -t 30 600)
+	off=$(scontrol show hostlist "$(nodes_not_in "$keep")")
+	pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --partition main \
+		--predict --busy "$BUSY,$off" -k 2 2>&1)
+	case $(expand "$pred") in
+	n014,n015 | "") BAD="two-kinds: the core's pair on $keep is '$pred': the case proves nothing"
+		return ;;
+	esac
+	id=$(sub -n$((2 * big)) -x "$off" -t 30 600)
 	if [ -z "$id" ] || ! wait_state "$id" RUNNING 20; then
 		BAD="-n$((2 * big)) on $keep did not start: ${id:-$(tail -n 1 "$RUNROOT/sbatch.err")}${id:+ $(job_field "$id" Reason)}"
 		return
 	fi
 	got=$(job_field "$id" NodeList)
-	if [ "$(expand "$got")" != n009,n013 ]; then
-		BAD="-n$((2 * big)) on $keep got $got, not the two large nodes n009,n013"
+	if [ "$(expand "$got")" != n014,n015 ]; then
+		BAD="-n$((2 * big)) on $keep got $got (the core's pair: $pred), not the large pair n014,n015"
 		return
 	fi
-	note "$SHAPE: -n$((2 * big)) on $keep -> $got (the fewest nodes)"
+	note "$SHAPE: -n$((2 * big)) on $keep -> $got (the fewest nodes; the core's pair $pred)"
 	BUSY="$BUSY,$got"
 }
 

@@ -4,7 +4,8 @@
  * by hand (alike and mixed nodes, zero need, nodes of no CPUs, too little
  * in all) and on random small sets against brute force over every subset;
  * loc_narrow_to_even_share() by hand and on random sets (any k of what it
- * leaves cover the need; what it sets aside comes back whole).
+ * leaves cover the need; what it sets aside comes back whole), and
+ * loc_even_share_compact()'s bar.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,6 +124,22 @@ static void test_even_share_by_hand(void **state)
 		assert_int_equal(aside[i], 0);
 }
 
+static void test_even_share_compact(void **state)
+{
+	(void)state;
+	/* A pair: its ideal is 1 hop; at 0.1, only an adjacent pair. */
+	assert_true(loc_even_share_compact(1, 1, 0.1));
+	assert_false(loc_even_share_compact(2, 1, 0.1));
+	/* Four in a line (10) against a square (8): within 0.25, not 0.1. */
+	assert_false(loc_even_share_compact(10, 8, 0.1));
+	assert_true(loc_even_share_compact(10, 8, 0.25));
+	/* One node: no hops, ideal 0. */
+	assert_true(loc_even_share_compact(0, 0, 0.0));
+	/* An ideal the core could not give, or hops it could not count. */
+	assert_false(loc_even_share_compact(1, -1, 0.1));
+	assert_false(loc_even_share_compact(-1, 1, 0.1));
+}
+
 static int _cmp_asc(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -179,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_against_brute_force),
 		cmocka_unit_test(test_even_share_by_hand),
 		cmocka_unit_test(test_even_share_random),
+		cmocka_unit_test(test_even_share_compact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,21 +12,41 @@
 #include "loc_metrics.h"
 #include "loc_record.h"
 
-/* The ideal of k nodes, or -1 when the core cannot say (logged once). */
+/* The machine's table of ideals, made on first use; NULL when the core
+ * cannot make it (logged each time: it only fails out of memory). */
+static loc_ideal_t *_ideals(sl_machine_t *m)
+{
+	loc_error_t err;
+
+	if (!m->ideal) {
+		m->ideal = loc_ideal_create(m->grid, &m->conf->policy, &err);
+		if (!m->ideal)
+			error("%s: no ideal placements: %s", plugin_type,
+			      err.text);
+	}
+	return m->ideal;
+}
+
+/* The ideal of k nodes, or -1 when the core cannot say. */
 static double _ideal(sl_machine_t *m, int k)
 {
 	loc_error_t err;
 	double v;
 
-	if (!m->ideal) {
-		m->ideal = loc_ideal_create(m->grid, &m->conf->policy, &err);
-		if (!m->ideal) {
-			error("%s: no ideal placements to record: %s",
-			      plugin_type, err.text);
-			return -1;
-		}
-	}
+	if (!_ideals(m))
+		return -1;
 	v = loc_ideal_avg_pair_hops(m->ideal, k, &err);
+	return v < 0 ? -1 : v;
+}
+
+int64_t sl_ideal_total_hops(sl_machine_t *m, int k)
+{
+	loc_error_t err;
+	int64_t v;
+
+	if (!_ideals(m))
+		return -1;
+	v = loc_ideal_total_pair_hops(m->ideal, k, &err);
 	return v < 0 ? -1 : v;
 }
 

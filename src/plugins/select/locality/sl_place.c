@@ -10,6 +10,7 @@
 #include "sl_ctx.h"
 #include "sl_gres.h"
 
+#include "loc_metrics.h"
 #include "loc_size.h"
 
 void sl_ctx_init(sl_ctx_t *c, sl_machine_t *m, sl_ledger_t *l,
@@ -286,9 +287,10 @@ static int _select(sl_ctx_t *c, sl_place_req_t *p, int k)
  * The core's k nodes lack the job's CPUs. With more than one kind of node
  * among the candidates, k larger ones may hold them: narrowed to the
  * candidates that hold an even share (loc_size.h), any k the core picks
- * do, and the job does not spread over one node more than it needs. True
- * with p->out set. Not with required nodes (they count towards the CPUs
- * whatever they hold).
+ * do, and the job does not spread over one node more than it needs, when
+ * the set is as compact as CompactTolerance allows over the ideal for k
+ * (loc_even_share_compact()). True with p->out set. Not with required
+ * nodes (they count towards the CPUs whatever they hold).
  */
 static bool _select_even_share(sl_ctx_t *c, sl_place_req_t *p, int k)
 {
@@ -303,7 +305,11 @@ static bool _select_even_share(sl_ctx_t *c, sl_place_req_t *p, int k)
 	if (loc_narrow_to_even_share(p->cand, s->aside, s->node_cpus,
 				     c->m->ncore, c->min_cpus, k) < 0)
 		return false;
-	ok = !_select(c, p, k) && sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus;
+	ok = !_select(c, p, k) &&
+	     sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus &&
+	     loc_even_share_compact(
+		     loc_metrics_total_pair_hops(c->m->grid, p->out, k),
+		     sl_ideal_total_hops(c->m, k), c->policy->compact_tolerance);
 	loc_unnarrow(p->cand, s->aside, c->m->ncore);
 	return ok;
 }

@@ -9,6 +9,7 @@
  */
 #include "tl_job.h"
 
+#include "loc_metrics.h"
 #include "loc_size.h"
 
 int tl_fit_nodes_for_cpus(tl_job_t *t)
@@ -126,22 +127,29 @@ bool tl_fit_select_best(tl_job_t *t)
  * large ones would not, and the job would spread over one node more than
  * it needs (and more than topology/flat gives it). Narrowed to the
  * candidates that hold ceil(rem_cpus / k) each, any k it picks cover the
- * CPUs; GRES are judged on the set as before. Nothing to narrow (every
- * candidate holds the share, or fewer than k do): false, one call saved.
+ * CPUs; GRES are judged on the set as before. The set is taken only when
+ * as compact as CompactTolerance allows over the ideal for k
+ * (loc_even_share_compact()): else one node more, as before. Nothing to
+ * narrow (every candidate holds the share, or fewer than k do): false,
+ * one call saved. Not with required nodes.
  */
 bool tl_fit_select_even_share(tl_job_t *t, int k)
 {
 	uint32_t *cpus = t->s->set_cpus;
 	bool ok;
 
-	if (t->rem_cpus <= 0 || k < 1)
+	if (t->rem_cpus <= 0 || k < 1 || t->nreq)
 		return false;
 	for (int g = 0; g < t->m->ncore; g++)
 		cpus[g] = t->cand[g] ? t->cpus[t->m->to_slurm[g]] : 0;
 	if (loc_narrow_to_even_share(t->cand, t->s->aside, cpus, t->m->ncore,
 				     (uint64_t)t->rem_cpus, k) < 0)
 		return false;
-	ok = !tl_job_select(t, k) && tl_fit_covers(t, k);
+	ok = !tl_job_select(t, k) && tl_fit_covers(t, k) &&
+	     loc_even_share_compact(
+		     loc_metrics_total_pair_hops(t->m->grid, t->out, k),
+		     sl_ideal_total_hops(t->m, k),
+		     t->policy->compact_tolerance);
 	loc_unnarrow(t->cand, t->s->aside, t->m->ncore);
 	return ok;
 }
