@@ -17,8 +17,9 @@
  *      tiers that hold it (NodeWeight=tiers; the regions other jobs
  *      claim a tier just heavier, tl_claim.c), with the required nodes;
  *      a set that lacks CPUs is tried on the nodes that hold an even
- *      share of them, then, as one that lacks GRES, one node larger; a
- *      job that one node holds is kept to a best fit (sizing: tl_fit.c);
+ *      share of them (taken within CompactTolerance of the ideal), then,
+ *      as one that lacks GRES, one node larger; a job that one node
+ *      holds is kept to a best fit (sizing: tl_fit.c);
  *      with SharedNodes=first, a job that shares nodes then swaps idle
  *      nodes of its set for nodes in use at no cost in hops (_share_first);
  *   4. the chosen nodes accounted as Slurm does (eval_nodes_cpus_to_use,

@@ -129,9 +129,9 @@ bool tl_fit_select_best(tl_job_t *t)
  * candidates that hold ceil(rem_cpus / k) each, any k it picks cover the
  * CPUs; GRES are judged on the set as before. The set is taken only when
  * as compact as CompactTolerance allows over the ideal for k
- * (loc_even_share_compact()): else one node more, as before. Nothing to
- * narrow (every candidate holds the share, or fewer than k do): false,
- * one call saved. Not with required nodes.
+ * (loc_even_share_compact()); else the caller tries one node more.
+ * Nothing to narrow (every candidate holds the share, or fewer than k
+ * do): false, one call saved. Not with required nodes.
  */
 bool tl_fit_select_even_share(tl_job_t *t, int k)
 {
