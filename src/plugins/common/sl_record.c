@@ -27,18 +27,6 @@ static loc_ideal_t *_ideals(sl_machine_t *m)
 	return m->ideal;
 }
 
-/* The ideal of k nodes, or -1 when the core cannot say. */
-static double _ideal(sl_machine_t *m, int k)
-{
-	loc_error_t err;
-	double v;
-
-	if (!_ideals(m))
-		return -1;
-	v = loc_ideal_avg_pair_hops(m->ideal, k, &err);
-	return v < 0 ? -1 : v;
-}
-
 int64_t sl_ideal_total_hops(sl_machine_t *m, int k)
 {
 	loc_error_t err;
@@ -48,6 +36,14 @@ int64_t sl_ideal_total_hops(sl_machine_t *m, int k)
 		return -1;
 	v = loc_ideal_total_pair_hops(m->ideal, k, &err);
 	return v < 0 ? -1 : v;
+}
+
+/* The ideal mean of k nodes, or -1 when the core cannot say. */
+static double _ideal(sl_machine_t *m, int k)
+{
+	int64_t total = sl_ideal_total_hops(m, k);
+
+	return total < 0 ? -1 : loc_metrics_pair_mean(total, k);
 }
 
 void sl_record_placement(sl_machine_t *m, job_record_t *job, const int *nodes,
