@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rp_cli.c - locality-replay's command line: getopt_long options, the
- * help text and the argument readers.
+ * rp_cli.c - the command line of locality-replay and locality-advise:
+ * getopt_long's options and what each sets (the help text is
+ * rp_cli_help.c, the argument readers rp_cli_args.c, the checks across
+ * options rp_cli_check.c).
  */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "config.h"
 #include "loc_conf.h"
@@ -17,155 +16,6 @@
 #include "rp_outdir.h"
 
 const char *rp_prog = "locality-replay";
-
-/* ===================================================================== */
-/* Helpers                                                               */
-/* ===================================================================== */
-
-void rp_die_err(int code, const loc_error_t *err)
-{
-	char buf[600];
-
-	fprintf(stderr, "%s: %s\n", PROG,
-		loc_error_format(err, buf, sizeof(buf)));
-	exit(code);
-}
-
-void rp_usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", PROG);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help'.\n", PROG);
-	exit(EXIT_USAGE);
-}
-
-static long _int_arg(const char *opt, const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < min || v > max) {
-		fprintf(stderr, "%s: %s: '%s' is not a number in %ld..%ld\n",
-			PROG, opt, s, min, max);
-		exit(EXIT_USAGE);
-	}
-	return v;
-}
-
-/* Prints "PROG: OPT: WHY" (one line) and exits 1. */
-static void _bad_option(const char *opt, const char *why)
-{
-	fprintf(stderr, "%s: %s: %s\n", PROG, opt, why);
-	exit(EXIT_USAGE);
-}
-
-/* A value for a locality.conf key, read by locality.conf's own parser:
- * the option and the file accept the same values and say the same of a
- * bad one. */
-static void _key_arg(rp_opts_t *o, const char *opt, int key, const char *s)
-{
-	char why[LOC_ERROR_TEXT_MAX];
-
-	if (loc_conf_overrides_parse(&o->keys, key, s, why, sizeof(why)))
-		_bad_option(opt, why);
-}
-
-/* Whether --set may give key: the keys with options, and the policy keys
- * but the two each row chooses. */
-static bool _settable(int key)
-{
-	const loc_conf_key_info_t *info = loc_conf_key_info(key);
-
-	for (int i = 0; i < rp_nkey_options; i++)
-		if ((int)rp_key_options[i].key == key)
-			return true;
-	return info && info->partition && key != LOC_KEY_STRATEGY &&
-	       key != LOC_KEY_WALLTIME;
-}
-
-/* --set KEY=VALUE. */
-static void _set_arg(rp_opts_t *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char why[LOC_ERROR_TEXT_MAX];
-	int key = -1;
-
-	if (!eq || eq == arg) {
-		snprintf(why, sizeof(why), "'%.64s' is not KEY=VALUE", arg);
-		_bad_option("--set", why);
-	}
-	for (int k = 0; k < LOC_KEY_COUNT && key < 0; k++) {
-		const char *name = loc_conf_key_info(k)->name;
-
-		if (strlen(name) == (size_t)(eq - arg) &&
-		    !strncasecmp(name, arg, (size_t)(eq - arg)))
-			key = k;
-	}
-	if (key < 0 || !_settable(key)) {
-		snprintf(why, sizeof(why),
-			 "'%.*s' is not a key the replay sets (the policy keys "
-			 "of locality.conf(5) but Strategy and WalltimeAware, "
-			 "AdjEstWindow and PFHoldTime)",
-			 (int)(eq - arg > 64 ? 64 : eq - arg), arg);
-		_bad_option("--set", why);
-	}
-	_key_arg(o, "--set", key, eq + 1);
-}
-
-double rp_real_arg(const char *opt, const char *s, double min)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || end == s || !isfinite(v) || v < min) {
-		fprintf(stderr, "%s: %s: '%s' is not a number >= %g\n", PROG,
-			opt, s, min);
-		exit(EXIT_USAGE);
-	}
-	return v;
-}
-
-int rp_split(char *s, char **out, int max)
-{
-	int n = 0;
-
-	while (s && *s && n < max) {
-		char *c = strchr(s, ',');
-
-		if (c)
-			*c = '\0';
-		if (*s)
-			out[n++] = s;
-		s = c ? c + 1 : NULL;
-	}
-	return n;
-}
-
-int rp_machines_total(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[512];
-	long total = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		long id, nodes;
-		char name[128];
-
-		if (line[0] == '#' || line[0] == ';')
-			continue;
-		if (sscanf(line, "%ld %127s %ld", &id, name, &nodes) == 3 &&
-		    nodes > 0 && nodes < (1 << 24))
-			total += nodes;
-	}
-	fclose(f);
-	return total > 0 && total < (1 << 24) ? (int)total : -1;
-}
 
 /* The long name of option val (for messages). */
 static const char *_opt_name(const struct option *lo, int val)
@@ -325,17 +175,17 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			o->machine.torus = optarg;
 			break;
 		case O_NPP:
-			o->machine.nodes_per_point = (int)_int_arg(
+			o->machine.nodes_per_point = (int)rp_int_arg(
 				"--nodes-per-point", optarg, 1, 1 << 20);
 			break;
 		case O_DERIVE:
 			o->machine.derive =
-				optarg ? (int)_int_arg("--derive-grid", optarg,
+				optarg ? (int)rp_int_arg("--derive-grid", optarg,
 						       2, 3)
 				       : 3;
 			break;
 		case O_MNODES:
-			o->machine_nodes = (int)_int_arg("--machine-nodes",
+			o->machine_nodes = (int)rp_int_arg("--machine-nodes",
 							 optarg, 1, 1 << 24);
 			break;
 		case O_MACHINES:
@@ -395,7 +245,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					       optarg);
 			break;
 		case O_LIMIT:
-			o->limit = (int)_int_arg("--limit", optarg, 0, 1 << 30);
+			o->limit = (int)rp_int_arg("--limit", optarg, 0, 1 << 30);
 			break;
 		case O_ARRIVAL:
 			o->arrival_scale =
@@ -406,11 +256,11 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					       optarg);
 			break;
 		case O_JITTER:
-			o->arrival_jitter = (int)_int_arg("--arrival-jitter",
+			o->arrival_jitter = (int)rp_int_arg("--arrival-jitter",
 							  optarg, 0, 86400);
 			break;
 		case O_JITTER_SEED:
-			o->jitter_seed = (uint64_t)_int_arg(
+			o->jitter_seed = (uint64_t)rp_int_arg(
 				"--jitter-seed", optarg, 1, 2147483647L);
 			break;
 		case O_STRICT:
@@ -457,7 +307,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 		case O_NOISE:
 			if (!advise)
 				goto advise_only;
-			o->noise_draws = (int)_int_arg("--noise-draws", optarg,
+			o->noise_draws = (int)rp_int_arg("--noise-draws", optarg,
 						       0, RP_NOISE_MAX_DRAWS);
 			break;
 		case O_NOSWEEP:
@@ -504,18 +354,18 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 					optarg);
 			break;
 		case O_PFMAX:
-			o->pf_max_nodes = (int)_int_arg("--pf-max-nodes",
+			o->pf_max_nodes = (int)rp_int_arg("--pf-max-nodes",
 							optarg, 0, 1 << 24);
 			break;
 		case O_PF_WITH_JOB:
 			o->pf_with_job = true;
 			break;
 		case O_TURNAROUND:
-			o->turnaround = _int_arg("--turnaround", optarg, 0,
+			o->turnaround = rp_int_arg("--turnaround", optarg, 0,
 						 86400);
 			break;
 		case O_SET:
-			_set_arg(o, optarg);
+			rp_set_arg(o, optarg);
 			break;
 		case O_LOCLE:
 			o->loc_le = true;
@@ -530,7 +380,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			o->out = optarg;
 			break;
 		case O_SNAPS:
-			o->nsnaps = (int)_int_arg("--snapshots", optarg, 0,
+			o->nsnaps = (int)rp_int_arg("--snapshots", optarg, 0,
 						  MAX_SNAPS);
 			break;
 		case O_SNAPAT:
@@ -540,7 +390,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 			o->no_svg = true;
 			break;
 		case 'j':
-			o->threads = (int)_int_arg("--threads", optarg, 1, 64);
+			o->threads = (int)rp_int_arg("--threads", optarg, 1, 64);
 			break;
 		case 'q':
 			o->quiet = true;
@@ -572,7 +422,7 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode)
 
 				snprintf(opt, sizeof(opt), "--%s",
 					 _opt_name(lo, c));
-				_key_arg(o, opt,
+				rp_key_arg(o, opt,
 					 rp_key_options[c - O_KEY_FIRST].key,
 					 optarg);
 				break;

@@ -126,14 +126,16 @@ void rp_cli_parse(int argc, char **argv, rp_opts_t *o, rp_mode_t mode);
 /* Prints the --help text of program mode on stdout. */
 void rp_cli_help(rp_mode_t mode);
 
-/* Returns true when o names a machine (--config, --grid, --derive-grid);
- * only --export-jobs can do without one. */
 /* rp_cli_check.c: the checks across options, after parsing; exits with
  * EXIT_USAGE (or EXIT_RUNTIME for an --out that cannot be made) on the
  * first that fails. */
 void rp_cli_check(rp_opts_t *o);
 
+/* Returns true when o names a machine (--config, --grid, --derive-grid);
+ * only --export-jobs can do without one. */
 bool rp_has_machine(const rp_opts_t *o);
+
+/* rp_cli_args.c: one option's argument; each exits on a bad one. */
 
 /* Prints "locality-replay: FMT" (one %s for arg) and a hint; exits 1. */
 void rp_usage_error(const char *fmt, const char *arg)
@@ -141,6 +143,21 @@ void rp_usage_error(const char *fmt, const char *arg)
 
 /* Prints err as "locality-replay: file:line: text" and exits with code. */
 void rp_die_err(int code, const loc_error_t *err) __attribute__((noreturn));
+
+/* Reads an integer in min..max for option opt, or exits 1. */
+long rp_int_arg(const char *opt, const char *s, long min, long max);
+
+/* Prints "PROG: OPT: WHY" (one line) and exits 1. */
+void rp_bad_option(const char *opt, const char *why) __attribute__((noreturn));
+
+/* A value for a locality.conf key, read by locality.conf's own parser:
+ * the option and the file accept the same values and say the same of a
+ * bad one. */
+void rp_key_arg(rp_opts_t *o, const char *opt, int key, const char *s);
+
+/* --set KEY=VALUE: the policy keys but Strategy and WalltimeAware, and
+ * the keys with options of their own. */
+void rp_set_arg(rp_opts_t *o, const char *arg);
 
 /* Reads a real number >= min for option opt, or exits 1. */
 double rp_real_arg(const char *opt, const char *s, double min);
