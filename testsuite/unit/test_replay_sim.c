@@ -2,10 +2,10 @@
 /*
  * test_replay_sim.c - locality-replay's simulator on small hand-made SWF
  * queues with known schedules: FCFS, EASY and its reservations, WFP,
- * CompactWait, patient jobs and their claims, PlanWindow, node weights,
- * rejected jobs, rp_run_check on broken runs, and loss of capacity by
- * hand. PF's pairs and holds are in test_replay_pf.c, replays of real
- * traces in test_replay_real.c.
+ * CompactWait, patient jobs and their claims, PlanWindow, rejected jobs,
+ * rp_run_check on broken runs, and loss of capacity by hand. Node
+ * weights are in test_replay_weights.c, PF's pairs and holds in
+ * test_replay_pf.c, replays of real traces in test_replay_real.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -373,116 +373,6 @@ static void test_wfp_orders_by_wait_over_request_cubed(void **state)
 	_teardown(&s);
 }
 
-/* A line of 8 nodes, the first four of Weight=100: jobs 1 and 2 (two
- * nodes each) take the light nodes 4-7, job 3 (three nodes) finds no
- * light node free and takes the heavy 0-2; without weights, freelist
- * takes 0-1, 2-3 and 4-6. */
-static const char _weights_swf[] =
-	"1 0 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-	"2 0 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-	"3 0 -1 100 3 -1 -1 3 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
-
-/* The first node of each of the three jobs, with the given weights. */
-static void _weighted_firsts(const char *weights, loc_node_weight_t rule,
-			     int firsts[3])
-{
-	rp_machine_opts_t mo = { .grid = "8", .torus = "no" };
-	rp_workload_opts_t wo = { 0 };
-	loc_policy_t pol;
-	rp_sim_opts_t o;
-	loc_error_t err;
-	setup_t s;
-	loc_alloc_t *a;
-	rp_run_t *run;
-
-	if (weights) {
-		mo.node_weights[0] = weights;
-		mo.nnode_weights = 1;
-	}
-	s.trace = loc_trace_parse(_weights_swf, strlen(_weights_swf),
-				  "hand.swf", NULL, &err);
-	assert_non_null(s.trace);
-	s.m = rp_machine_create(&mo, s.trace, &err);
-	assert_non_null(s.m);
-	assert_true(!weights || s.m->weight);
-	wo.machine_nodes = s.m->nnodes;
-	s.w = rp_workload_create(s.trace, &wo, &err);
-	assert_non_null(s.w);
-	pol = s.m->conf->policy;
-	pol.strategy = LOC_STRATEGY_FREELIST;
-	pol.node_weight = rule;
-	a = loc_alloc_create(s.m->grid, &pol, &err);
-	assert_non_null(a);
-	rp_sim_opts_init(&o);
-	o.node_weight = s.m->weight;
-	run = rp_sim_run(s.w, a, &o, &err);
-	assert_non_null(run);
-	assert_int_equal(rp_run_check(s.w, run, true, &err), 0);
-	for (int j = 0; j < 3; j++) {
-		assert_int_equal(run->start[j], 0);
-		firsts[j] = run->pool[run->node_off[j]];
-	}
-	rp_run_destroy(run);
-	loc_alloc_destroy(a);
-	_teardown(&s);
-}
-
-static void test_node_weights_use_the_light_tier_first(void **state)
-{
-	int f[3];
-
-	(void)state;
-	_weighted_firsts("[0-3]=100", LOC_NODE_WEIGHT_TIERS, f);
-	assert_int_equal(f[0], 4);
-	assert_int_equal(f[1], 6);
-	assert_int_equal(f[2], 0);
-	_weighted_firsts(NULL, LOC_NODE_WEIGHT_TIERS, f);
-	assert_int_equal(f[0], 0);
-	assert_int_equal(f[1], 2);
-	assert_int_equal(f[2], 4);
-	/* NodeWeight=ignore: locality alone */
-	_weighted_firsts("[0-3]=100", LOC_NODE_WEIGHT_IGNORE, f);
-	assert_int_equal(f[0], 0);
-	assert_int_equal(f[1], 2);
-	assert_int_equal(f[2], 4);
-}
-
-/* --node-weight's hostile input: each is refused with a message. */
-static void test_node_weight_specs_are_checked(void **state)
-{
-	static const char *bad[] = { "[0-3]", "=5", "[0-3]=", "[0-3]=x",
-				     "[0-3]=-1", "[0-3]=4294967296",
-				     "[0-8]=2", "n1=2", "[3-1]=2",
-				     "[0-3]=1e3" };
-	rp_machine_opts_t mo = { .grid = "8", .torus = "no" };
-	loc_error_t err;
-	loc_trace_t *trace;
-	rp_machine_t *m;
-
-	(void)state;
-	trace = loc_trace_parse(_weights_swf, strlen(_weights_swf), "hand.swf",
-				NULL, &err);
-	assert_non_null(trace);
-	mo.nnode_weights = 1;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		mo.node_weights[0] = bad[i];
-		m = rp_machine_create(&mo, trace, &err);
-		if (m)
-			fail_msg("--node-weight '%s' was taken", bad[i]);
-		assert_true(err.code < 0 && err.text[0]);
-	}
-	/* a later spec overrides an earlier one; others weigh 1 */
-	mo.node_weights[0] = "[0-3]=100";
-	mo.node_weights[1] = "3=4294967295";
-	mo.nnode_weights = 2;
-	m = rp_machine_create(&mo, trace, &err);
-	assert_non_null(m);
-	assert_true(m->weight[0] == 100 && m->weight[2] == 100);
-	assert_true(m->weight[3] == 4294967295u && m->weight[4] == 1);
-	rp_machine_destroy(m);
-	loc_trace_destroy(trace);
-}
-
 static void test_jobs_too_large_or_unplaceable_are_reported(void **state)
 {
 	static const char swf[] =
@@ -598,8 +488,6 @@ int main(void)
 		cmocka_unit_test(test_a_waiting_job_reserves_nothing),
 		cmocka_unit_test(test_a_waiting_job_claims_a_region),
 		cmocka_unit_test(test_the_job_after_a_waiting_one_is_the_pivot),
-		cmocka_unit_test(test_node_weights_use_the_light_tier_first),
-		cmocka_unit_test(test_node_weight_specs_are_checked),
 		cmocka_unit_test(
 			test_jobs_too_large_or_unplaceable_are_reported),
 		cmocka_unit_test(test_run_check_catches_broken_runs),
