@@ -36,33 +36,54 @@ static int64_t _axis_pairs_mesh(const int64_t *cnt, int L, int64_t k)
 }
 
 /*
- * Sum over pairs of the ring distance min(d, L - d). For each occupied x,
- * S(x) = sum_y cnt[y] * ring(x, y): over the doubled histogram, positions
- * x..x+L/2 are reached forwards (distance y - x), x+L/2+1..x+L-1
- * backwards (distance x + L - y); prefix sums of counts (p0) and of
- * position * count (p1) give each window in O(1). Each pair is counted
- * from both ends, hence the halving. scratch holds 2 * (2L + 1) values.
+ * S(x) = sum_y cnt[y] * dist(x, y) for every x of an axis of length L,
+ * into S[0..L): the hops along this axis from coordinate x to every item.
+ * On a mesh, prefix sums of counts and of position * count split the
+ * items left and right of x. On a ring, over the doubled histogram,
+ * positions x..x+L/2 are reached forwards (distance y - x) and
+ * x+L/2+1..x+L-1 backwards (distance x + L - y). O(L) either way;
+ * scratch holds 2 * (2L + 1) values.
  */
-static int64_t _axis_pairs_ring(const int64_t *cnt, int L, int64_t *scratch)
+static void _axis_sums(const int64_t *cnt, int L, bool torus,
+		       int64_t *scratch, int64_t *S)
 {
-	int64_t *p0 = scratch, *p1 = scratch + 2 * L + 1, sum = 0;
-	const int h = L / 2;
+	int64_t *p0 = scratch, *p1 = scratch + 2 * L + 1;
+	const int span = torus ? 2 * L : L, h = L / 2;
 
 	p0[0] = p1[0] = 0;
-	for (int i = 0; i < 2 * L; i++) {
+	for (int i = 0; i < span; i++) {
 		p0[i + 1] = p0[i] + cnt[i % L];
 		p1[i + 1] = p1[i] + (int64_t)i * cnt[i % L];
 	}
 	for (int x = 0; x < L; x++) {
-		int64_t fwd, back;
-		int mid = x + h + 1, end = x + L;
+		if (!torus) {
+			int64_t left = (int64_t)x * p0[x] - p1[x];
+			int64_t right = (p1[L] - p1[x + 1]) -
+					(int64_t)x * (p0[L] - p0[x + 1]);
 
-		if (!cnt[x])
-			continue;
-		fwd = (p1[mid] - p1[x]) - (int64_t)x * (p0[mid] - p0[x]);
-		back = (int64_t)end * (p0[end] - p0[mid]) - (p1[end] - p1[mid]);
-		sum += cnt[x] * (fwd + back);
+			S[x] = left + right;
+		} else {
+			int mid = x + h + 1, end = x + L;
+			int64_t fwd = (p1[mid] - p1[x]) -
+				      (int64_t)x * (p0[mid] - p0[x]);
+			int64_t back = (int64_t)end * (p0[end] - p0[mid]) -
+				       (p1[end] - p1[mid]);
+
+			S[x] = fwd + back;
+		}
 	}
+}
+
+/* Sum over pairs of the ring distance min(d, L - d): each pair is
+ * counted from both ends of _axis_sums(), hence the halving. scratch
+ * holds 2 * (2L + 1) + L values. */
+static int64_t _axis_pairs_ring(const int64_t *cnt, int L, int64_t *scratch)
+{
+	int64_t *S = scratch + 2 * (2 * L + 1), sum = 0;
+
+	_axis_sums(cnt, L, true, scratch, S);
+	for (int x = 0; x < L; x++)
+		sum += cnt[x] * S[x];
 	return sum / 2;
 }
 
@@ -130,7 +151,7 @@ static int _axis_pass(const loc_grid_t *grid, const int *nodes, int k,
 		if (s->dims[d] > max_dim)
 			max_dim = s->dims[d];
 	}
-	cnt = calloc((size_t)sum_dims + 4 * (size_t)max_dim + 2,
+	cnt = calloc((size_t)sum_dims + 5 * (size_t)max_dim + 2,
 		     sizeof(int64_t));
 	if (!cnt)
 		return LOC_ENOMEM;
@@ -174,6 +195,52 @@ int64_t loc_metrics_total_pair_hops(const loc_grid_t *grid, const int *nodes,
 	if ((rc = _axis_pass(grid, nodes, k, &total, &volume, &side_sum)))
 		return rc;
 	return total;
+}
+
+int loc_metrics_node_hop_sums(const loc_grid_t *grid, const int *nodes,
+			      int k, int64_t *sums)
+{
+	const loc_shape_t *s;
+	int off[LOC_MAX_DIMS], sum_dims = 0, max_dim = 1, rc;
+	int64_t *cnt, *S, *scratch;
+
+	if ((rc = _check_nodes(grid, nodes, k)) || (k > 0 && !sums))
+		return rc ? rc : LOC_EINVAL;
+	if (!k)
+		return 0;
+	s = loc_grid_shape(grid);
+	for (int d = 0; d < s->ndims; d++) {
+		off[d] = sum_dims;
+		sum_dims += s->dims[d];
+		if (s->dims[d] > max_dim)
+			max_dim = s->dims[d];
+	}
+	cnt = calloc(2 * (size_t)sum_dims + 4 * (size_t)max_dim + 2,
+		     sizeof(int64_t));
+	if (!cnt)
+		return LOC_ENOMEM;
+	S = cnt + sum_dims;
+	scratch = S + sum_dims;
+	for (int i = 0; i < k; i++) {
+		loc_coord_t c;
+
+		loc_grid_node_coord(grid, nodes[i], &c);
+		for (int d = 0; d < s->ndims; d++)
+			cnt[off[d] + c.c[d]]++;
+	}
+	for (int d = 0; d < s->ndims; d++)
+		_axis_sums(cnt + off[d], s->dims[d], s->torus[d], scratch,
+			   S + off[d]);
+	for (int i = 0; i < k; i++) {
+		loc_coord_t c;
+
+		loc_grid_node_coord(grid, nodes[i], &c);
+		sums[i] = 0;
+		for (int d = 0; d < s->ndims; d++)
+			sums[i] += S[off[d] + c.c[d]];
+	}
+	free(cnt);
+	return 0;
 }
 
 int loc_metrics_linear_span(const loc_curve_t *curve, const int *nodes, int k)

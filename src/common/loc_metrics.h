@@ -43,6 +43,14 @@ int loc_metrics_compute(const loc_grid_t *grid, const loc_curve_t *curve,
 int64_t loc_metrics_total_pair_hops(const loc_grid_t *grid, const int *nodes,
 				    int k);
 
+/* Each node's hops to the whole set: sums[i] = the sum over j of the
+ * hops from nodes[i] to nodes[j] (so the set's total pairwise hops less
+ * sums[i] is the total of the set without nodes[i]). Same cost as the
+ * total: per-axis histograms, O(k * ndims + sum of dims), never O(k^2).
+ * Returns 0, or LOC_EINVAL (bad node, sums NULL) / LOC_ENOMEM. */
+int loc_metrics_node_hop_sums(const loc_grid_t *grid, const int *nodes,
+			      int k, int64_t *sums);
+
 /* The mean over the k (k - 1) / 2 pairs of a total pairwise hop count
  * (0 when k < 2): the figure the replay, the plugins' records and the
  * ideal all report. */

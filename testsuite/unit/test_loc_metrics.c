@@ -330,6 +330,7 @@ static void test_random_sets_match_brute_force(void **state)
 		loc_grid_t *g;
 		loc_curve_t *c;
 		int nodes[256], *perm;
+		int64_t sums[256];
 		loc_metrics_t m;
 		int64_t vol = 1;
 		int sides = 0;
@@ -362,6 +363,16 @@ static void test_random_sets_match_brute_force(void **state)
 
 		m = metrics(g, c, nodes, k);
 		assert_true(m.total_pair_hops == brute_pairs(g, nodes, k));
+		assert_int_equal(loc_metrics_node_hop_sums(g, nodes, k, sums),
+				 0);
+		for (int i = 0; i < k; i++) {
+			int64_t own = 0;
+
+			for (int j = 0; j < k; j++)
+				own += loc_grid_node_hops(g, nodes[i],
+							  nodes[j]);
+			assert_true(sums[i] == own);
+		}
 		if (k > 1)
 			assert_near(m.avg_pair_hops,
 				    (double)m.total_pair_hops /
@@ -393,11 +404,14 @@ static void test_large_sets(void **state)
 	const int ring_dims[1] = { 100001 }, cube[3] = { 32, 32, 32 };
 	loc_grid_t *g = tu_grid(1, ring_dims, true, 1);
 	int few[3] = { 0, 50000, 100000 }, *many;
-	int64_t expect = 0;
+	int64_t expect = 0, sums[3], *big;
 
 	(void)state;
 	/* 0-50000: 50000; 0-100000: 1; 50000-100000: 50000. */
 	assert_true(loc_metrics_total_pair_hops(g, few, 3) == 100001);
+	assert_int_equal(loc_metrics_node_hop_sums(g, few, 3, sums), 0);
+	assert_true(sums[0] == 50001 && sums[1] == 100000 &&
+		    sums[2] == 50001);
 	loc_grid_destroy(g);
 
 	/* Every node of a 32^3 torus: per axis each ordered pair of
@@ -409,6 +423,13 @@ static void test_large_sets(void **state)
 		many[i] = i;
 	expect = 3 * (int64_t)1024 * 1024 * 32 * 256 / 2;
 	assert_true(loc_metrics_total_pair_hops(g, many, 32768) == expect);
+	/* Each node: 1024 nodes at each coordinate of an axis, 256 hops
+	 * from one coordinate to the 32 of its ring. */
+	big = malloc(sizeof(int64_t) * 32768);
+	assert_int_equal(loc_metrics_node_hop_sums(g, many, 32768, big), 0);
+	for (int i = 0; i < 32768; i++)
+		assert_true(big[i] == 3 * (int64_t)1024 * 256);
+	free(big);
 	free(many);
 	loc_grid_destroy(g);
 }
@@ -433,6 +454,16 @@ static void test_bad_input_is_rejected(void **state)
 	/* A curve over a grid with another node count. */
 	assert_int_equal(loc_metrics_compute(g, c, ok, 2, &m), LOC_EINVAL);
 	assert_true(loc_metrics_total_pair_hops(g, out_of_range, 2) < 0);
+	{
+		int64_t sums[3];
+
+		assert_int_equal(loc_metrics_node_hop_sums(g, out_of_range, 2,
+							   sums),
+				 LOC_EINVAL);
+		assert_int_equal(loc_metrics_node_hop_sums(g, ok, 2, NULL),
+				 LOC_EINVAL);
+		assert_int_equal(loc_metrics_node_hop_sums(g, ok, 0, NULL), 0);
+	}
 	loc_curve_destroy(c);
 	loc_grid_destroy(other);
 	loc_grid_destroy(g);
