@@ -6,6 +6,9 @@
 
 #include <stdlib.h>
 
+#include "loc_error.h"
+#include "loc_metrics.h"
+
 static int _cmp_desc(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -75,7 +78,43 @@ void loc_unnarrow(uint8_t *cand, uint8_t *aside, int n)
 		}
 }
 
-bool loc_even_share_compact(int64_t hops, int64_t ideal, double tolerance)
+int loc_drop_one(const loc_grid_t *grid, const int *nodes,
+		 const uint32_t *amounts, int n, uint64_t need, int64_t *hops)
+{
+	uint64_t sum = 0;
+	int64_t *sums, total = 0;
+	int drop = LOC_ENOFIT, rc;
+
+	if (!grid || !nodes || !amounts || !hops || n < 0)
+		return LOC_EINVAL;
+	if (n < 2)
+		return LOC_ENOFIT;
+	for (int i = 0; i < n; i++)
+		sum += amounts[i];
+	if (sum < need)
+		return LOC_ENOFIT;
+	sums = malloc((size_t)n * sizeof(*sums));
+	if (!sums)
+		return LOC_ENOMEM;
+	if ((rc = loc_metrics_node_hop_sums(grid, nodes, n, sums))) {
+		free(sums);
+		return rc;
+	}
+	for (int i = 0; i < n; i++) {
+		total += sums[i];
+		if (sum - amounts[i] < need)
+			continue; /* the others need it */
+		if (drop < 0 || sums[i] > sums[drop] ||
+		    (sums[i] == sums[drop] && amounts[i] < amounts[drop]))
+			drop = i;
+	}
+	if (drop >= 0)
+		*hops = total / 2 - sums[drop];
+	free(sums);
+	return drop;
+}
+
+bool loc_fewer_nodes_compact(int64_t hops, int64_t ideal, double tolerance)
 {
 	return ideal >= 0 && hops >= 0 &&
 	       (double)hops <= (1.0 + tolerance) * (double)ideal;

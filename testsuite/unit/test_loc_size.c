@@ -4,8 +4,10 @@
  * by hand (alike and mixed nodes, zero need, nodes of no CPUs, too little
  * in all) and on random small sets against brute force over every subset;
  * loc_narrow_to_even_share() by hand and on random sets (any k of what it
- * leaves cover the need; what it sets aside comes back whole), and
- * loc_even_share_compact()'s bar.
+ * leaves cover the need; what it sets aside comes back whole);
+ * loc_drop_one() by hand and against brute force over every node on
+ * random sets of random meshes and tori; loc_fewer_nodes_compact()'s
+ * bar.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +17,9 @@
 
 #include <stdlib.h>
 
+#include "loc_metrics.h"
 #include "loc_size.h"
+#include "loc_test_util.h"
 
 static void test_by_hand(void **state)
 {
@@ -128,16 +132,16 @@ static void test_even_share_compact(void **state)
 {
 	(void)state;
 	/* A pair: its ideal is 1 hop; at 0.1, only an adjacent pair. */
-	assert_true(loc_even_share_compact(1, 1, 0.1));
-	assert_false(loc_even_share_compact(2, 1, 0.1));
+	assert_true(loc_fewer_nodes_compact(1, 1, 0.1));
+	assert_false(loc_fewer_nodes_compact(2, 1, 0.1));
 	/* Four in a line (10) against a square (8): within 0.25, not 0.1. */
-	assert_false(loc_even_share_compact(10, 8, 0.1));
-	assert_true(loc_even_share_compact(10, 8, 0.25));
+	assert_false(loc_fewer_nodes_compact(10, 8, 0.1));
+	assert_true(loc_fewer_nodes_compact(10, 8, 0.25));
 	/* One node: no hops, ideal 0. */
-	assert_true(loc_even_share_compact(0, 0, 0.0));
+	assert_true(loc_fewer_nodes_compact(0, 0, 0.0));
 	/* An ideal the core could not give, or hops it could not count. */
-	assert_false(loc_even_share_compact(1, -1, 0.1));
-	assert_false(loc_even_share_compact(-1, 1, 0.1));
+	assert_false(loc_fewer_nodes_compact(1, -1, 0.1));
+	assert_false(loc_fewer_nodes_compact(-1, 1, 0.1));
 }
 
 static int _cmp_asc(const void *a, const void *b)
@@ -189,6 +193,120 @@ static void test_even_share_random(void **state)
 	}
 }
 
+/* A line of 3 (8, 4 and 8 CPUs) and a 2x3 mesh of two kinds (row 0, nodes
+ * 0-2, of 8 CPUs; row 1, nodes 3-5, of 4). */
+static void test_drop_one_by_hand(void **state)
+{
+	const int line_dims[1] = { 3 }, mesh_dims[2] = { 2, 3 };
+	loc_grid_t *line = tu_grid(1, line_dims, false, 1);
+	loc_grid_t *mesh = tu_grid(2, mesh_dims, false, 1);
+	int all[6] = { 0, 1, 2, 3, 4, 5 }, l_block[4] = { 0, 1, 3, 4 };
+	uint32_t l_cpus[3] = { 8, 4, 8 }, m_cpus[4] = { 8, 8, 4, 4 };
+	int64_t hops = -7;
+
+	(void)state;
+	/* 12 CPUs: either end can go (3 hops each to the others, the middle
+	 * 2); the first is dropped, leaving a pair 1 hop apart. */
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 3, 12, &hops), 0);
+	assert_true(hops == 1);
+	/* 16: only the middle can go; the ends are 2 apart. */
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 3, 16, &hops), 1);
+	assert_true(hops == 2);
+	/* 20: all of them are needed; 21: they fall short. */
+	hops = -7;
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 3, 20, &hops),
+			 LOC_ENOFIT);
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 3, 21, &hops),
+			 LOC_ENOFIT);
+	assert_true(hops == -7);
+	/* The square 0, 1, 3, 4 of the mesh: 16 CPUs, one node goes; each
+	 * is 4 hops from the other three, so one holding less: the first
+	 * of the row of 4. */
+	assert_int_equal(loc_drop_one(mesh, l_block, m_cpus, 4, 16, &hops),
+			 2);
+	assert_true(hops == 4);
+	/* One node, none, bad arguments. */
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 1, 4, &hops),
+			 LOC_ENOFIT);
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 0, 0, &hops),
+			 LOC_ENOFIT);
+	assert_int_equal(loc_drop_one(NULL, all, l_cpus, 3, 4, &hops),
+			 LOC_EINVAL);
+	assert_int_equal(loc_drop_one(line, all, NULL, 3, 4, &hops),
+			 LOC_EINVAL);
+	assert_int_equal(loc_drop_one(line, all, l_cpus, 3, 4, NULL),
+			 LOC_EINVAL);
+	loc_grid_destroy(line);
+	loc_grid_destroy(mesh);
+}
+
+/* Against every node dropped in turn, on random sets of random grids:
+ * the node returned can go, and no node that can go leaves fewer hops. */
+static void test_drop_one_random(void **state)
+{
+	uint64_t seed = 20261208;
+	int checked = 0, none = 0;
+
+	(void)state;
+	for (int t = 0; t < 600; t++) {
+		int nd = 1 + tu_below(&seed, 3), np = 1, n, rc;
+		int dims[3], nodes[24], rest[24], pick = 0;
+		bool torus = tu_below(&seed, 2);
+		uint32_t cpus[24];
+		uint64_t need, sum = 0;
+		int64_t hops = -1, best = -1;
+		loc_grid_t *g;
+
+		for (int d = 0; d < nd; d++) {
+			dims[d] = 1 + tu_below(&seed, nd == 1 ? 24 : 5);
+			np *= dims[d];
+		}
+		g = tu_grid(nd, dims, torus, 1);
+		n = 1 + tu_below(&seed, np < 24 ? np : 24);
+		/* n distinct nodes: a random start, then a random stride. */
+		for (int i = 0, at = tu_below(&seed, np); i < n; i++) {
+			for (bool dup = true; dup;) {
+				dup = false;
+				at = (at + 1 + tu_below(&seed, 3)) % np;
+				for (int j = 0; j < i; j++)
+					dup = dup || nodes[j] == at;
+			}
+			nodes[i] = at;
+			cpus[i] = tu_below(&seed, 2) ? 8 : 4;
+			sum += cpus[i];
+		}
+		need = (uint64_t)tu_below(&seed, (int)sum + 4);
+		rc = loc_drop_one(g, nodes, cpus, n, need, &hops);
+		for (int i = 0; i < n; i++) {
+			int64_t h;
+			int m = 0;
+
+			if (sum - cpus[i] < need || n < 2)
+				continue;
+			for (int j = 0; j < n; j++)
+				if (j != i)
+					rest[m++] = nodes[j];
+			h = loc_metrics_total_pair_hops(g, rest, m);
+			if (best < 0 || h < best) {
+				best = h;
+				pick = i;
+			}
+		}
+		if (best < 0) {
+			assert_int_equal(rc, LOC_ENOFIT);
+			none++;
+		} else {
+			assert_true(rc >= 0 && rc < n);
+			assert_true(sum - cpus[rc] >= need);
+			assert_true(hops == best);
+			(void)pick;
+			checked++;
+		}
+		loc_grid_destroy(g);
+	}
+	assert_true(checked > 300 && none > 20);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +315,8 @@ int main(void)
 		cmocka_unit_test(test_even_share_by_hand),
 		cmocka_unit_test(test_even_share_random),
 		cmocka_unit_test(test_even_share_compact),
+		cmocka_unit_test(test_drop_one_by_hand),
+		cmocka_unit_test(test_drop_one_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

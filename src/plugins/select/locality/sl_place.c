@@ -289,7 +289,7 @@ static int _select(sl_ctx_t *c, sl_place_req_t *p, int k)
  * candidates that hold an even share (loc_size.h), any k the core picks
  * do, and the job does not spread over one node more than it needs, when
  * the set is as compact as CompactTolerance allows over the ideal for k
- * (loc_even_share_compact()). True with p->out set. Not with required
+ * (loc_fewer_nodes_compact()). True with p->out set. Not with required
  * nodes (they count towards the CPUs whatever they hold).
  */
 static bool _select_even_share(sl_ctx_t *c, sl_place_req_t *p, int k)
@@ -307,7 +307,7 @@ static bool _select_even_share(sl_ctx_t *c, sl_place_req_t *p, int k)
 		return false;
 	ok = !_select(c, p, k) &&
 	     sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus &&
-	     loc_even_share_compact(
+	     loc_fewer_nodes_compact(
 		     loc_metrics_total_pair_hops(c->m->grid, p->out, k),
 		     sl_ideal_total_hops(c->m, k), c->policy->compact_tolerance);
 	loc_unnarrow(p->cand, s->aside, c->m->ncore);

@@ -129,7 +129,7 @@ bool tl_fit_select_best(tl_job_t *t)
  * candidates that hold ceil(rem_cpus / k) each, any k it picks cover the
  * CPUs; GRES are judged on the set as before. The set is taken only when
  * as compact as CompactTolerance allows over the ideal for k
- * (loc_even_share_compact()); else the caller tries one node more.
+ * (loc_fewer_nodes_compact()); else the caller tries one node more.
  * Nothing to narrow (every candidate holds the share, or fewer than k
  * do): false, one call saved. Not with required nodes.
  */
@@ -146,7 +146,7 @@ bool tl_fit_select_even_share(tl_job_t *t, int k)
 				     (uint64_t)t->rem_cpus, k) < 0)
 		return false;
 	ok = !tl_job_select(t, k) && tl_fit_covers(t, k) &&
-	     loc_even_share_compact(
+	     loc_fewer_nodes_compact(
 		     loc_metrics_total_pair_hops(t->m->grid, t->out, k),
 		     sl_ideal_total_hops(t->m, k),
 		     t->policy->compact_tolerance);
