@@ -17,7 +17,9 @@
 #   two-kinds   one line per row, every other row with twice the CPUs: a
 #               job asking the CPUs of two large nodes (-n) gets an
 #               adjacent large pair, where the core's pair by hops alone
-#               lacks the CPUs (even_share)
+#               lacks the CPUs (even_share); one asking a large and a
+#               small node's CPUs, of three that cover, spares the third
+#               (drop_one)
 #   gpu-sparse  one line per node, GPUs on one node in four (every other
 #               node of every other row); GPU jobs must land on those
 #               where the core picks among them, and start at once under
@@ -189,6 +191,38 @@ even_share() {
 		return
 	fi
 	note "$SHAPE: -n$((2 * big)) on $keep -> $got (the fewest nodes; the core's pair $pred)"
+	BUSY="$BUSY,$got"
+}
+
+# drop_one - two kinds of node: on n003-n004 (small) and n012 (twice the
+# CPUs) below n004, a job asking the CPUs of one large and one small node
+# (-n) must take n004 and n012, 1 hop apart, not all three: the core's
+# pair n003-n004 lacks the CPUs (checked first with locality-eval
+# --predict), one large node cannot hold an even share alone, and of the
+# three that cover, n003 can go. Its nodes join BUSY.
+drop_one() {
+	local keep=n003,n004,n012 id got small big pred off
+	[ -n "$BAD" ] && return
+	small=$(scontrol show node n003 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
+	big=$(scontrol show node n012 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
+	off=$(scontrol show hostlist "$(nodes_not_in "$keep")")
+	pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --partition main \
+		--predict --busy "$BUSY,$off" -k 2 2>&1)
+	[ "$(expand "$pred")" = n003,n004 ] || {
+		BAD="two-kinds: the core's pair on $keep is '$pred', not the small pair n003,n004: the case proves nothing"
+		return
+	}
+	id=$(sub -n$((small + big)) -x "$off" -t 30 600)
+	if [ -z "$id" ] || ! wait_state "$id" RUNNING 20; then
+		BAD="-n$((small + big)) on $keep did not start: ${id:-$(tail -n 1 "$RUNROOT/sbatch.err")}${id:+ $(job_field "$id" Reason)}"
+		return
+	fi
+	got=$(job_field "$id" NodeList)
+	if [ "$(expand "$got")" != n004,n012 ]; then
+		BAD="-n$((small + big)) on $keep got $got, not n004,n012 (of the three that cover, n003 can go)"
+		return
+	fi
+	note "$SHAPE: -n$((small + big)) on $keep -> $got (one node of the three spared)"
 	BUSY="$BUSY,$got"
 }
 
@@ -523,6 +557,7 @@ run_shape() {
 		[ -z "$BAD" ] && gpu_devices "$gpus" ;;
 	two-kinds)
 		even_share
+		drop_one
 		for k in 5 3 8 2 12 1 7 6; do place "$k" "" main; done ;;
 	partitions)
 		for k in 4 6 2; do place "$k" "$(nodes_not_in "n[001-032]")" half; done

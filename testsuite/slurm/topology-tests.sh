@@ -33,7 +33,9 @@
 # GPUs for jobs that share nodes; there -n8, -n12 and -n16 come last,
 # on one 8-CPU node, two nodes and two 8-CPU nodes, and first -n16 on a
 # square of two 4-CPU and two 8-CPU nodes takes the 8-CPU pair, where
-# the core's pair by hops alone lacks the CPUs: even_share_16); under
+# the core's pair by hops alone lacks the CPUs: even_share_16; then -n12
+# on two 4-CPU nodes and an 8-CPU one takes two of them, 1 hop apart:
+# drop_one_12); under
 # topology/locality each job's
 # AdminComment holds its placement record (RecordPlacement), agreeing
 # with its NodeList. The
@@ -232,17 +234,39 @@ check_node_count() {
 	done
 }
 
+# scenario_off KEEP - every node outside KEEP, as a hostlist.
+scenario_off() {
+	scontrol show hostlist "$(comm -23 \
+		<(scontrol show hostnames "$ALLNODES" | sort) \
+		<(echo "$1" | tr , '\n' | sort) | paste -sd, -)"
+}
+
+# scenario_done LABEL KEEP - cancels the scenario job LABEL and waits for
+# KEEP's nodes to be idle again, so the sequence goes on from the same
+# state; the job is not among the running jobs the checks after the
+# sequence compare.
+scenario_done() {
+	local id end n
+	id=$(awk -v l="$1" '$1 == l { print $2 }' "$RUNROOT/$MODE.ids")
+	[ -n "$id" ] && scancel "$id" 2>/dev/null
+	sed -i "/^$1 /d" "$RUNROOT/$MODE.ids"
+	n=$(echo "$2" | tr , '\n' | grep -c .)
+	end=$((SECONDS + 30))
+	while [ "$SECONDS" -lt "$end" ] &&
+		[ "$(sinfo -h -N -n "$2" -t idle -o %N | sort -u | wc -l)" != "$n" ]; do
+		sleep 0.25
+	done
+	[ "$SECONDS" -lt "$end" ] || BAD=${BAD:-"$1: $2 not idle 30 s after the job was cancelled"}
+}
+
 # even_share_16 - two kinds of node: on n006-n007 (4 CPUs) and n014-n015
 # (8 CPUs) below them, a square, -n16 takes the 8-CPU pair, adjacent as
 # the ideal pair is, not three nodes, where the core's pair by hops alone
 # lacks the CPUs (checked first with locality-eval --predict: a scenario
-# where it picks the 8-CPU pair itself proves nothing). Cancelled after,
-# its nodes idle again, so the sequence goes on from the same state.
+# where it picks the 8-CPU pair itself proves nothing). Cancelled after.
 even_share_16() {
-	local keep=n006,n007,n014,n015 off id end pred
-	off=$(scontrol show hostlist "$(comm -23 \
-		<(scontrol show hostnames "$ALLNODES" | sort) \
-		<(echo "$keep" | tr , '\n' | sort) | paste -sd, -)")
+	local keep=n006,n007,n014,n015 off pred
+	off=$(scenario_off "$keep")
 	if [ "$MODE" = locality ]; then
 		pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --predict \
 			--busy "$off" -k 2 2>&1)
@@ -253,16 +277,33 @@ even_share_16() {
 	fi
 	run_job even-share-16 0 0 -n16 -x "$off"
 	[ "$MODE" = locality ] && check_node_count even-share-16 2 8
-	id=$(awk '$1 == "even-share-16" { print $2 }' "$RUNROOT/$MODE.ids")
-	[ -n "$id" ] && scancel "$id" 2>/dev/null
-	# Not among the running jobs the checks after the sequence compare.
-	sed -i '/^even-share-16 /d' "$RUNROOT/$MODE.ids"
-	end=$((SECONDS + 30))
-	while [ "$SECONDS" -lt "$end" ] &&
-		[ "$(sinfo -h -N -n "$keep" -t idle -o %N | sort -u | wc -l)" != 4 ]; do
-		sleep 0.25
-	done
-	[ "$SECONDS" -lt "$end" ] || BAD=${BAD:-"even-share-16: $keep not idle 30 s after the job was cancelled"}
+	scenario_done even-share-16 "$keep"
+}
+
+# drop_one_12 - two kinds of node: on n006-n007 (4 CPUs) and n015 (8 CPUs)
+# below n007, -n12 takes n007 and n015, 1 hop apart, not all three: the
+# core's pair n006-n007 lacks the CPUs (checked first with locality-eval
+# --predict), no two 8-CPU nodes are free for an even share, and of the
+# three that cover, n006 can go. Cancelled after.
+drop_one_12() {
+	local keep=n006,n007,n015 off pred got id
+	off=$(scenario_off "$keep")
+	if [ "$MODE" = locality ]; then
+		pred=$("$EVAL" --conf "$LCONF" --nodes "$ORDER" --predict \
+			--busy "$off" -k 2 2>&1)
+		[ "$(expand "$pred")" = n006,n007 ] || {
+			BAD="drop-one-12: the core's pair on $keep is '$pred', not n006,n007 (4 CPUs each): the case proves nothing"
+			return
+		}
+	fi
+	run_job drop-one-12 0 0 -n12 -x "$off"
+	if [ "$MODE" = locality ] && [ -z "$BAD" ]; then
+		id=$(awk '$1 == "drop-one-12" { print $2 }' "$RUNROOT/$MODE.ids")
+		got=$(job_field "$id" NodeList)
+		[ "$(expand "$got")" = n007,n015 ] ||
+			BAD="drop-one-12: got $got, not n007,n015 (of the three that cover, n006 can go)"
+	fi
+	scenario_done drop-one-12 "$keep"
 }
 
 # The sequence, the same for both plugins.
@@ -280,7 +321,10 @@ sequence() {
 	for h in n002 n011 n020 n029 n038 n047 n056; do
 		run_job "pin-$h" 1 1 -N1 -w "$h" --exclusive -- --required "$h"
 	done
-	[ "$SHAPE" = two-kinds ] && even_share_16
+	if [ "$SHAPE" = two-kinds ]; then
+		even_share_16
+		drop_one_12
+	fi
 	# The shape's own jobs first, while every subset they need has room
 	# under either plugin.
 	case $SHAPE in

@@ -315,10 +315,39 @@ static bool _select_even_share(sl_ctx_t *c, sl_place_req_t *p, int k)
 }
 
 /*
+ * The set p->out[0..k) covers the job's CPUs, larger than the fewest
+ * that could. Of two kinds of node it may hold a node it can spare
+ * (loc_drop_one(): the one whose loss leaves the fewest hops); the k - 1
+ * left are taken when they still hold the CPUs and are as compact as
+ * CompactTolerance allows over the ideal for k - 1, the even share's
+ * bar. True with the k - 1 first in p->out. Not with required nodes.
+ */
+static bool _drop_one(sl_ctx_t *c, sl_place_req_t *p, int k)
+{
+	uint32_t *cpus = c->m->scratch.node_cpus;
+	int64_t hops;
+	int j, x;
+
+	if (c->nreq || !c->min_cpus || k < 2)
+		return false;
+	for (int i = 0; i < k; i++)
+		cpus[i] = sl_node_cpus(c->m->to_slurm[p->out[i]]);
+	j = loc_drop_one(c->m->grid, p->out, cpus, k, c->min_cpus, &hops);
+	if (j < 0 || !loc_fewer_nodes_compact(hops,
+					      sl_ideal_total_hops(c->m, k - 1),
+					      c->policy->compact_tolerance))
+		return false;
+	x = p->out[j];
+	p->out[j] = p->out[k - 1];
+	p->out[k - 1] = x;
+	return true;
+}
+
+/*
  * Places the job on p->cand[]: the desired count first, then fewer down
  * to lo; if the chosen nodes lack CPUs, k nodes that hold an even share
- * of them, then more nodes up to hi. Returns 0 with p->out / p->k set,
- * LOC_ENOFIT, or another LOC_E* code.
+ * of them, then more nodes up to hi, sparing what nodes such a set can.
+ * Returns 0 with p->out / p->k set, LOC_ENOFIT, or another LOC_E* code.
  */
 static int _place_counts(sl_ctx_t *c, sl_place_req_t *p)
 {
@@ -349,8 +378,13 @@ static int _place_counts(sl_ctx_t *c, sl_place_req_t *p)
 			continue;
 		if (rc)
 			return rc;
-		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus ||
-		    _select_even_share(c, p, k)) {
+		if (sl_ctx_sum_cpus(c, p->out, k) >= c->min_cpus) {
+			while (k > MAX(top, p->lo) && _drop_one(c, p, k))
+				k--;
+			p->k = k;
+			return 0;
+		}
+		if (_select_even_share(c, p, k)) {
 			p->k = k;
 			return 0;
 		}

@@ -352,7 +352,9 @@ static void _share_first(tl_job_t *t, int k)
 		      plugin_type, t->job, swaps);
 }
 
-/* Step 3: the core's set, one node larger until it covers the job. */
+/* Step 3: the core's set, one node larger until it covers the job (an
+ * even share of its CPUs first, tl_fit.c); a set larger than the fewest
+ * that could cover it then spares what nodes it can. */
 static void _take_compact(tl_job_t *t)
 {
 	topology_eval_t *te = t->te;
@@ -366,10 +368,17 @@ static void _take_compact(tl_job_t *t)
 	if (k > hi)
 		k = hi; /* -N min-max: as many as there are, at least min */
 	if (k != 1 || !tl_fit_select_best(t)) {
+		int fewest = k;
+
 		for (; k >= 1 && k <= hi; k++) {
 			rc = tl_job_select(t, k);
-			if (rc || tl_fit_covers(t, k))
+			if (rc)
 				break;
+			if (tl_fit_covers(t, k)) {
+				while (k > fewest && tl_fit_drop_one(t, k))
+					k--;
+				break;
+			}
 			if (tl_fit_select_even_share(t, k))
 				break;
 			if (k == hi) {

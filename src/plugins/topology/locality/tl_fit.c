@@ -3,8 +3,9 @@
  * tl_fit.c - topology/locality's set sized to a job's CPUs: how many
  * nodes (the fewest candidates that hold them), whether a set covers the
  * job, a best fit for a job that one node holds, and, when the core's k
- * nodes fall short on a cluster with more than one kind of node, k nodes
- * that each hold an even share before one node more. What each node can
+ * nodes fall short on a cluster with more than one kind of node (or of
+ * nodes other jobs share), k nodes that each hold an even share before
+ * one node more, and a set of one node more less the node it can spare. What each node can
  * give the job is cons_tres's (eval_nodes_select_cores(), in cpus[]).
  */
 #include "tl_job.h"
@@ -152,4 +153,45 @@ bool tl_fit_select_even_share(tl_job_t *t, int k)
 		     t->policy->compact_tolerance);
 	loc_unnarrow(t->cand, t->s->aside, t->m->ncore);
 	return ok;
+}
+
+static void _swap(int *v, int a, int b)
+{
+	int x = v[a];
+
+	v[a] = v[b];
+	v[b] = x;
+}
+
+/*
+ * The core's k nodes fell short, and so did an even share: it was asked
+ * for more, and its set covers. Of two kinds of node, that set may hold
+ * a node it can spare (12 CPUs on 8- and 4-CPU nodes: three nodes, two
+ * of 8 and one of 4, where one of each does). loc_drop_one() finds the
+ * node whose loss leaves the fewest hops; the k - 1 left are taken when
+ * they still cover the job (GRES included) and are as compact as
+ * CompactTolerance allows over the ideal for k - 1, the bar of the even
+ * share. Not with required nodes.
+ */
+bool tl_fit_drop_one(tl_job_t *t, int k)
+{
+	uint32_t *cpus = t->s->set_cpus;
+	int *set = t->out + t->nreq, j, last = k - 1;
+	int64_t hops;
+
+	if (t->nreq || t->rem_cpus <= 0 || k < 2)
+		return false;
+	for (int i = 0; i < k; i++)
+		cpus[i] = t->cpus[t->m->to_slurm[set[i]]];
+	j = loc_drop_one(t->m->grid, set, cpus, k, (uint64_t)t->rem_cpus,
+			 &hops);
+	if (j < 0)
+		return false;
+	_swap(set, j, last);
+	if (tl_fit_covers(t, last) &&
+	    loc_fewer_nodes_compact(hops, sl_ideal_total_hops(t->m, last),
+				    t->policy->compact_tolerance))
+		return true;
+	_swap(set, j, last);
+	return false;
 }

@@ -57,4 +57,9 @@ bool tl_fit_select_best(tl_job_t *t);
  * true when the core found such a set and it covers the job. */
 bool tl_fit_select_even_share(tl_job_t *t, int k);
 
+/* The covering set out[nreq..nreq+k) less one node, when k - 1 of it
+ * still cover the job and are compact: true with the k - 1 first in
+ * out[] (the caller takes k - 1 nodes); false, out[] as it was. */
+bool tl_fit_drop_one(tl_job_t *t, int k);
+
 #endif /* TL_JOB_H */
