@@ -375,8 +375,14 @@ static void _take_compact(tl_job_t *t)
 			if (rc)
 				break;
 			if (tl_fit_covers(t, k)) {
+				int asked = k;
+
 				while (k > fewest && tl_fit_drop_one(t, k))
 					k--;
+				if (k < asked)
+					debug("%s: %pJ: %d of the core's %d nodes spared, %d cover it",
+					      plugin_type, t->job, asked - k,
+					      asked, k);
 				break;
 			}
 			if (tl_fit_select_even_share(t, k))
