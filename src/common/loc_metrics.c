@@ -129,6 +129,44 @@ static int _check_nodes(const loc_grid_t *grid, const int *nodes, int k)
 }
 
 /*
+ * One histogram per axis of the k nodes' coordinates: axis d's count of
+ * coordinate x at cnt[off[d] + x] (*sum_dims counts in all), filled in
+ * one pass, in a zeroed allocation of per_sum values per coordinate of
+ * all axes and per_max per coordinate of the longest, for the caller's
+ * scratch after the counts. Returns it (the caller frees it), or NULL
+ * out of memory.
+ */
+static int64_t *_histograms(const loc_grid_t *grid, const int *nodes, int k,
+			    int *off, int *sum_dims, size_t per_sum,
+			    size_t per_max)
+{
+	const loc_shape_t *s = loc_grid_shape(grid);
+	int max_dim = 1;
+	int64_t *cnt;
+
+	*sum_dims = 0;
+	for (int d = 0; d < s->ndims; d++) {
+		off[d] = *sum_dims;
+		*sum_dims += s->dims[d];
+		if (s->dims[d] > max_dim)
+			max_dim = s->dims[d];
+	}
+	cnt = calloc(per_sum * (size_t)*sum_dims +
+			     per_max * (size_t)max_dim + 2,
+		     sizeof(int64_t));
+	if (!cnt)
+		return NULL;
+	for (int i = 0; i < k; i++) {
+		loc_coord_t c;
+
+		loc_grid_node_coord(grid, nodes[i], &c);
+		for (int d = 0; d < s->ndims; d++)
+			cnt[off[d] + c.c[d]]++;
+	}
+	return cnt;
+}
+
+/*
  * Per-axis pass: total pairwise hops, bounding box volume and side sum,
  * from one histogram per axis (sum of dims counts, filled in one pass).
  * Returns 0 or LOC_ENOMEM.
@@ -137,7 +175,7 @@ static int _axis_pass(const loc_grid_t *grid, const int *nodes, int k,
 		      int64_t *total, int64_t *volume, int *side_sum)
 {
 	const loc_shape_t *s = loc_grid_shape(grid);
-	int off[LOC_MAX_DIMS], sum_dims = 0, max_dim = 1;
+	int off[LOC_MAX_DIMS], sum_dims;
 	int64_t *cnt, *scratch;
 
 	*total = 0;
@@ -145,24 +183,10 @@ static int _axis_pass(const loc_grid_t *grid, const int *nodes, int k,
 	*side_sum = 0;
 	if (!k)
 		return 0;
-	for (int d = 0; d < s->ndims; d++) {
-		off[d] = sum_dims;
-		sum_dims += s->dims[d];
-		if (s->dims[d] > max_dim)
-			max_dim = s->dims[d];
-	}
-	cnt = calloc((size_t)sum_dims + 5 * (size_t)max_dim + 2,
-		     sizeof(int64_t));
+	cnt = _histograms(grid, nodes, k, off, &sum_dims, 1, 5);
 	if (!cnt)
 		return LOC_ENOMEM;
 	scratch = cnt + sum_dims;
-	for (int i = 0; i < k; i++) {
-		loc_coord_t c;
-
-		loc_grid_node_coord(grid, nodes[i], &c);
-		for (int d = 0; d < s->ndims; d++)
-			cnt[off[d] + c.c[d]]++;
-	}
 	for (int d = 0; d < s->ndims; d++) {
 		const int64_t *h = cnt + off[d];
 		int L = s->dims[d], side;
@@ -201,7 +225,7 @@ int loc_metrics_node_hop_sums(const loc_grid_t *grid, const int *nodes,
 			      int k, int64_t *sums)
 {
 	const loc_shape_t *s;
-	int off[LOC_MAX_DIMS], sum_dims = 0, max_dim = 1, rc;
+	int off[LOC_MAX_DIMS], sum_dims, rc;
 	int64_t *cnt, *S, *scratch;
 
 	if ((rc = _check_nodes(grid, nodes, k)) || (k > 0 && !sums))
@@ -209,25 +233,11 @@ int loc_metrics_node_hop_sums(const loc_grid_t *grid, const int *nodes,
 	if (!k)
 		return 0;
 	s = loc_grid_shape(grid);
-	for (int d = 0; d < s->ndims; d++) {
-		off[d] = sum_dims;
-		sum_dims += s->dims[d];
-		if (s->dims[d] > max_dim)
-			max_dim = s->dims[d];
-	}
-	cnt = calloc(2 * (size_t)sum_dims + 4 * (size_t)max_dim + 2,
-		     sizeof(int64_t));
+	cnt = _histograms(grid, nodes, k, off, &sum_dims, 2, 4);
 	if (!cnt)
 		return LOC_ENOMEM;
 	S = cnt + sum_dims;
 	scratch = S + sum_dims;
-	for (int i = 0; i < k; i++) {
-		loc_coord_t c;
-
-		loc_grid_node_coord(grid, nodes[i], &c);
-		for (int d = 0; d < s->ndims; d++)
-			cnt[off[d] + c.c[d]]++;
-	}
 	for (int d = 0; d < s->ndims; d++)
 		_axis_sums(cnt + off[d], s->dims[d], s->torus[d], scratch,
 			   S + off[d]);
