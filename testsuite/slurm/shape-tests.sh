@@ -165,7 +165,7 @@ pin() {
 # (checked first with locality-eval --predict: a scenario where it picks
 # the large pair itself proves nothing). Its nodes join BUSY.
 even_share() {
-	local keep=n006,n007,n014,n015 id got small big pred off
+	local keep=n006,n007,n014,n015 small big pred off
 	[ -n "$BAD" ] && return
 	small=$(scontrol show node n006 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
 	big=$(scontrol show node n014 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
@@ -180,18 +180,9 @@ even_share() {
 	n014,n015 | "") BAD="two-kinds: the core's pair on $keep is '$pred': the case proves nothing"
 		return ;;
 	esac
-	id=$(sub -n$((2 * big)) -x "$off" -t 30 600)
-	if [ -z "$id" ] || ! wait_state "$id" RUNNING 20; then
-		BAD="-n$((2 * big)) on $keep did not start: ${id:-$(tail -n 1 "$RUNROOT/sbatch.err")}${id:+ $(job_field "$id" Reason)}"
-		return
-	fi
-	got=$(job_field "$id" NodeList)
-	if [ "$(expand "$got")" != n014,n015 ]; then
-		BAD="-n$((2 * big)) on $keep got $got (the core's pair: $pred), not the large pair n014,n015"
-		return
-	fi
-	note "$SHAPE: -n$((2 * big)) on $keep -> $got (the fewest nodes; the core's pair $pred)"
-	BUSY="$BUSY,$got"
+	scenario_job "$keep" $((2 * big)) n014,n015 \
+		"(the core's pair: $pred), not the large pair n014,n015" \
+		"(the fewest nodes; the core's pair $pred)"
 }
 
 # drop_one - two kinds of node: on n003-n004 (small) and n012 (twice the
@@ -201,7 +192,7 @@ even_share() {
 # --predict), one large node cannot hold an even share alone, and of the
 # three that cover, n003 can go. Its nodes join BUSY.
 drop_one() {
-	local keep=n003,n004,n012 id got small big pred off
+	local keep=n003,n004,n012 small big pred off
 	[ -n "$BAD" ] && return
 	small=$(scontrol show node n003 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
 	big=$(scontrol show node n012 | sed -n 's/.*CPUTot=\([0-9]*\).*/\1/p')
@@ -212,17 +203,28 @@ drop_one() {
 		BAD="two-kinds: the core's pair on $keep is '$pred', not the small pair n003,n004: the case proves nothing"
 		return
 	}
-	id=$(sub -n$((small + big)) -x "$off" -t 30 600)
+	scenario_job "$keep" $((small + big)) n004,n012 \
+		"not n004,n012 (of the three that cover, n003 can go)" \
+		"(one node of the three spared)"
+}
+
+# scenario_job KEEP CPUS WANT WHY NOTE - a job of CPUS cores (-n) on the
+# nodes KEEP alone must start on the nodes WANT (BAD says it got others,
+# and WHY); NOTE follows its line in the output. Its nodes join BUSY.
+scenario_job() {
+	local id got off
+	off=$(scontrol show hostlist "$(nodes_not_in "$1")")
+	id=$(sub -n"$2" -x "$off" -t 30 600)
 	if [ -z "$id" ] || ! wait_state "$id" RUNNING 20; then
-		BAD="-n$((small + big)) on $keep did not start: ${id:-$(tail -n 1 "$RUNROOT/sbatch.err")}${id:+ $(job_field "$id" Reason)}"
+		BAD="-n$2 on $1 did not start: ${id:-$(tail -n 1 "$RUNROOT/sbatch.err")}${id:+ $(job_field "$id" Reason)}"
 		return
 	fi
 	got=$(job_field "$id" NodeList)
-	if [ "$(expand "$got")" != n004,n012 ]; then
-		BAD="-n$((small + big)) on $keep got $got, not n004,n012 (of the three that cover, n003 can go)"
+	if [ "$(expand "$got")" != "$3" ]; then
+		BAD="-n$2 on $1 got $got $4"
 		return
 	fi
-	note "$SHAPE: -n$((small + big)) on $keep -> $got (one node of the three spared)"
+	note "$SHAPE: -n$2 on $1 -> $got $5"
 	BUSY="$BUSY,$got"
 }
 
