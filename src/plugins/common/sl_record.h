@@ -25,7 +25,8 @@ void sl_record_job(sl_machine_t *m, job_record_t *job);
 
 /* The least total pairwise hops of k nodes on the idle machine, from the
  * same table (each size computed once); -1 when the core cannot say.
- * Also the bar of an even share (loc_fewer_nodes_compact()). */
+ * Also the bar of fewer nodes than the core's set: an even share or a
+ * spared node (loc_fewer_nodes_compact()). */
 int64_t sl_ideal_total_hops(sl_machine_t *m, int k);
 
 #endif /* LOC_SL_RECORD_H */

@@ -5,8 +5,9 @@
  * job, a best fit for a job that one node holds, and, when the core's k
  * nodes fall short on a cluster with more than one kind of node (or of
  * nodes other jobs share), k nodes that each hold an even share before
- * one node more, and a set of one node more less the node it can spare. What each node can
- * give the job is cons_tres's (eval_nodes_select_cores(), in cpus[]).
+ * one node more, and a larger set less the nodes it can spare. What each
+ * node can give the job is cons_tres's (eval_nodes_select_cores(), in
+ * cpus[]).
  */
 #include "tl_job.h"
 
